@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs
+// and the command line are their own targets, and the C wrappers (CEGL, CGBM, CSPNG, CTurboJPEG) are never
+// public API.
+let fast: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
+
+let package = Package(
+    name: "Segue",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "segue", targets: ["segue"]),
+        .library(name: "SegueCore", targets: ["SegueCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CEGL", pkgConfig: "egl glesv2", providers: [.apt(["libegl-dev", "libgles-dev"])]),
+        .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
+
+        .target(name: "SegueCore", swiftSettings: fast),
+        .target(name: "SegueCPU", dependencies: ["SegueCore"], swiftSettings: fast),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"], swiftSettings: fast),
+        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], swiftSettings: fast),
+        .executableTarget(
+            name: "segue",
+            dependencies: [
+                "SegueCore", "SegueCPU", "SegueImageIO", "SegueGLES",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: fast),
+
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
+        .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO"]),
+        .testTarget(
+            name: "SegueRenderTests",
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO"],
+            exclude: ["Goldens"]),
+        .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

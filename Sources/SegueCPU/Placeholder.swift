@@ -1,0 +1,1 @@
+// SegueCPU: filled in by its own commit.

@@ -1,0 +1,1 @@
+// SegueGLES: filled in by its own commit.

@@ -1,0 +1,1 @@
+// SegueImageIO: filled in by its own commit.
