@@ -1,0 +1,48 @@
+/// A straight-alpha sRGB colour with components in `0...1`, as `UIColor` takes them.
+public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+
+    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let white = Color(red: 1, green: 1, blue: 1)
+    public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// Parses `RRGGBB` or `RRGGBBAA` (an optional leading `#`).
+    public init?(hex: String) {
+        var s = Substring(hex)
+        if s.hasPrefix("#") { s = s.dropFirst() }
+        guard s.count == 6 || s.count == 8, let v = UInt32(s, radix: 16) else { return nil }
+        let rgba = s.count == 6 ? v << 8 | 0xFF : v
+        self.init(red: Double(rgba >> 24 & 0xFF) / 255, green: Double(rgba >> 16 & 0xFF) / 255,
+                  blue: Double(rgba >> 8 & 0xFF) / 255, alpha: Double(rgba & 0xFF) / 255)
+    }
+
+    public var hex: String {
+        func byte(_ c: Double) -> String {
+            let v = Int((max(0, min(1, c)) * 255).rounded())
+            return String(v, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+        return byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
+    }
+
+    public var description: String { hex }
+
+    /// The premultiplied RGBA8 pixel of this colour.
+    public var premultipliedPixel: UInt32 {
+        func byte(_ c: Double) -> UInt32 { UInt32((max(0, min(1, c)) * 255).rounded()) }
+        let a = max(0, min(1, alpha))
+        return Pixmap.pack(r: byte(red * a), g: byte(green * a), b: byte(blue * a), a: byte(a))
+    }
+}
+
+extension String {
+    func leftPadded(to n: Int, with c: Character = "0") -> String {
+        count >= n ? self : String(repeating: c, count: n - count) + self
+    }
+}

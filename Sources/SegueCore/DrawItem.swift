@@ -1,0 +1,107 @@
+/// One quad of the flat draw list: everything a backend needs to draw one layer, decided once in the core.
+/// A backend never knows which effect it is drawing.
+///
+/// ## The per-pixel function (both backends compute exactly this; `Shaders/layer.frag` and the CPU's
+/// `LayerShader.swift` are written side by side)
+/// For the pixel whose centre is `(x, y)` (pixel units, origin top-left):
+/// 1. `[U, V, Q] = [x, y, 1] * pixelToLocal`. If `Q <= 0` the point is behind the eye: nothing is drawn.
+///    Otherwise the local point is `(u, v) = (U/Q, V/Q)`, in the layer's points.
+/// 2. The local point's pixel gradients: `du/dx = (pixelToLocal.a - u*pixelToLocal.c)/Q`,
+///    `du/dy = (pixelToLocal.d - u*pixelToLocal.f)/Q`, and the same for `v` with `b`, `e`.
+/// 3. Edge coverage: `clamp(0.5 + min(u, w - u) / |grad u|, 0, 1) * clamp(0.5 + min(v, h - v) / |grad v|, 0, 1)`:
+///    a pixel centre half a pixel inside an edge is fully covered, so edges on pixel boundaries are exact.
+/// 4. Mask coverage (when there is a mask): the signed distance `s` to the mask outline in local points
+///    (positive inside), divided by the pixel length of its local gradient `n` (`|J^T n|`), then
+///    `clamp(0.5 + s_px, 0, 1)`.
+/// 5. Content: a colour, or the bilinear sample of the snapshot at texel index
+///    `fx = clamp(texelOrigin.x + u * texelScale.x - 0.5, clampMin.x, clampMax.x)` (likewise `fy`),
+///    blending texels `floor(fx)` and `floor(fx) + 1` (clamped to the range) by `fx - floor(fx)`.
+/// 6. Overlay (when there is one): `g = clamp(u * gradient.x + v * gradient.y + gradient.z, 0, 1)`,
+///    `o = lerp(overlayStart, overlayEnd, g)` (premultiplied, overlay opacity folded in);
+///    `content = o + content * (1 - o.a)`.
+/// 7. `src = content * opacity * coverage`; the framebuffer gets `src + dst * (1 - src.a)`.
+public struct DrawItem: Sendable, Equatable {
+    /// Where the colour comes from.
+    public enum Source: Sendable, Equatable {
+        /// Snapshot `id`'s pixels through `texels`.
+        case snapshot(SnapshotID, TexelMap)
+        /// A premultiplied colour, components in `0...1`.
+        case color(r: Double, g: Double, b: Double, a: Double)
+    }
+
+    /// How a local point maps onto a snapshot's texels, and the sub-rectangle sampling is held to.
+    public struct TexelMap: Sendable, Equatable {
+        /// Texel coordinate (texel centres at half-integers) of local point (0, 0).
+        public var origin: Point
+        /// Texels per local point, in x and y.
+        public var scale: Point
+        /// Lowest and highest texel index sampling may reach: the centres of the sub-rectangle's edge texels.
+        public var clampMin: Point
+        public var clampMax: Point
+        /// The snapshot's size in pixels.
+        public var textureWidth: Int
+        public var textureHeight: Int
+    }
+
+    /// A linear gradient over the content, resolved to local points.
+    public struct Overlay: Sendable, Equatable {
+        /// `g = u * gradient.x + v * gradient.y + gradient.z` is the position along the gradient (0 at its start).
+        public var gradient: (x: Double, y: Double, z: Double)
+        /// Premultiplied RGBA at `g = 0` and `g = 1`, the overlay's opacity folded in.
+        public var start: (Double, Double, Double, Double)
+        public var end: (Double, Double, Double, Double)
+
+        public static func == (l: Overlay, r: Overlay) -> Bool {
+            l.gradient == r.gradient && l.start == r.start && l.end == r.end
+        }
+    }
+
+    /// The layer's bounds in points: local `u` runs over `0...size.width`, `v` over `0...size.height`.
+    public var size: Size
+    /// `[u, v, 1] * localToPixel` is the homogeneous pixel of local point `(u, v)`.
+    public var localToPixel: Matrix3
+    /// The inverse, scaled so that `Q = 1` everywhere when the map is affine.
+    public var pixelToLocal: Matrix3
+    /// True when the map has no perspective (`Q` is 1 everywhere).
+    public var isAffine: Bool
+    /// The convex outline of the visible quad in pixels (clipped at the eye), clockwise or not.
+    public var outline: [Point]
+    /// Every pixel the item may touch, antialiased edges included, within the frame.
+    public var bounds: PixelBounds
+    public var source: Source
+    public var opacity: Double
+    public var mask: Mask?
+    public var overlay: Overlay?
+    /// True when every pixel inside the outline gets alpha 1 (opaque content, opacity 1, no mask).
+    public var isOpaque: Bool
+}
+
+extension DrawItem {
+    /// A plain copy of snapshot texels: the item covers the whole-pixel rectangle `rect` exactly, with one texel
+    /// per pixel at a whole-texel offset (pixel `(x, y)` shows texel `(x + dx, y + dy)`).
+    public struct Blit: Sendable, Equatable {
+        public var rect: PixelBounds
+        public var dx: Int
+        public var dy: Int
+    }
+
+    /// The blit this item is, when it is one: axis-aligned, unscaled, on whole pixels, with no mask or overlay.
+    /// Backends may draw it as a copy (opacity 1, opaque) or a blend; the picture is the same as the general path.
+    public var blit: Blit? {
+        guard isAffine, case let .snapshot(_, map) = source, mask == nil, overlay == nil else { return nil }
+        let m = pixelToLocal
+        // texel index fx = origin.x + scale.x * u - 0.5 with u = a (x + 0.5) + d (y + 0.5) + g
+        guard abs(map.scale.x * m.a - 1) < 1e-9, abs(map.scale.y * m.e - 1) < 1e-9,
+              abs(m.d) < 1e-12, abs(m.b) < 1e-12 else { return nil }
+        let offX = map.origin.x + map.scale.x * m.g, offY = map.origin.y + map.scale.y * m.h
+        let rx = offX.rounded(), ry = offY.rounded()
+        guard abs(offX - rx) < 1e-6, abs(offY - ry) < 1e-6 else { return nil }
+        // The quad's corners must sit on whole pixels.
+        let xs = outline.map(\.x), ys = outline.map(\.y)
+        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(),
+              [x0, x1, y0, y1].allSatisfy({ abs($0 - $0.rounded()) < 1e-6 }) else { return nil }
+        let rect = PixelBounds(x0: Int(x0.rounded()), y0: Int(y0.rounded()), x1: Int(x1.rounded()), y1: Int(y1.rounded()))
+            .intersection(bounds)
+        return Blit(rect: rect, dx: Int(rx), dy: Int(ry))
+    }
+}

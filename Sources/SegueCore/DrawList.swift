@@ -1,0 +1,174 @@
+/// What a backend needs to know of a snapshot before drawing: its pixel size and whether it is opaque.
+public struct SnapshotInfo: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var isOpaque: Bool
+
+    public init(width: Int, height: Int, isOpaque: Bool) {
+        self.width = width; self.height = height; self.isOpaque = isOpaque
+    }
+
+    public init(_ pixmap: Pixmap) { self.init(width: pixmap.width, height: pixmap.height, isOpaque: pixmap.isOpaque) }
+}
+
+/// A frame as backends draw it: a pixel size, a background and a flat list of quads, bottom to top, from
+/// which everything that cannot show has been removed (zero opacity, no area, seen edge-on, behind the eye,
+/// outside the frame, or hidden under an opaque quad above).
+public struct DrawList: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// The opaque background, premultiplied RGBA8.
+    public var background: UInt32
+    /// False when an opaque quad covers the whole frame, so filling the background would be wasted.
+    public var clearsBackground: Bool
+    public var items: [DrawItem]
+
+    /// Flattens `scene` at `scale` pixels per point onto a frame of `round(W*scale) x round(H*scale)` pixels.
+    /// `snapshots[id.rawValue]` describes the image behind each `SnapshotID`; every snapshot covers the whole
+    /// frame, so its texels per point are its pixel size over the frame's size in points.
+    public init(scene: Scene, scale: Double, snapshots: [SnapshotInfo], background: Color = .black) {
+        width = Int((scene.size.width * scale).rounded())
+        height = Int((scene.size.height * scale).rounded())
+        self.background = background.premultipliedPixel | 0xFF00_0000
+        let frameBounds = PixelBounds(x0: 0, y0: 0, x1: width, y1: height)
+        let toPixels = scene.toPixels(scale: scale)
+
+        var items: [DrawItem] = []
+        for layer in scene.layers {
+            guard let item = DrawItem(layer: layer, toPixels: toPixels, frame: scene.size,
+                                      frameBounds: frameBounds, snapshots: snapshots) else { continue }
+            items.append(item)
+        }
+
+        // Occlusion: an opaque, axis-aligned, affine quad hides whatever lies wholly inside the whole pixels
+        // it fully covers. Walk from the top so each item is tested against every cover above it.
+        var covers: [PixelBounds] = []
+        var kept: [DrawItem] = []
+        for item in items.reversed() {
+            if covers.contains(where: { $0.contains(item.bounds) }) { continue }
+            kept.append(item)
+            if let solid = item.solidPixels { covers.append(solid) }
+        }
+        self.items = kept.reversed()
+        clearsBackground = !covers.contains { $0.contains(frameBounds) }
+    }
+}
+
+extension DrawItem {
+    /// Builds the item of one layer, or nil when nothing of it can show.
+    init?(layer: Layer, toPixels: Transform3D, frame: Size, frameBounds: PixelBounds, snapshots: [SnapshotInfo]) {
+        let w = layer.bounds.width, h = layer.bounds.height
+        guard w > 0, h > 0, w.isFinite, h.isFinite, layer.opacity > 0 else { return nil }
+        let m = layer.toParent * toPixels
+        // Local points have z = 0, so only rows 1, 2, 4 and columns 1, 2, 4 matter.
+        let forward = Matrix3(m.m11, m.m12, m.m14, m.m21, m.m22, m.m24, m.m41, m.m42, m.m44)
+        guard let inverse = forward.inverse else { return nil }
+
+        // Clip the quad at the eye (Q > 0) and project what is left.
+        let corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)].map { forward.apply($0.0, $0.1) }
+        let outline = Self.clipInFront(corners).map { Point($0.0 / $0.2, $0.1 / $0.2) }
+        guard outline.count >= 3, Self.area(outline) > 1e-6 else { return nil }
+        let xs = outline.map(\.x), ys = outline.map(\.y)
+        // One pixel of margin for the antialiased edge.
+        let bounds = PixelBounds(x0: Self.clampedInt((xs.min()! - 1).rounded(.down)),
+                                 y0: Self.clampedInt((ys.min()! - 1).rounded(.down)),
+                                 x1: Self.clampedInt((xs.max()! + 1).rounded(.up)),
+                                 y1: Self.clampedInt((ys.max()! + 1).rounded(.up))).intersection(frameBounds)
+        guard !bounds.isEmpty else { return nil }
+
+        let affine = abs(forward.c) < 1e-12 && abs(forward.f) < 1e-12
+        // For affine maps, scale the inverse so Q is exactly 1; with perspective Q = 1/W stays positive in
+        // front of the eye and negative behind it.
+        let pixelToLocal = affine ? inverse.scaled(by: 1 / inverse.i) : inverse
+
+        var opaqueContent: Bool
+        let source: Source
+        switch layer.content {
+        case let .color(c):
+            guard c.alpha > 0 else { return nil }
+            source = .color(r: c.red * c.alpha, g: c.green * c.alpha, b: c.blue * c.alpha, a: c.alpha)
+            opaqueContent = c.alpha >= 1
+        case let .snapshot(id, rect):
+            let info = snapshots[id.rawValue]
+            let kx = Double(info.width) / frame.width, ky = Double(info.height) / frame.height
+            let minX = rect.minX * kx, minY = rect.minY * ky, maxX = rect.maxX * kx, maxY = rect.maxY * ky
+            // Texel indices (centres at i + 0.5) reachable inside the sub-rectangle.
+            let loX = min(max(minX, 0), Double(info.width - 1)), hiX = min(max(maxX - 1, loX), Double(info.width - 1))
+            let loY = min(max(minY, 0), Double(info.height - 1)), hiY = min(max(maxY - 1, loY), Double(info.height - 1))
+            source = .snapshot(id, TexelMap(origin: Point(minX, minY), scale: Point(rect.width * kx / w, rect.height * ky / h),
+                                            clampMin: Point(loX, loY), clampMax: Point(hiX, hiY),
+                                            textureWidth: info.width, textureHeight: info.height))
+            opaqueContent = info.isOpaque
+        }
+
+        var overlay: Overlay?
+        if let o = layer.overlay, o.opacity > 0, o.startColor.alpha > 0 || o.endColor.alpha > 0 {
+            let p0 = Point(o.start.x * w, o.start.y * h), p1 = Point(o.end.x * w, o.end.y * h)
+            let d = p1 - p0
+            let len2 = d.x * d.x + d.y * d.y
+            let gx = len2 > 0 ? d.x / len2 : 0, gy = len2 > 0 ? d.y / len2 : 0
+            func premultiplied(_ c: Color) -> (Double, Double, Double, Double) {
+                let a = c.alpha * o.opacity
+                return (c.red * a, c.green * a, c.blue * a, a)
+            }
+            overlay = Overlay(gradient: (gx, gy, -(p0.x * gx + p0.y * gy)),
+                              start: premultiplied(o.startColor), end: premultiplied(o.endColor))
+        }
+
+        var mask = layer.mask
+        switch mask {
+        case let .circle(center, radius)?:
+            guard radius > 0 else { return nil }
+            mask = .circle(center: center, radius: radius)
+        case let .roundedRect(rect, radius)?:
+            guard rect.width > 0, rect.height > 0 else { return nil }
+            mask = .roundedRect(rect, radius: max(0, min(radius, rect.width / 2, rect.height / 2)))
+        case nil:
+            break
+        }
+
+        self.init(size: layer.bounds, localToPixel: forward, pixelToLocal: pixelToLocal, isAffine: affine,
+                  outline: outline, bounds: bounds, source: source, opacity: min(layer.opacity, 1), mask: mask,
+                  overlay: overlay, isOpaque: opaqueContent && layer.opacity >= 1 && mask == nil)
+    }
+
+    /// The whole pixels this item paints with alpha 1, when it is an opaque axis-aligned affine quad.
+    var solidPixels: PixelBounds? {
+        guard isOpaque, isAffine, abs(localToPixel.b) < 1e-12, abs(localToPixel.d) < 1e-12 else { return nil }
+        let xs = outline.map(\.x), ys = outline.map(\.y)
+        let r = PixelBounds(x0: Self.clampedInt((xs.min()! - 1e-6).rounded(.up)),
+                            y0: Self.clampedInt((ys.min()! - 1e-6).rounded(.up)),
+                            x1: Self.clampedInt((xs.max()! + 1e-6).rounded(.down)),
+                            y1: Self.clampedInt((ys.max()! + 1e-6).rounded(.down)))
+        return r.isEmpty ? nil : r
+    }
+
+    /// Sutherland-Hodgman against the plane Q = epsilon: what of the polygon lies in front of the eye.
+    static func clipInFront(_ poly: [(Double, Double, Double)]) -> [(Double, Double, Double)] {
+        let epsilon = 1e-5
+        var out: [(Double, Double, Double)] = []
+        for k in poly.indices {
+            let p = poly[k], q = poly[(k + 1) % poly.count]
+            let pIn = p.2 > epsilon, qIn = q.2 > epsilon
+            if pIn { out.append(p) }
+            if pIn != qIn {
+                let s = (epsilon - p.2) / (q.2 - p.2)
+                out.append((p.0 + (q.0 - p.0) * s, p.1 + (q.1 - p.1) * s, epsilon))
+            }
+        }
+        return out
+    }
+
+    static func area(_ poly: [Point]) -> Double {
+        var sum = 0.0
+        for k in poly.indices {
+            let p = poly[k], q = poly[(k + 1) % poly.count]
+            sum += p.x * q.y - q.x * p.y
+        }
+        return abs(sum) / 2
+    }
+
+    static func clampedInt(_ v: Double) -> Int {
+        Int(max(-1e9, min(1e9, v.isNaN ? 0 : v)))
+    }
+}

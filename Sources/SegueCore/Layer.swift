@@ -1,0 +1,75 @@
+/// Which input image a snapshot shows.
+public enum SnapshotID: Int, Sendable, Equatable, Hashable, CaseIterable {
+    case from = 0
+    case to = 1
+}
+
+/// What a layer shows.
+public enum LayerContent: Sendable, Equatable {
+    /// A sub-rectangle of the `from` or `to` image, in the frame's points, stretched over the layer's bounds.
+    case snapshot(SnapshotID, Rect)
+    /// A solid colour.
+    case color(Color)
+}
+
+/// A layer's mask, in the layer's own (unit-less, unscaled) coordinates: `(0, 0)` is the top-left corner of
+/// its bounds, as a `CAShapeLayer` mask is.
+public enum Mask: Sendable, Equatable {
+    case circle(center: Point, radius: Double)
+    case roundedRect(Rect, radius: Double)
+}
+
+/// A linear gradient drawn over a layer's content (a `CAGradientLayer` sublayer filling its bounds).
+/// `start` and `end` are in unit coordinates of the layer, as `CAGradientLayer.startPoint/endPoint`.
+public struct GradientOverlay: Sendable, Equatable {
+    public var start: Point
+    public var end: Point
+    public var startColor: Color
+    public var endColor: Color
+    public var opacity: Double
+
+    public init(start: Point, end: Point, startColor: Color, endColor: Color, opacity: Double) {
+        self.start = start; self.end = end
+        self.startColor = startColor; self.endColor = endColor
+        self.opacity = opacity
+    }
+}
+
+/// One layer of Core Animation's model: a `bounds` rectangle placed by `position`, `anchorPoint` and a 3D
+/// `transform`, with an opacity, content, and an optional mask and gradient overlay.
+public struct Layer: Sendable, Equatable {
+    public var bounds: Size
+    public var position: Point
+    public var anchor: Point
+    public var transform: Transform3D
+    public var opacity: Double
+    public var content: LayerContent
+    public var mask: Mask?
+    public var overlay: GradientOverlay?
+
+    public init(bounds: Size, position: Point, anchor: Point = Point(0.5, 0.5),
+                transform: Transform3D = .identity, opacity: Double = 1, content: LayerContent,
+                mask: Mask? = nil, overlay: GradientOverlay? = nil) {
+        self.bounds = bounds; self.position = position; self.anchor = anchor
+        self.transform = transform; self.opacity = opacity; self.content = content
+        self.mask = mask; self.overlay = overlay
+    }
+
+    /// A layer filling the frame and showing the whole of one image.
+    public static func full(_ id: SnapshotID, frame: Size) -> Layer {
+        Layer(bounds: frame, position: Point(frame.width / 2, frame.height / 2),
+              content: .snapshot(id, Rect(0, 0, frame.width, frame.height)))
+    }
+
+    /// A layer showing `rect` of one image at the same place in the frame.
+    public static func piece(_ id: SnapshotID, _ rect: Rect) -> Layer {
+        Layer(bounds: rect.size, position: rect.center, content: .snapshot(id, rect))
+    }
+
+    /// The frame point of the layer's local point `(u, v)` before any sublayer transform, in homogeneous form:
+    /// `[u - ax*w, v - ay*h, 0, 1] * T + [position, 0, 0]`.
+    public var toParent: Transform3D {
+        Transform3D.translation(-anchor.x * bounds.width, -anchor.y * bounds.height)
+            * transform * Transform3D.translation(position.x, position.y)
+    }
+}
