@@ -48,8 +48,10 @@ public final class CPUCompositor: Renderer {
                 let y0 = band * height / bandCount, y1 = (band + 1) * height / bandCount
                 if clears { (frame.base + y0 * width).update(repeating: background, count: (y1 - y0) * width) }
                 for shader in shaders {
-                    let rows = max(y0, shader.bounds.y0)..<min(y1, shader.bounds.y1)
-                    for y in rows {
+                    var y = max(y0, shader.bounds.y0)
+                    let end = min(y1, shader.bounds.y1)
+                    while y < end {
+                        defer { y += 1 }
                         let (x0, x1) = shader.span(row: y)
                         if x0 < x1 { shader.draw(row: frame.base + y * width, y: y, from: x0, to: x1) }
                     }

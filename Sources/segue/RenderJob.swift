@@ -19,8 +19,8 @@ struct RenderJob {
         if let t = options.progress {
             times = [t]
         } else {
-            let last = Int((transition.duration * options.fps).rounded())
-            times = (0...last).map { min(1, Double($0) / (options.fps * transition.duration)) }
+            let span = options.fps * transition.duration
+            times = (0...Int(span.rounded())).map { min(1, Double($0) / span) }
         }
     }
 
