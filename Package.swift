@@ -35,7 +35,11 @@ let package = Package(
             ],
             swiftSettings: fast),
 
-        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueCPU", "SegueSamples"]),
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
+        .testTarget(
+            name: "SegueCPUTests",
+            dependencies: ["SegueCore", "SegueCPU", "SegueImageIO", "SegueSamples"],
+            exclude: ["Goldens"]),
         .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO"]),
         .testTarget(
             name: "SegueRenderTests",

@@ -68,15 +68,18 @@ extension DrawItem {
         let corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)].map { forward.apply($0.0, $0.1) }
         let outline = Self.clipInFront(corners).map { Point($0.0 / $0.2, $0.1 / $0.2) }
         guard outline.count >= 3, Self.area(outline) > 1e-6 else { return nil }
+        let affine = abs(forward.c) < 1e-12 && abs(forward.f) < 1e-12
+        // Pixels whose centre lies within `margin` of the outline: coverage reaches half a pixel past an edge,
+        // and up to 0.71 pixel past a corner that is not axis-aligned.
+        let axisAligned = affine && abs(forward.b) < 1e-12 && abs(forward.d) < 1e-12
+        let margin = axisAligned ? 0.5 : 0.75
         let xs = outline.map(\.x), ys = outline.map(\.y)
-        // One pixel of margin for the antialiased edge.
-        let bounds = PixelBounds(x0: Self.clampedInt((xs.min()! - 1).rounded(.down)),
-                                 y0: Self.clampedInt((ys.min()! - 1).rounded(.down)),
-                                 x1: Self.clampedInt((xs.max()! + 1).rounded(.up)),
-                                 y1: Self.clampedInt((ys.max()! + 1).rounded(.up))).intersection(frameBounds)
+        let bounds = PixelBounds(x0: Self.clampedInt((xs.min()! - margin - 0.5).rounded(.down)) + 1,
+                                 y0: Self.clampedInt((ys.min()! - margin - 0.5).rounded(.down)) + 1,
+                                 x1: Self.clampedInt((xs.max()! + margin - 0.5).rounded(.up)),
+                                 y1: Self.clampedInt((ys.max()! + margin - 0.5).rounded(.up))).intersection(frameBounds)
         guard !bounds.isEmpty else { return nil }
 
-        let affine = abs(forward.c) < 1e-12 && abs(forward.f) < 1e-12
         // For affine maps, scale the inverse so Q is exactly 1; with perspective Q = 1/W stays positive in
         // front of the eye and negative behind it.
         let pixelToLocal = affine ? inverse.scaled(by: 1 / inverse.i) : inverse
