@@ -60,43 +60,43 @@ extension Direction: ExpressibleByArgument {
 
 /// Every effect option, named as in EFFECTS.md. Which apply to which effect: `segue effects`.
 struct EffectOptionArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("door: scale of the screen behind the doors at the start (0.7).", valueName: "k"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("door: scale of the screen behind the doors at the start (0.7).", valueName: "k"))
     var zoom: Double?
 
-    @Option(help: ArgumentHelp("circle-spread, circle-zoom: the circle's centre in points (frame centre).", valueName: "x,y"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("circle-spread, circle-zoom: the circle's centre in points (frame centre).", valueName: "x,y"),
             transform: Parse.point)
     var center: Point?
 
-    @Option(name: .customLong("start-radius"), help: ArgumentHelp("circle-spread: radius at the start, points (30).", valueName: "r"))
+    @Option(name: .customLong("start-radius"), parsing: .unconditional, help: ArgumentHelp("circle-spread: radius at the start, points (30).", valueName: "r"))
     var startRadius: Double?
 
-    @Option(name: .customLong("end-radius"), help: ArgumentHelp("circle-spread: radius at the end, points (farthest corner).", valueName: "r"))
+    @Option(name: .customLong("end-radius"), parsing: .unconditional, help: ArgumentHelp("circle-spread: radius at the end, points (farthest corner).", valueName: "r"))
     var endRadius: Double?
 
-    @Option(help: ArgumentHelp("circle-zoom: the disc's colour (FFA500).", valueName: "RRGGBB"), transform: Parse.color)
+    @Option(parsing: .unconditional, help: ArgumentHelp("circle-zoom: the disc's colour (FFA500).", valueName: "RRGGBB"), transform: Parse.color)
     var color: Color?
 
-    @Option(help: ArgumentHelp("page-flip (500), spin and hinge (0 = none): eye distance d in points, m34 = -1/d.", valueName: "d"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("page-flip (500), spin and hinge (0 = none): eye distance d in points, m34 = -1/d.", valueName: "d"))
     var perspective: Double?
 
-    @Option(help: ArgumentHelp("page-flip: shadow opacity at the spine, 0...1 (0.1).", valueName: "a"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("page-flip: shadow opacity at the spine, 0...1 (0.1).", valueName: "a"))
     var shadow: Double?
 
-    @Option(name: .customLong("from-rect"), help: ArgumentHelp("hero: where the snapshot starts, points (required).", valueName: "x,y,w,h"),
+    @Option(name: .customLong("from-rect"), parsing: .unconditional, help: ArgumentHelp("hero: where the snapshot starts, points (required).", valueName: "x,y,w,h"),
             transform: Parse.rect)
     var fromRect: Rect?
 
-    @Option(name: .customLong("to-rect"), help: ArgumentHelp("hero: where the snapshot lands, points (required).", valueName: "x,y,w,h"),
+    @Option(name: .customLong("to-rect"), parsing: .unconditional, help: ArgumentHelp("hero: where the snapshot lands, points (required).", valueName: "x,y,w,h"),
             transform: Parse.rect)
     var toRect: Rect?
 
-    @Option(name: .customLong("from-radius"), help: ArgumentHelp("hero: corner radius at the start, points (0).", valueName: "r"))
+    @Option(name: .customLong("from-radius"), parsing: .unconditional, help: ArgumentHelp("hero: corner radius at the start, points (0).", valueName: "r"))
     var fromRadius: Double?
 
-    @Option(name: .customLong("to-radius"), help: ArgumentHelp("hero: corner radius at the end, points (0).", valueName: "r"))
+    @Option(name: .customLong("to-radius"), parsing: .unconditional, help: ArgumentHelp("hero: corner radius at the end, points (0).", valueName: "r"))
     var toRadius: Double?
 
-    @Option(help: ArgumentHelp("sheet: the sheet's height in points (400, at most the frame's height).", valueName: "h"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("sheet: the sheet's height in points (400, at most the frame's height).", valueName: "h"))
     var height: Double?
 
     var options: EffectOptions {

@@ -1,0 +1,130 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+import Testing
+
+/// Runs the built `segue` binary and captures what it prints.
+struct Segue {
+    struct Result {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+    }
+
+    /// The `segue` executable beside this test bundle (swift test builds it with the tests).
+    static let executable: URL = {
+        let products = Bundle.main.bundleURL
+        var candidates = [products.appendingPathComponent("segue")]
+        var dir = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { dir.deleteLastPathComponent() }
+        candidates.append(dir.appendingPathComponent(".build/debug/segue"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes while it runs so a large stream cannot block it.
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while reader.isExecuting { usleep(1000) }
+        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite struct CommandLineTests {
+    let base = ["render", "door", "--from", "sample:home", "--to", "sample:detail", "--size", "40x72", "--backend", "cpu"]
+
+    @Test func rendersOneFrameToAFile() throws {
+        let dir = try temporaryDirectory()
+        let out = dir.appendingPathComponent("mid.png").path
+        let r = try Segue.run(base + ["--progress", "0.5", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frame = try ImageDecoder.decode(contentsOf: out)
+        #expect(frame.width == 40 && frame.height == 72)
+        // Only the finished file is left: no temporary names.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["mid.png"])
+    }
+
+    @Test func rendersEveryFrameIntoADirectory() throws {
+        let dir = try temporaryDirectory()
+        // door lasts 0.5 s: at 20 fps that is frames 0 ... 10.
+        let r = try Segue.run(base + ["--fps", "20", "--out", dir.appendingPathComponent("frames").path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("frames").path).sorted()
+        #expect(names.count == 11)
+        #expect(names.first == "frame_00000.png" && names.last == "frame_00010.png")
+    }
+
+    @Test func streamsRawRGBA() throws {
+        let r = try Segue.run(base + ["--fps", "10", "--out", "-", "--format", "rgba"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.count == 6 * 40 * 72 * 4)
+    }
+
+    @Test func streamsY4M() throws {
+        let r = try Segue.run(base + ["--fps", "10", "--out", "-", "--format", "y4m", "--y4m-chroma", "420"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let header = String(decoding: r.stdout.prefix(while: { $0 != 0x0A }), as: UTF8.self)
+        #expect(header == "YUV4MPEG2 W40 H72 F10:1 Ip A1:1 C420jpeg XCOLORRANGE=FULL")
+        let frameBytes = 6 + 40 * 72 + 2 * 20 * 36
+        #expect(r.stdout.count == header.utf8.count + 1 + 6 * frameBytes)
+    }
+
+    @Test func effectsListsEveryEffect() throws {
+        let r = try Segue.run(["effects", "--json"])
+        #expect(r.status == 0)
+        let json = try JSONSerialization.jsonObject(with: r.stdout) as! [String: Any]
+        let names = (json["effects"] as! [[String: Any]]).map { $0["name"] as! String }
+        #expect(names == Effect.allCases.map(\.rawValue))
+    }
+
+    /// Each bad input gets one clear line on stderr, the documented status, and no output file.
+    @Test(arguments: [
+        (["render", "wobble", "--from", "a", "--to", "b", "--out", "x"], Int32(2), "wobble"),
+        (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--bogus"], 2, "--bogus"),
+        (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--zoom", "abc"], 2, "abc"),
+        (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--progress", "1.5"], 2,
+         "--progress must be in [0, 1], not 1.5"),
+        (["render", "hero", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--progress", "0.5",
+          "--from-rect", "0,0,0,10", "--to-rect", "0,0,10,10"], 2, "--from-rect 0,0,0,10 has no area"),
+        (["render", "circle-spread", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--progress", "0.5",
+          "--start-radius", "-5"], 2, "--start-radius must be >= 0, not -5"),
+        (["render", "fade", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--progress", "0.5",
+          "--zoom", "2"], 2, "--zoom does not apply to fade"),
+        (["render", "door", "--from", "missing.png", "--to", "sample:detail", "--out", "x.png", "--progress", "0.5"], 1,
+         "cannot read 'missing.png'"),
+        (["render", "door", "--from", "notes.txt", "--to", "sample:detail", "--out", "x.png", "--progress", "0.5"], 1,
+         "'notes.txt' is not a PNG or JPEG image"),
+        (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--curve", "wiggle"], 2,
+         "unknown curve 'wiggle'"),
+        (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--backend", "gpu"], 2,
+         "unknown backend 'gpu'"),
+    ] as [([String], Int32, String)])
+    func badInputIsOneClearLine(_ arguments: [String], _ status: Int32, _ message: String) throws {
+        let dir = try temporaryDirectory()
+        try Data("hello".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        let r = try Segue.run(arguments, in: dir)
+        #expect(r.status == status, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("segue: error: "))
+        #expect(!r.stderr.contains("Fatal error"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.txt"])
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Segue needs, only those missing. Usage: scripts/install-deps.sh [build|bench]
+#   build: EGL/GLES/GBM headers, Mesa's llvmpipe driver, libspng, libjpeg-turbo, glslang (make demo, make test)
+#   bench: also ffmpeg, pixman and matplotlib (make bench)
+set -euo pipefail
+packages=(pkg-config libegl-dev libgles-dev libgbm-dev libegl-mesa0 libgl1-mesa-dri libspng-dev libturbojpeg0-dev glslang-tools)
+if [ "${1:-build}" = bench ]; then
+  packages+=(ffmpeg libpixman-1-dev python3-matplotlib)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "segue: installing Debian packages: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
