@@ -35,6 +35,12 @@ let package = Package(
             ],
             swiftSettings: fast),
 
+        .executableTarget(
+            name: "segue-bench",
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"],
+            path: "bench/Sources/SegueBench",
+            swiftSettings: fast),
+
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(
             name: "SegueCPUTests",

@@ -22,6 +22,9 @@ struct LayerShader: @unchecked Sendable {
     let outline: [(x: Double, y: Double)]
     let bounds: PixelBounds
     let blit: DrawItem.Blit?
+    /// When texels map one to one onto pixels at a whole-texel offset (pixel x shows texel x + dx), whatever
+    /// the edges and mask: the interior of each row is then a row copy.
+    let identityOffset: (dx: Int, dy: Int)?
 
     // Content: a texture or a colour.
     let texels: UnsafePointer<UInt32>?
@@ -33,6 +36,8 @@ struct LayerShader: @unchecked Sendable {
     let opacity: Float
     let opacity255: UInt32
     let isOpaque: Bool
+    /// The content alone is opaque (a mask or opacity may still make the item translucent).
+    let isOpaqueContent: Bool
     let mask: MaskShape
     let hasOverlay: Bool
     let overlayGradient: (Float, Float, Float)
@@ -55,6 +60,7 @@ struct LayerShader: @unchecked Sendable {
         outline = item.outline.map { ($0.x, $0.y) }
         bounds = item.bounds
         blit = item.blit
+        identityOffset = Self.identityOffset(item)
         opacity = Float(item.opacity)
         opacity255 = UInt32((item.opacity * 255).rounded())
         isOpaque = item.isOpaque
@@ -70,12 +76,14 @@ struct LayerShader: @unchecked Sendable {
             lowX = Float(map.clampMin.x); lowY = Float(map.clampMin.y)
             highX = Float(map.clampMax.x); highY = Float(map.clampMax.y)
             color = 0
+            isOpaqueContent = item.contentIsOpaque
         case let .color(r, g, b, a):
             texels = nil
             textureWidth = 0; textureHeight = 0
             originX = 0; originY = 0; scaleX = 0; scaleY = 0; lowX = 0; lowY = 0; highX = 0; highY = 0
             func byte(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255).rounded()) }
             color = Pixmap.pack(r: byte(r), g: byte(g), b: byte(b), a: byte(a))
+            isOpaqueContent = a >= 1
         }
 
         switch item.mask {
@@ -130,7 +138,147 @@ struct LayerShader: @unchecked Sendable {
             return
         }
         if blit != nil { return }  // rows of a blit outside its rectangle are not covered
-        drawGeneral(row: row, y: y, from: x0, to: x1)
+        guard affine else {
+            drawGeneral(row: row, y: y, from: x0, to: x1)
+            return
+        }
+        // Edge pixels take the whole per-pixel function; the interior, where edge and mask coverage are
+        // exactly 1, takes a lean loop.
+        let (i0, i1) = interior(row: y, from: x0, to: x1)
+        if i0 >= i1 {
+            drawGeneral(row: row, y: y, from: x0, to: x1)
+            return
+        }
+        drawGeneral(row: row, y: y, from: x0, to: i0)
+        drawInterior(row: row, y: y, from: i0, to: i1)
+        drawGeneral(row: row, y: y, from: i1, to: x1)
+    }
+
+    /// The columns of row `y` (within `x0..<x1`) whose pixel centres are at least half a pixel inside every
+    /// edge and at least `maskSlack` inside the mask: their coverage is exactly 1. Affine items only.
+    func interior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        let py = Double(y) + 0.5
+        // Along the row, u = u0 + a X and v = v0 + b X, with X the pixel centre's x.
+        let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h)
+        let da = Double(a), db = Double(b)
+        var lo = -Double.infinity, hi = Double.infinity
+        func keep(_ c: Double, _ slope: Double, _ low: Double, _ high: Double) {
+            if slope == 0 {
+                if c < low || c > high { lo = .infinity; hi = -.infinity }
+                return
+            }
+            let p = (low - c) / slope, q = (high - c) / slope
+            lo = max(lo, min(p, q)); hi = min(hi, max(p, q))
+        }
+        let mu = 0.5 / Double(inverseGradU), mv = 0.5 / Double(inverseGradV)
+        keep(u0, da, mu, Double(width) - mu)
+        keep(v0, db, mv, Double(height) - mv)
+        switch mask {
+        case .none:
+            break
+        case let .circle(cx, cy, r):
+            let inner = Double(r - maskSlack)
+            guard inner > 0 else { return (0, 0) }
+            let du = u0 - Double(cx), dv = v0 - Double(cy)
+            let qa = da * da + db * db, qb = 2 * (da * du + db * dv), qc = du * du + dv * dv - inner * inner
+            if qa == 0 {
+                if qc > 0 { return (0, 0) }
+            } else {
+                let disc = qb * qb - 4 * qa * qc
+                guard disc > 0 else { return (0, 0) }
+                let root = disc.squareRoot()
+                lo = max(lo, (-qb - root) / (2 * qa)); hi = min(hi, (-qb + root) / (2 * qa))
+            }
+        case let .roundedRect(cx, cy, hx, hy, r):
+            // The rectangle inside the rounded corners, less the slack: wholly inside the mask.
+            let inset = Double(max(r, maskSlack))
+            keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
+            keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
+        }
+        guard lo <= hi else { return (0, 0) }
+        // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
+        let first = max(x0, Int(max(-1e9, (lo - 0.5).rounded(.up))) + 1)
+        let last = min(x1, Int(min(1e9, (hi - 0.5).rounded(.down))))
+        return first < last ? (first, last) : (0, 0)
+    }
+
+    /// Fully covered pixels of an affine item: content, overlay and opacity, no coverage or mask.
+    private func drawInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+        if let identityOffset, !hasOverlay, let texels {
+            let source = texels + (y + identityOffset.dy) * textureWidth + (x0 + identityOffset.dx)
+            let target = row + x0, count = x1 - x0
+            if isOpaqueContent && opacity255 == 255 {
+                target.update(from: source, count: count)
+            } else if opacity255 == 255 {
+                for k in 0..<count { target[k] = PixelMath.over(source[k], target[k]) }
+            } else {
+                let k255 = opacity255
+                for k in 0..<count { target[k] = PixelMath.over(PixelMath.scale(source[k], k255), target[k]) }
+            }
+            return
+        }
+        let py = Float(y) + 0.5
+        let rowU = d * py + g, rowV = e * py + h
+        let store = isOpaqueContent && !hasOverlay && opacity255 == 255
+        let k = opacity255
+        // Texel indices step by a constant along the row: 32.32 fixed point, exact enough over 8K columns.
+        let one = 4_294_967_296.0
+        let startX = Double(x0) + 0.5, startY = Double(y) + 0.5
+        let u0 = Double(a) * startX + Double(d) * startY + Double(g), v0 = Double(b) * startX + Double(e) * startY + Double(h)
+        var fx = Int64((Double(originX) + u0 * Double(scaleX) - 0.5) * one)
+        var fy = Int64((Double(originY) + v0 * Double(scaleY) - 0.5) * one)
+        let stepX = Int64(Double(a) * Double(scaleX) * one), stepY = Int64(Double(b) * Double(scaleY) * one)
+        let lowX = Int64(Double(self.lowX) * one), highX = Int64(Double(self.highX) * one)
+        let lowY = Int64(Double(self.lowY) * one), highY = Int64(Double(self.highY) * one)
+        for x in x0..<x1 {
+            var content: UInt32
+            if let texels {
+                content = Self.bilinear(texels, textureWidth, textureHeight,
+                                        min(max(fx, lowX), highX), min(max(fy, lowY), highY))
+                fx &+= stepX
+                fy &+= stepY
+            } else {
+                content = color
+            }
+            if hasOverlay {
+                let px = Float(x) + 0.5
+                content = overlay(content, rowU + px * a, rowV + px * b)
+            }
+            if store {
+                row[x] = content
+            } else {
+                row[x] = PixelMath.over(k == 255 ? content : PixelMath.scale(content, k), row[x])
+            }
+        }
+    }
+
+    /// Bilinear sample at 32.32 fixed-point texel indices already clamped to the sub-rectangle.
+    @inline(__always)
+    private static func bilinear(_ texels: UnsafePointer<UInt32>, _ width: Int, _ height: Int,
+                                 _ fx: Int64, _ fy: Int64) -> UInt32 {
+        let ix = Int(truncatingIfNeeded: fx >> 32), iy = Int(truncatingIfNeeded: fy >> 32)
+        let wx = UInt32(truncatingIfNeeded: ((fx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let top = texels + iy * width
+        let ix1 = ix + 1 < width ? ix + 1 : ix
+        let upper = wx == 0 ? top[ix] : PixelMath.lerp(top[ix], top[ix1], wx)
+        if wy == 0 { return upper }
+        let bottom = iy + 1 < height ? top + width : top
+        let lower = wx == 0 ? bottom[ix] : PixelMath.lerp(bottom[ix], bottom[ix1], wx)
+        return PixelMath.lerp(upper, lower, wy)
+    }
+
+    /// The whole-texel offset of an item whose texels map one to one onto pixels.
+    private static func identityOffset(_ item: DrawItem) -> (dx: Int, dy: Int)? {
+        guard item.isAffine, case let .snapshot(_, map) = item.source else { return nil }
+        let m = item.pixelToLocal
+        guard abs(map.scale.x * m.a - 1) < 1e-9, abs(map.scale.y * m.e - 1) < 1e-9,
+              abs(m.d) < 1e-12, abs(m.b) < 1e-12 else { return nil }
+        // texel index = origin + scale * u - 0.5 with u = a (x + 0.5) + g: x + origin + scale * g
+        let offX = map.origin.x + map.scale.x * m.g, offY = map.origin.y + map.scale.y * m.h
+        let rx = offX.rounded(), ry = offY.rounded()
+        guard abs(offX - rx) < 1e-6, abs(offY - ry) < 1e-6 else { return nil }
+        return (Int(rx), Int(ry))
     }
 
     /// One texel per pixel at a whole-texel offset: a copy, or a blend at the item's opacity.

@@ -74,6 +74,8 @@ public struct DrawItem: Sendable, Equatable {
     public var overlay: Overlay?
     /// True when every pixel inside the outline gets alpha 1 (opaque content, opacity 1, no mask).
     public var isOpaque: Bool
+    /// True when the content alone (snapshot or colour) is opaque.
+    public var contentIsOpaque: Bool
 }
 
 extension DrawItem {

@@ -84,7 +84,7 @@ extension DrawItem {
         // front of the eye and negative behind it.
         let pixelToLocal = affine ? inverse.scaled(by: 1 / inverse.i) : inverse
 
-        var opaqueContent: Bool
+        let opaqueContent: Bool
         let source: Source
         switch layer.content {
         case let .color(c):
@@ -132,7 +132,8 @@ extension DrawItem {
 
         self.init(size: layer.bounds, localToPixel: forward, pixelToLocal: pixelToLocal, isAffine: affine,
                   outline: outline, bounds: bounds, source: source, opacity: min(layer.opacity, 1), mask: mask,
-                  overlay: overlay, isOpaque: opaqueContent && layer.opacity >= 1 && mask == nil)
+                  overlay: overlay, isOpaque: opaqueContent && layer.opacity >= 1 && mask == nil,
+                  contentIsOpaque: opaqueContent)
     }
 
     /// The whole pixels this item paints with alpha 1, when it is an opaque axis-aligned affine quad.
