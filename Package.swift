@@ -23,22 +23,23 @@ let package = Package(
         .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
 
         .target(name: "SegueCore", swiftSettings: fast),
+        .target(name: "SegueSamples", dependencies: ["SegueCore"], swiftSettings: fast),
         .target(name: "SegueCPU", dependencies: ["SegueCore"], swiftSettings: fast),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"], swiftSettings: fast),
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], swiftSettings: fast),
         .executableTarget(
             name: "segue",
             dependencies: [
-                "SegueCore", "SegueCPU", "SegueImageIO", "SegueGLES",
+                "SegueCore", "SegueCPU", "SegueImageIO", "SegueGLES", "SegueSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fast),
 
-        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueCPU", "SegueSamples"]),
         .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO"]),
         .testTarget(
             name: "SegueRenderTests",
-            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO"],
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"],
             exclude: ["Goldens"]),
         .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO"]),
     ],

@@ -1,1 +1,0 @@
-// SegueCPU: filled in by its own commit.

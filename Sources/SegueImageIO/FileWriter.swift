@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes files so that readers see either the old contents or the complete new ones, never a partial file.
+public enum FileWriter {
+    /// Writes `bytes` to a hidden temporary file next to `path` (`.<name>.tmp-<pid>`), then renames it over
+    /// `path`. On failure the temporary file is removed and `ImageIOError.unwritable` names `path`.
+    ///
+    /// The data is not fsynced: the rename makes the update atomic for concurrent readers, not durable
+    /// across a power loss, which is the right trade-off for rendered frames.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let temporary = temporaryPath(for: path)
+        func fail(_ code: Int32) -> ImageIOError {
+            unlink(temporary)
+            return .unwritable(path: path, reason: ErrnoReason.text(code, creating: true))
+        }
+
+        var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == EEXIST {  // left behind by an earlier crash of a process with our pid
+            unlink(temporary)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        if fd < 0 { throw ImageIOError.unwritable(path: path, reason: ErrnoReason.text(errno, creating: true)) }
+
+        let writeError: Int32 = bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return 0
+        }
+        if writeError != 0 {
+            close(fd)
+            throw fail(writeError)
+        }
+        if close(fd) != 0 { throw fail(errno) }  // network file systems may report ENOSPC only here
+        if rename(temporary, path) != 0 { throw fail(errno) }
+    }
+
+    /// `.<name>.tmp-<pid>` in the directory of `path`.
+    static func temporaryPath(for path: String) -> String {
+        if let slash = path.lastIndex(of: "/") {
+            let directory = path[...slash]
+            let name = path[path.index(after: slash)...]
+            return "\(directory).\(name).tmp-\(getpid())"
+        }
+        return ".\(path).tmp-\(getpid())"
+    }
+}

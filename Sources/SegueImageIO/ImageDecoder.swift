@@ -1,0 +1,54 @@
+import SegueCore
+
+/// Decodes PNG and JPEG files into premultiplied RGBA8 `Pixmap`s.
+///
+/// The format is sniffed from the first bytes, never from the file name. PNG goes through libspng and JPEG
+/// through TurboJPEG; colour values stay 8-bit sRGB exactly as stored (no gamma or colour management).
+/// Images with more than `maxPixels` pixels are refused from their header, before any pixel is allocated.
+public enum ImageDecoder {
+    /// The default pixel limit: 16384 × 16384 (268,435,456 pixels, 1 GiB decoded).
+    public static let defaultMaxPixels = 16384 * 16384
+
+    /// Reads and decodes the PNG or JPEG file at `path`; errors name `path`.
+    public static func decode(contentsOf path: String, maxPixels: Int = defaultMaxPixels) throws -> Pixmap {
+        let bytes = try FileReader.readAll(path)
+        return try decode(data: bytes, name: path, maxPixels: maxPixels)
+    }
+
+    /// Decodes PNG or JPEG bytes; `name` is what error messages call the data (usually its path).
+    public static func decode(data: [UInt8], name: String, maxPixels: Int = defaultMaxPixels) throws -> Pixmap {
+        if data.isEmpty { throw ImageIOError.empty(path: name) }
+        if data.starts(with: pngSignature) {
+            return try decodePNG(data: data, name: name, maxPixels: maxPixels)
+        }
+        if data.starts(with: jpegSignature) {
+            return try decodeJPEG(data: data, name: name, maxPixels: maxPixels)
+        }
+        throw ImageIOError.unknownFormat(path: name)
+    }
+
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// Start-of-image marker followed by the first byte of the next marker.
+    static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
+
+    /// Refuses empty images and images over the pixel limit, from header dimensions.
+    static func checkSize(width: Int, height: Int, name: String, maxPixels: Int) throws(ImageIOError) {
+        if width <= 0 || height <= 0 { throw .invalidSize(path: name, width: width, height: height) }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || count > maxPixels {
+            throw .tooManyPixels(path: name, width: width, height: height, limit: maxPixels)
+        }
+    }
+
+    /// Premultiplies straight-alpha RGBA8 pixels in place; opaque pixels are left as they are.
+    static func premultiplyInPlace(_ pixels: inout [UInt32]) {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices {
+                let p = buffer[i]
+                let a = p >> 24
+                if a == 255 { continue }
+                buffer[i] = Pixmap.premultiply(r: p & 0xFF, g: (p >> 8) & 0xFF, b: (p >> 16) & 0xFF, a: a)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Everything that can go wrong reading, decoding, encoding or writing an image.
+///
+/// Each case renders as one line that names the file and says what is wrong, ready to print as is.
+public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The file could not be opened or read; `reason` is short and lower case ("no such file").
+    case unreadable(path: String, reason: String)
+    /// The file exists but holds no bytes.
+    case empty(path: String)
+    /// The bytes start with neither the PNG signature nor a JPEG start-of-image marker.
+    case unknownFormat(path: String)
+    /// libspng rejected the data; `detail` is its `spng_strerror` text.
+    case corruptPNG(path: String, detail: String)
+    /// TurboJPEG rejected the data; `detail` is its `tjGetErrorStr2` text.
+    case corruptJPEG(path: String, detail: String)
+    /// The image declares a width or height of zero.
+    case invalidSize(path: String, width: Int, height: Int)
+    /// The image has more pixels than the caller allows; refused before the pixels are allocated.
+    case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+    /// PNG encoding failed inside libspng.
+    case encodingFailed(detail: String)
+    /// The file could not be written; `reason` is short and lower case ("no space left on device").
+    case unwritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason):
+            return "cannot read '\(path)': \(reason)"
+        case let .empty(path):
+            return "'\(path)' is an empty file"
+        case let .unknownFormat(path):
+            return "'\(path)' is not a PNG or JPEG image"
+        case let .corruptPNG(path, detail):
+            return "'\(path)': corrupt PNG data (libspng: \(detail))"
+        case let .corruptJPEG(path, detail):
+            return "'\(path)': corrupt JPEG data (\(detail))"
+        case let .invalidSize(path, width, height):
+            return "'\(path)' has an invalid size of \(width)x\(height) pixels"
+        case let .tooManyPixels(path, width, height, limit):
+            return "'\(path)' is \(width)x\(height) pixels, over the limit of \(limit) pixels (--max-pixels)"
+        case let .encodingFailed(detail):
+            return "cannot encode PNG (libspng: \(detail))"
+        case let .unwritable(path, reason):
+            return "cannot write '\(path)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// The few facts Segue needs from a JPEG's marker segments: the EXIF orientation and whether an Adobe APP14
+/// marker is present (which means CMYK channels are stored inverted).
+///
+/// Only the segments before the first scan are looked at; anything malformed just ends the scan, leaving
+/// the defaults (upright, no Adobe marker).
+struct JPEGMetadata {
+    /// EXIF orientation, 1...8 (1 = upright).
+    var orientation = 1
+    var hasAdobeMarker = false
+
+    init(scanning bytes: UnsafeBufferPointer<UInt8>) {
+        var i = 2  // after SOI
+        var sawExif = false
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }  // fill byte
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { i += 2; continue }  // no length field
+            if marker == 0xDA || marker == 0xD9 { break }  // start of scan / end of image
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            let start = i + 4, end = i + 2 + length
+            guard length >= 2, end <= bytes.count else { break }
+            let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if marker == 0xE1, !sawExif, segment.starts(with: Self.exifHeader) {
+                sawExif = true
+                orientation = Self.exifOrientation(UnsafeBufferPointer(rebasing: segment[6...])) ?? 1
+            } else if marker == 0xEE, segment.starts(with: Self.adobeHeader) {
+                hasAdobeMarker = true
+            }
+            i = end
+        }
+    }
+
+    private static let exifHeader: [UInt8] = Array("Exif\0\0".utf8)
+    private static let adobeHeader: [UInt8] = Array("Adobe".utf8)
+
+    /// Orientation tag (0x0112) from IFD0 of a TIFF structure, if present and valid.
+    private static func exifOrientation(_ tiff: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard tiff.count >= 8 else { return nil }
+        let little: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x49, 0x49): little = true  // "II"
+        case (0x4D, 0x4D): little = false  // "MM"
+        default: return nil
+        }
+        func read(_ offset: Int, _ size: Int) -> Int? {
+            guard offset >= 0, offset + size <= tiff.count else { return nil }
+            var value = 0
+            for k in 0..<size { value |= Int(tiff[offset + k]) << (8 * (little ? k : size - 1 - k)) }
+            return value
+        }
+        guard read(2, 2) == 42, let ifd = read(4, 4), let count = read(ifd, 2) else { return nil }
+        for entry in 0..<count {
+            let at = ifd + 2 + 12 * entry
+            guard let tag = read(at, 2) else { return nil }
+            if tag == 0x0112 {
+                guard read(at + 2, 2) == 3, let value = read(at + 8, 2), (1...8).contains(value) else { return nil }
+                return value
+            }
+        }
+        return nil
+    }
+}

@@ -1,1 +1,0 @@
-// SegueImageIO: filled in by its own commit.

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import SegueCore
+
+/// Options every rendering command shares: inputs, frame size, timing, backend and output.
+struct RenderOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The screen the transition starts from: a PNG or JPEG, or sample:home / sample:detail.", valueName: "path"))
+    var from: String
+
+    @Option(help: ArgumentHelp("The screen it ends on. Resampled (bicubic, area-averaged when shrinking) to the output size when sizes differ.", valueName: "path"))
+    var to: String
+
+    @Option(help: ArgumentHelp("""
+        Output: a .png file with --progress, else a directory for frame_00000.png ...; with --format rgba or \
+        y4m, one stream file; '-' streams to standard output.
+        """, valueName: "path"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Render one frame at this progress, 0...1, instead of the whole sequence.", valueName: "t"))
+    var progress: Double?
+
+    @Option(help: ArgumentHelp("Frames per second of the sequence: frames at k/fps, k = 0 ... round(duration*fps).", valueName: "n"))
+    var fps: Double = 60
+
+    @Option(help: ArgumentHelp("Seconds the transition lasts (the effect's own by default; see 'segue effects').", valueName: "s"))
+    var duration: Double?
+
+    @Option(help: "forward (push/present) or back (pop/dismiss).")
+    var direction: Direction = .forward
+
+    @Option(help: ArgumentHelp("""
+        Timing curve: linear, ease-in, ease-out, ease-in-out, default, cubic(x1,y1,x2,y2), spring(damping,velocity) \
+        (the effect's own by default).
+        """, valueName: "name"), transform: Parse.curve)
+    var curve: TimingCurve?
+
+    @Option(help: ArgumentHelp("auto (GLES when an EGL context can be made, else CPU), cpu or gles.", valueName: "name"))
+    var backend: String = "auto"
+
+    @Option(help: ArgumentHelp("Pixels per point: the output keeps its pixel size and the frame is (pixels / scale) points.", valueName: "s"))
+    var scale: Double = 1
+
+    @Option(help: ArgumentHelp("Output size in pixels (default: the size of --from); inputs are resampled to it.", valueName: "WxH"),
+            transform: Parse.pixelSize)
+    var size: (Int, Int)?
+
+    @Option(help: ArgumentHelp("Colour where no layer is.", valueName: "RRGGBB"), transform: Parse.color)
+    var background: Color = .black
+
+    @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA, straight alpha) or y4m (YUV4MPEG2 that 'ffmpeg -i -' reads).", valueName: "name"))
+    var format: String = "png"
+
+    @Option(name: .customLong("y4m-chroma"), help: ArgumentHelp("y4m chroma: 444 (C444) or 420 (C420jpeg).", valueName: "444|420"))
+    var y4mChroma: String = "444"
+
+    @Option(name: .customLong("png-level"), help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
+    var pngLevel: Int = 2
+
+    @Option(help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
+    var threads: Int?
+
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
+    var maxPixels: Int = 16384 * 16384
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if let progress, !(0...1).contains(progress) {
+            throw ValidationError("--progress must be in [0, 1], not \(progress.compact)")
+        }
+        guard fps > 0, fps <= 1000, fps.isFinite else { throw ValidationError("--fps must be in (0, 1000], not \(fps.compact)") }
+        if let duration, !(duration > 0 && duration <= 3600) {
+            throw ValidationError("--duration must be in (0, 3600] seconds, not \(duration.compact)")
+        }
+        guard scale > 0, scale <= 64, scale.isFinite else { throw ValidationError("--scale must be in (0, 64], not \(scale.compact)") }
+        guard BackendChoice(rawValue: backend) != nil else {
+            throw ValidationError("unknown backend '\(backend)' (use auto, cpu or gles)")
+        }
+        guard OutputFormat(rawValue: format) != nil else {
+            throw ValidationError("unknown format '\(format)' (use png, rgba or y4m)")
+        }
+        guard Y4M.Chroma(rawValue: y4mChroma) != nil else { throw ValidationError("--y4m-chroma must be 444 or 420") }
+        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0...9") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
+        if out.isEmpty { throw ValidationError("--out must not be empty") }
+    }
+}
+
+/// `segue render EFFECT`: one frame or the whole sequence of one transition.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render one transition: one frame (--progress) or every frame of it.",
+        discussion: """
+            Examples:
+              segue render door --from a.png --to b.png --out frames/
+              segue render circle-spread --from a.png --to b.png --center 110,150 --progress 0.5 --out mid.png
+              segue render page-flip --from a.png --to b.png --out - --format y4m | ffmpeg -i - flip.mp4
+            Each effect's options, defaults and seeds: 'segue effects'.
+            """)
+
+    @Argument(help: ArgumentHelp("The effect: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "effect"))
+    var effect: Effect
+
+    @OptionGroup var render: RenderOptions
+    @OptionGroup(title: "Effect options") var effectOptions: EffectOptionArguments
+
+    func run() throws {
+        let job = try RenderJob(effect: effect, options: render, effectOptions: effectOptions.options)
+        try job.run()
+    }
+}

@@ -1,0 +1,55 @@
+import SegueCore
+
+/// YUV4MPEG2 framing for `--format y4m`: full-range BT.601 (JPEG) YCbCr, 4:4:4 (`C444`) or 4:2:0 (`C420jpeg`),
+/// which `ffmpeg -i -` reads.
+struct Y4M {
+    enum Chroma: String { case c444 = "444", c420 = "420" }
+
+    let width: Int
+    let height: Int
+    let fps: Double
+    let chroma: Chroma
+
+    var header: [UInt8] {
+        let rate: String
+        if fps == fps.rounded() { rate = "\(Int(fps)):1" } else { rate = "\(Int((fps * 1000).rounded())):1000" }
+        let tag = chroma == .c444 ? "C444" : "C420jpeg"
+        return Array("YUV4MPEG2 W\(width) H\(height) F\(rate) Ip A1:1 \(tag) XCOLORRANGE=FULL\n".utf8)
+    }
+
+    /// One `FRAME` with its planes, from a premultiplied frame (the background makes every frame opaque).
+    func frame(_ pixmap: Pixmap) -> [UInt8] {
+        let n = width * height
+        let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
+        var out = [UInt8](repeating: 0, count: 6 + n + 2 * cw * ch)
+        out.replaceSubrange(0..<6, with: Array("FRAME\n".utf8))
+        out.withUnsafeMutableBufferPointer { buffer in
+            let y = buffer.baseAddress! + 6, u = y + n, v = u + cw * ch
+            pixmap.pixels.withUnsafeBufferPointer { px in
+                // Y at full resolution; Cb and Cr from the mean of each chroma block.
+                for i in 0..<n {
+                    let p = px[i]
+                    let r = Int32(p & 0xFF), g = Int32(p >> 8 & 0xFF), b = Int32(p >> 16 & 0xFF)
+                    y[i] = UInt8(clamping: (19595 * r + 38470 * g + 7471 * b + 32768) >> 16)
+                }
+                let sx = chroma == .c444 ? 1 : 2, sy = sx
+                for cy in 0..<ch {
+                    for cx in 0..<cw {
+                        var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0, count: Int32 = 0
+                        for dy in 0..<sy where cy * sy + dy < height {
+                            for dx in 0..<sx where cx * sx + dx < width {
+                                let p = px[(cy * sy + dy) * width + cx * sx + dx]
+                                r += Int32(p & 0xFF); g += Int32(p >> 8 & 0xFF); b += Int32(p >> 16 & 0xFF)
+                                count += 1
+                            }
+                        }
+                        r /= count; g /= count; b /= count
+                        u[cy * cw + cx] = UInt8(clamping: (-11059 * r - 21709 * g + 32768 * b + 32768) >> 16 + 128)
+                        v[cy * cw + cx] = UInt8(clamping: (32768 * r - 27439 * g - 5329 * b + 32768) >> 16 + 128)
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
