@@ -45,10 +45,11 @@ final class GLContext {
     static let failSwitch = "SEGUE_EGL_FAIL"
 
     /// A context on `forced`, or on the first platform of `EGLPlatform.allCases` that gives one; with the
-    /// probe of each platform tried.
-    static func create(forced: EGLPlatform?) -> (Result<GLContext, EGLError>, [PlatformProbe]) {
+    /// probe of each platform tried. `environment` is the process's unless a test passes its own.
+    static func create(forced: EGLPlatform?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> (Result<GLContext, EGLError>, [PlatformProbe]) {
         let platforms = forced.map { [$0] } ?? EGLPlatform.allCases
-        if ProcessInfo.processInfo.environment[failSwitch] == "1" {
+        if environment[failSwitch] == "1" {
             let why = "\(failSwitch)=1 is set"
             return (.failure(.disabled(why)), platforms.map { PlatformProbe(platform: $0, ok: false, detail: why) })
         }

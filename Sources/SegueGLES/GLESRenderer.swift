@@ -21,10 +21,16 @@ public final class GLESRenderer: Renderer {
     /// A renderer on `platform`, or on the first of gbm, device, surfaceless that gives a GLES 3 context.
     /// Throws `EGLError.platformUnavailable` when a forced platform cannot be used, `EGLError.noPlatform` when
     /// none can, `EGLError.disabled` when `SEGUE_EGL_FAIL=1`, and `GLError.shaderCompile` if a shader fails.
-    public init(platform: EGLPlatform? = nil) throws {
+    public convenience init(platform: EGLPlatform? = nil) throws {
+        try self.init(platform: platform, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// As `init(platform:)`, reading `SEGUE_EGL_FAIL` from `environment` (tests pass their own rather than
+    /// changing the process's, which other tests and child processes share).
+    init(platform: EGLPlatform?, environment: [String: String]) throws {
         let thread = GLThread(name: "segue.gles")
         do {
-            pipeline = try thread.sync { try GLPipeline(platform: platform) }
+            pipeline = try thread.sync { try GLPipeline(platform: platform, environment: environment) }
         } catch {
             thread.stop()
             throw error
@@ -56,11 +62,15 @@ public final class GLESRenderer: Renderer {
     /// Tries every platform on its own (each on a fresh context, released at once) and says what each gave.
     /// For `segue info`; `SEGUE_EGL_FAIL=1` makes every probe fail.
     public static func probe() -> [PlatformProbe] {
+        probe(environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func probe(environment: [String: String]) -> [PlatformProbe] {
         let thread = GLThread(name: "segue.gles.probe")
         defer { thread.stop() }
         return (try? thread.sync {
             EGLPlatform.allCases.map { platform in
-                let (result, probes) = GLContext.create(forced: platform)
+                let (result, probes) = GLContext.create(forced: platform, environment: environment)
                 if case let .success(context) = result { context.destroy() }
                 return probes.first ?? PlatformProbe(platform: platform, ok: false, detail: "not tried")
             }

@@ -16,8 +16,8 @@ final class GLPipeline {
     private var destroyed = false
 
     /// Creates the context (on `platform`, or the first that works) and compiles the program.
-    init(platform: EGLPlatform?) throws {
-        let (result, probes) = GLContext.create(forced: platform)
+    init(platform: EGLPlatform?, environment: [String: String]) throws {
+        let (result, probes) = GLContext.create(forced: platform, environment: environment)
         self.probes = probes
         context = try result.get()
         do {
@@ -182,6 +182,7 @@ final class GLPipeline {
         ring.delete()
         target.delete()
         program.delete()
+        assert(ledger.total == 0, "GL objects left at teardown: \(ledger.live)")
         glFinish()
         context.destroy()
     }

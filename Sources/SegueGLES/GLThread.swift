@@ -35,11 +35,15 @@ final class GLThread: @unchecked Sendable {
         if isCurrent { return try body() }
         return try withoutActuallyEscaping(body) { body in
             var result: Result<T, Error>?
+            // The job reaches `body` through this variable and drops it before signalling, so `body` has
+            // not escaped when this call returns (the queue may still hold the job itself for a moment).
+            var pending: (() throws -> T)? = body
             let done = DispatchSemaphore(value: 0)
             condition.lock()
             precondition(!stopping, "GLThread used after stop()")
             jobs.append {
-                result = Result { try body() }
+                result = Result { try pending!() }
+                pending = nil
                 done.signal()
             }
             condition.signal()
