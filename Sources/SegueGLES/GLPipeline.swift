@@ -8,7 +8,8 @@ final class GLPipeline {
     let context: GLContext
     let probes: [PlatformProbe]
     let ledger = GLObjectLedger()
-    private let program: LayerProgram
+    /// One program per variant of `layer.frag`, compiled when first needed.
+    private var programs: [LayerVariant: LayerProgram] = [:]
     private let target: RenderTarget
     private let ring: ReadbackRing
     private var textures: [GLuint] = []
@@ -20,12 +21,6 @@ final class GLPipeline {
         let (result, probes) = GLContext.create(forced: platform, environment: environment)
         self.probes = probes
         context = try result.get()
-        do {
-            program = try LayerProgram(ledger: ledger)
-        } catch {
-            context.destroy()
-            throw error
-        }
         target = RenderTarget(ledger: ledger, info: context.info)
         ring = ReadbackRing(count: 3, ledger: ledger)
         glDisable(GLenum(GL_DEPTH_TEST))
@@ -34,6 +29,20 @@ final class GLPipeline {
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        // Compile the most common variant now, so a broken shader fails creation, not the first frame.
+        do {
+            _ = try program(for: LayerVariant(snapshot: true, mask: 0, overlay: false, perspective: false))
+        } catch {
+            destroy()
+            throw error
+        }
+    }
+
+    private func program(for variant: LayerVariant) throws -> LayerProgram {
+        if let program = programs[variant] { return program }
+        let program = try LayerProgram(variant, ledger: ledger)
+        programs[variant] = program
+        return program
     }
 
     // MARK: Snapshots
@@ -50,9 +59,11 @@ final class GLPipeline {
             var texture = ledger.generate(.texture, glGenTextures)
             textures.append(texture)
             glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            // texelFetch ignores filtering, but a texture with a mipmapping filter and one level is incomplete.
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+            // Bilinear, no mipmaps, held to the edge texels (see sampleSnapshot in layer.frag).
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
             guard s.width > 0, s.height > 0 else { continue }
             glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(s.width), GLsizei(s.height))
             s.pixels.withUnsafeBytes { bytes in
@@ -90,10 +101,20 @@ final class GLPipeline {
             glClearColor(channel(0), channel(8), channel(16), channel(24))
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         }
-        program.use(width: list.width, height: list.height)
+        var current: (variant: LayerVariant, program: LayerProgram)?
         for item in list.items {
-            try program.set(item, texture: texture)
+            let variant = LayerVariant(item)
+            if current?.variant != variant {
+                let program = try program(for: variant)
+                program.use(width: list.width, height: list.height)
+                current = (variant, program)
+            }
+            try current!.program.set(item, texture: texture)
+            // An opaque blit replaces what is under it: a copy, no blending (the same picture, cheaper).
+            let copy = variant.blit && item.isOpaque
+            if copy { glDisable(GLenum(GL_BLEND)) }
             glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+            if copy { glEnable(GLenum(GL_BLEND)) }
         }
         try GLError.check("glDrawArrays(\(list.items.count) items)")
     }
@@ -181,7 +202,8 @@ final class GLPipeline {
         deleteTextures()
         ring.delete()
         target.delete()
-        program.delete()
+        for program in programs.values { program.delete() }
+        programs.removeAll()
         assert(ledger.total == 0, "GL objects left at teardown: \(ledger.live)")
         glFinish()
         context.destroy()
