@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Checks every shader in Shaders/ with glslangValidator (the stage comes from the extension), and every
+# variant of layer.frag (the #define switches LayerVariant.swift compiles it with).
+# Usage: Shaders/check.sh    (exit status non-zero when any shader fails)
+set -euo pipefail
+cd "$(dirname "$0")"
+shopt -s nullglob
+status=0
+files=(*.vert *.frag)
+if [ ${#files[@]} -eq 0 ]; then echo "check.sh: no shaders in $(pwd)" >&2; exit 1; fi
+for f in "${files[@]}"; do
+    if glslangValidator "$f" >/dev/null; then
+        echo "ok   $f"
+    else
+        glslangValidator "$f" >&2 || true
+        echo "FAIL $f" >&2
+        status=1
+    fi
+done
+# The variants, built as the renderer builds them: the #defines right after the #version line.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+count=0
+for blit in 0 1; do
+for source in 0 1; do
+    for mask in 0 1 2; do
+        for overlay in 0 1; do
+            for perspective in 0 1; do
+                # A blit ignores the other switches: check it once.
+                if [ $blit -eq 1 ] && [ "$source$mask$overlay$perspective" != "1000" ]; then continue; fi
+                variant="$scratch/layer.frag"
+                { head -n 1 layer.frag
+                  printf '#define SOURCE %s\n#define MASK %s\n#define OVERLAY %s\n#define PERSPECTIVE %s\n#define BLIT %s\n' \
+                      "$source" "$mask" "$overlay" "$perspective" "$blit"
+                  tail -n +2 layer.frag; } > "$variant"
+                name="layer.frag (SOURCE $source, MASK $mask, OVERLAY $overlay, PERSPECTIVE $perspective, BLIT $blit)"
+                if ! glslangValidator "$variant" >/dev/null; then
+                    glslangValidator "$variant" >&2 || true
+                    echo "FAIL $name" >&2
+                    status=1
+                fi
+                count=$((count + 1))
+            done
+        done
+    done
+done
+done
+[ $status -eq 0 ] && echo "ok   layer.frag: all $count variants"
+exit $status

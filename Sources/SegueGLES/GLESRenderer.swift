@@ -1,0 +1,108 @@
+import Foundation
+import SegueCore
+
+/// The GLES 3 backend: draws draw lists with one shader program (`Shaders/layer.vert`, `Shaders/layer.frag`)
+/// into an offscreen framebuffer on an EGL context with no surface, and reads the pixels back.
+///
+/// Every GL and EGL call goes through the renderer's own thread (`GLThread`), on which its context is current
+/// for its whole life, so renderers can be created, used from any thread (one call at a time) and dropped
+/// many times in one process; `deinit` deletes every GL object and the context.
+public final class GLESRenderer: Renderer {
+    public let name = "gles"
+    /// The platform the context runs on.
+    public let platform: EGLPlatform
+    /// The context's strings and limits.
+    public let info: GLInfo
+    /// Each platform tried before the one that gave the context (and that one), in order.
+    public let probes: [PlatformProbe]
+    private let thread: GLThread
+    private let pipeline: GLPipeline
+
+    /// A renderer on `platform`, or on the first of gbm, device, surfaceless that gives a GLES 3 context.
+    /// Throws `EGLError.platformUnavailable` when a forced platform cannot be used, `EGLError.noPlatform` when
+    /// none can, `EGLError.disabled` when `SEGUE_EGL_FAIL=1`, and `GLError.shaderCompile` if a shader fails.
+    public convenience init(platform: EGLPlatform? = nil) throws {
+        try self.init(platform: platform, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// As `init(platform:)`, reading `SEGUE_EGL_FAIL` from `environment` (tests pass their own rather than
+    /// changing the process's, which other tests and child processes share).
+    init(platform: EGLPlatform?, environment: [String: String]) throws {
+        let thread = GLThread(name: "segue.gles")
+        do {
+            pipeline = try thread.sync { try GLPipeline(platform: platform, environment: environment) }
+        } catch {
+            thread.stop()
+            throw error
+        }
+        self.thread = thread
+        self.platform = pipeline.context.platform
+        self.info = pipeline.context.info
+        self.probes = pipeline.probes
+    }
+
+    deinit {
+        try? thread.sync { pipeline.destroy() }
+        thread.stop()
+    }
+
+    /// `llvmpipe (LLVM 15.0.6, 256 bits), OpenGL ES 3.2 Mesa 22.3.6, EGL surfaceless`.
+    public var details: String {
+        "\(info.renderer), \(info.version), EGL \(platform.rawValue)" + (pipeline.context.location.map { " (\($0))" } ?? "")
+    }
+
+    /// `GL_MAX_TEXTURE_SIZE`: the largest snapshot side it can load.
+    public var maxTextureSize: Int { info.maxTextureSize }
+
+    /// The largest frame side it can draw (`GL_MAX_RENDERBUFFER_SIZE` and `GL_MAX_VIEWPORT_DIMS`).
+    public var maxFrameSize: (width: Int, height: Int) {
+        (min(info.maxRenderbufferSize, info.maxViewportWidth), min(info.maxRenderbufferSize, info.maxViewportHeight))
+    }
+
+    /// Tries every platform on its own (each on a fresh context, released at once) and says what each gave.
+    /// For `segue info`; `SEGUE_EGL_FAIL=1` makes every probe fail.
+    public static func probe() -> [PlatformProbe] {
+        probe(environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func probe(environment: [String: String]) -> [PlatformProbe] {
+        let thread = GLThread(name: "segue.gles.probe")
+        defer { thread.stop() }
+        return (try? thread.sync {
+            EGLPlatform.allCases.map { platform in
+                let (result, probes) = GLContext.create(forced: platform, environment: environment)
+                if case let .success(context) = result { context.destroy() }
+                return probes.first ?? PlatformProbe(platform: platform, ok: false, detail: "not tried")
+            }
+        }) ?? []
+    }
+
+    /// Time spent per stage since the last `resetStats()`.
+    public var stats: GLESStats {
+        (try? thread.sync { pipeline.stats }) ?? GLESStats()
+    }
+
+    public func resetStats() {
+        try? thread.sync { pipeline.stats = GLESStats() }
+    }
+
+    /// How many GL objects (textures, buffers, framebuffers, programs, fences...) it holds now.
+    public var liveGLObjects: Int {
+        (try? thread.sync { pipeline.ledger.total }) ?? 0
+    }
+
+    public func load(snapshots: [Pixmap]) throws {
+        try thread.sync { try pipeline.load(snapshots) }
+    }
+
+    public func draw(_ list: DrawList, into target: inout Pixmap) throws {
+        var frame = target
+        target = Pixmap(width: 0, height: 0)  // so writing the pixels does not copy them
+        defer { target = frame }
+        try thread.sync { try pipeline.draw(list, into: &frame) }
+    }
+
+    public func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
+        try thread.sync { try pipeline.drawFrames(count: count, list: list, deliver: deliver) }
+    }
+}

@@ -1,0 +1,218 @@
+import CEGL
+import Foundation
+import SegueCore
+
+/// Everything a GLES renderer owns on the GL side: the context, the program, the snapshots' textures, the
+/// framebuffer and the read-back ring. It lives on the renderer's `GLThread` and is only touched there.
+final class GLPipeline {
+    let context: GLContext
+    let probes: [PlatformProbe]
+    let ledger = GLObjectLedger()
+    /// One program per variant of `layer.frag`, compiled when first needed.
+    private var programs: [LayerVariant: LayerProgram] = [:]
+    private let target: RenderTarget
+    private let ring: ReadbackRing
+    private var textures: [GLuint] = []
+    var stats = GLESStats()
+    private var destroyed = false
+
+    /// Creates the context (on `platform`, or the first that works) and compiles the program.
+    init(platform: EGLPlatform?, environment: [String: String]) throws {
+        let (result, probes) = GLContext.create(forced: platform, environment: environment)
+        self.probes = probes
+        context = try result.get()
+        target = RenderTarget(ledger: ledger, info: context.info)
+        ring = ReadbackRing(count: 3, ledger: ledger)
+        glDisable(GLenum(GL_DEPTH_TEST))
+        glDisable(GLenum(GL_DITHER))
+        glEnable(GLenum(GL_BLEND))
+        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        // Compile the most common variant now, so a broken shader fails creation, not the first frame.
+        do {
+            _ = try program(for: LayerVariant(snapshot: true, mask: 0, overlay: false, perspective: false))
+        } catch {
+            destroy()
+            throw error
+        }
+    }
+
+    private func program(for variant: LayerVariant) throws -> LayerProgram {
+        if let program = programs[variant] { return program }
+        let program = try LayerProgram(variant, ledger: ledger)
+        programs[variant] = program
+        return program
+    }
+
+    // MARK: Snapshots
+
+    /// Replaces the snapshots with `snapshots`, one immutable RGBA8 texture each, uploaded once.
+    func load(_ snapshots: [Pixmap]) throws {
+        let start = ContinuousClock.now
+        let limit = context.info.maxTextureSize
+        for (k, s) in snapshots.enumerated() where s.width > limit || s.height > limit {
+            throw GLError.limitExceeded(what: "snapshot \(k) (\(s.width)x\(s.height))", limit: "GL_MAX_TEXTURE_SIZE", value: limit)
+        }
+        deleteTextures()
+        for s in snapshots {
+            var texture = ledger.generate(.texture, glGenTextures)
+            textures.append(texture)
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            // Bilinear, no mipmaps, held to the edge texels (see sampleSnapshot in layer.frag).
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+            guard s.width > 0, s.height > 0 else { continue }
+            glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(s.width), GLsizei(s.height))
+            s.pixels.withUnsafeBytes { bytes in
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(s.width), GLsizei(s.height),
+                                GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            }
+            do {
+                try GLError.check("glTexSubImage2D(snapshot \(textures.count - 1), \(s.width)x\(s.height))")
+            } catch {
+                textures.removeLast()
+                ledger.delete(.texture, &texture, glDeleteTextures)
+                throw error
+            }
+        }
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glFinish()  // once per transition: so the upload is timed, not folded into the first frame
+        stats.uploadSeconds += (ContinuousClock.now - start).seconds
+    }
+
+    private func texture(_ id: SnapshotID) throws -> GLuint {
+        guard id.rawValue < textures.count else {
+            throw GLError.invalidInput("a draw item shows snapshot \(id.rawValue) (\(id)), but \(textures.count) snapshot(s) are loaded")
+        }
+        return textures[id.rawValue]
+    }
+
+    // MARK: Frames
+
+    /// Issues the commands of one frame into the framebuffer (bound on return).
+    private func issue(_ list: DrawList) throws {
+        try target.bind(width: list.width, height: list.height)
+        if list.clearsBackground || list.items.isEmpty {
+            let bg = list.background
+            func channel(_ shift: UInt32) -> GLfloat { GLfloat((bg >> shift) & 0xFF) / 255 }
+            glClearColor(channel(0), channel(8), channel(16), channel(24))
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        }
+        var current: (variant: LayerVariant, program: LayerProgram)?
+        for item in list.items {
+            let variant = LayerVariant(item)
+            if current?.variant != variant {
+                let program = try program(for: variant)
+                program.use(width: list.width, height: list.height)
+                current = (variant, program)
+            }
+            try current!.program.set(item, texture: texture)
+            // An opaque blit replaces what is under it: a copy, no blending (the same picture, cheaper).
+            let copy = variant.blit && item.isOpaque
+            if copy { glDisable(GLenum(GL_BLEND)) }
+            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+            if copy { glEnable(GLenum(GL_BLEND)) }
+        }
+        try GLError.check("glDrawArrays(\(list.items.count) items)")
+    }
+
+    /// Draws one frame and reads it into `frame`.
+    func draw(_ list: DrawList, into frame: inout Pixmap) throws {
+        if frame.width != list.width || frame.height != list.height {
+            frame = Pixmap(width: list.width, height: list.height)
+        }
+        guard list.width > 0, list.height > 0 else { return }
+        let start = ContinuousClock.now
+        try issue(list)
+        // Wait on a fence, so `draw` holds the rasterisation and `readback` only the copy.
+        if let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) {
+            _ = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
+            glDeleteSync(fence)
+        }
+        let drawn = ContinuousClock.now
+        frame.pixels.withUnsafeMutableBytes { bytes in
+            glReadPixels(0, 0, GLsizei(list.width), GLsizei(list.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        try GLError.check("glReadPixels(\(list.width)x\(list.height))")
+        stats.frames += 1
+        stats.drawSeconds += (drawn - start).seconds
+        stats.readbackSeconds += (ContinuousClock.now - drawn).seconds
+    }
+
+    /// Draws `count` frames with up to `ring.count` in flight: frame k is drawn and its read-back started
+    /// into a pack buffer before frame k - 2 is waited on, mapped and delivered. No `glFinish`.
+    func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
+        var pending: [(index: Int, slot: Int)] = []
+        var frame = Pixmap(width: 0, height: 0)
+        var nextSlot = 0
+        defer { for p in pending { ring.dropFence(p.slot) } }
+
+        func finishOldest() throws {
+            let (index, slot) = pending.removeFirst()
+            let start = ContinuousClock.now
+            try ring.finishRead(from: slot) { bytes in
+                frame.pixels.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+            }
+            stats.readbackSeconds += (ContinuousClock.now - start).seconds
+            try deliver(index, frame)
+        }
+
+        for k in 0..<count {
+            let next = try list(k)
+            if next.width != frame.width || next.height != frame.height {
+                while !pending.isEmpty { try finishOldest() }
+                if next.width > 0 && next.height > 0 {
+                    try RenderTarget.checkLimits(width: next.width, height: next.height, info: context.info)
+                    try ring.resize(bytes: next.width * next.height * 4)
+                }
+                frame = Pixmap(width: next.width, height: next.height)
+            }
+            guard next.width > 0, next.height > 0 else {
+                while !pending.isEmpty { try finishOldest() }
+                try deliver(k, frame)
+                continue
+            }
+            if pending.count == ring.count { try finishOldest() }
+            let start = ContinuousClock.now
+            try issue(next)
+            try ring.startRead(into: nextSlot, width: next.width, height: next.height)
+            stats.drawSeconds += (ContinuousClock.now - start).seconds
+            stats.frames += 1
+            pending.append((k, nextSlot))
+            nextSlot = (nextSlot + 1) % ring.count
+            if pending.count == ring.count { try finishOldest() }
+        }
+        while !pending.isEmpty { try finishOldest() }
+    }
+
+    // MARK: Teardown
+
+    private func deleteTextures() {
+        for k in textures.indices { ledger.delete(.texture, &textures[k], glDeleteTextures) }
+        textures.removeAll()
+    }
+
+    /// Deletes every GL object, then the context.
+    func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        deleteTextures()
+        ring.delete()
+        target.delete()
+        for program in programs.values { program.delete() }
+        programs.removeAll()
+        assert(ledger.total == 0, "GL objects left at teardown: \(ledger.live)")
+        glFinish()
+        context.destroy()
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) * 1e-18
+    }
+}

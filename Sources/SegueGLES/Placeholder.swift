@@ -1,1 +1,0 @@
-// SegueGLES: filled in by its own commit.
