@@ -60,7 +60,7 @@ struct Demo: ParsableCommand {
         let detail = SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)
         let snapshots = [home, detail]
         let info = snapshots.map(SnapshotInfo.init)
-        let renderer = try Backends.make(BackendChoice(rawValue: backend)!, threads: nil)
+        let renderer = try Backends.make(BackendChoice(rawValue: backend)!, platform: nil, threads: nil)
         try renderer.load(snapshots: snapshots)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
 

@@ -2,15 +2,34 @@ import ArgumentParser
 import Foundation
 import SegueCore
 import SegueCPU
+import SegueGLES
 
 /// `segue info`: which backends work on this machine and which one `auto` picks.
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Say which backends work here and which one --backend auto uses.")
+    static let configuration = CommandConfiguration(
+        abstract: "Say which backends work here, what each EGL platform gave or why it failed, and which backend --backend auto uses.")
 
     func run() throws {
-        let cpu = CPUCompositor()
-        print("cpu: available - \(cpu.details)")
-        print("gles: not built yet (issue 3)")
-        print("auto: cpu")
+        print("EGL platforms, in the order --backend auto tries them:")
+        let probes = GLESRenderer.probe()
+        for probe in probes {
+            print("  \(probe.platform.rawValue): \(probe.ok ? "available" : "unavailable") - \(probe.detail)")
+        }
+        var auto = "cpu (no EGL platform gave a GLES 3 context)"
+        do {
+            let gles = try GLESRenderer()
+            let i = gles.info
+            print("gles: available on \(gles.platform.rawValue)")
+            print("  EGL vendor \(i.eglVendor), EGL \(i.eglVersion)")
+            print("  GL_RENDERER \(i.renderer)")
+            print("  GL_VERSION \(i.version)")
+            print("  GL_MAX_TEXTURE_SIZE \(i.maxTextureSize), GL_MAX_RENDERBUFFER_SIZE \(i.maxRenderbufferSize), "
+                  + "GL_MAX_VIEWPORT_DIMS \(i.maxViewportWidth)x\(i.maxViewportHeight)")
+            auto = "gles on \(gles.platform.rawValue)"
+        } catch {
+            print("gles: unavailable - \(error)")
+        }
+        print("cpu: available - \(CPUCompositor().details)")
+        print("auto: \(auto)")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SegueCore
+import SegueGLES
 
 /// Options every rendering command shares: inputs, frame size, timing, backend and output.
 struct RenderOptions: ParsableArguments {
@@ -36,6 +37,9 @@ struct RenderOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("auto (GLES when an EGL context can be made, else CPU), cpu or gles.", valueName: "name"))
     var backend: String = "auto"
+
+    @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order).", valueName: "name"))
+    var eglPlatform: EGLPlatform?
 
     @Option(help: ArgumentHelp("Pixels per point: the output keeps its pixel size and the frame is (pixels / scale) points.", valueName: "s"))
     var scale: Double = 1

@@ -32,7 +32,8 @@ struct RenderJob {
     func run() throws {
         let format = OutputFormat(rawValue: options.format)!
         var sink = try makeSink(format)
-        let renderer = try Backends.make(BackendChoice(rawValue: options.backend)!, threads: options.threads)
+        let renderer = try Backends.make(BackendChoice(rawValue: options.backend)!, platform: options.eglPlatform,
+                                         threads: options.threads)
         try renderer.load(snapshots: inputs.snapshots)
         var progress = ProgressReporter(total: times.count, quiet: options.quiet)
         Interrupt.install()

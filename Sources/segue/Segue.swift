@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import SegueCore
+import SegueGLES
+import SegueImageIO
 
 /// `segue`: renders iOS-style view transitions offscreen, frame by frame, at any resolution.
 struct Segue: ParsableCommand {
@@ -35,6 +37,12 @@ enum Main {
             fail(error.description, status: error.isUsageError ? ExitStatus.usage : ExitStatus.failure)
         } catch let error as CLIFailure {
             fail(error.message, status: error.status)
+        } catch let error as ImageIOError {
+            fail(error.description, status: ExitStatus.failure)
+        } catch let error as EGLError {
+            fail(error.description, status: ExitStatus.failure)
+        } catch let error as GLError {
+            fail(error.description, status: ExitStatus.failure)
         } catch {
             let code = Segue.exitCode(for: error)
             if code == .success {

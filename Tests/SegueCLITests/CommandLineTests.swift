@@ -21,10 +21,13 @@ struct Segue {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -126,5 +129,38 @@ func temporaryDirectory() throws -> URL {
         #expect(r.stderr.hasPrefix("segue: error: "))
         #expect(!r.stderr.contains("Fatal error"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.txt"])
+    }
+
+    /// `auto` falls back to the CPU with one line saying why; `gles` and a forced platform fail clearly.
+    @Test func backendSelection() throws {
+        let dir = try temporaryDirectory()
+        let args = ["render", "fade", "--from", "sample:home", "--to", "sample:detail", "--size", "40x72", "--progress", "0.5"]
+        let fallback = try Segue.run(args + ["--out", dir.appendingPathComponent("a.png").path], environment: ["SEGUE_EGL_FAIL": "1"])
+        #expect(fallback.status == 0)
+        #expect(fallback.stderr == "segue: GLES is unavailable (EGL context creation is disabled: SEGUE_EGL_FAIL=1 is set); using the CPU compositor\n")
+        let forced = try Segue.run(args + ["--out", dir.appendingPathComponent("b.png").path, "--backend", "gles"],
+                                   environment: ["SEGUE_EGL_FAIL": "1"])
+        #expect(forced.status == 1)
+        #expect(forced.stderr.hasPrefix("segue: error: the GLES backend is unavailable"))
+        let gbm = try Segue.run(args + ["--out", dir.appendingPathComponent("c.png").path, "--egl-platform", "gbm"])
+        if !FileManager.default.fileExists(atPath: "/dev/dri") {
+            #expect(gbm.status == 1)
+            #expect(gbm.stderr.contains("gbm is unavailable: no DRM render node (/dev/dri/renderD*)"), "\(gbm.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.png"])
+        // Both backends draw the same picture.
+        let cpu = try Segue.run(args + ["--out", "-", "--format", "rgba", "--backend", "cpu"])
+        let gles = try Segue.run(args + ["--out", "-", "--format", "rgba", "--backend", "gles"])
+        #expect(gles.status == 0, "\(gles.stderr)")
+        #expect(cpu.stdout.count == gles.stdout.count)
+        let worst = zip(cpu.stdout, gles.stdout).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 2)
+    }
+
+    @Test func infoReportsEveryPlatform() throws {
+        let r = try Segue.run(["info"])
+        #expect(r.status == 0)
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        for platform in ["gbm:", "device:", "surfaceless:", "GL_RENDERER", "auto: "] { #expect(text.contains(platform), "\(text)") }
     }
 }
