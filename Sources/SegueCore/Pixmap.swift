@@ -68,8 +68,10 @@ extension Pixmap {
         return (div(r), div(g), div(b), UInt8(a))
     }
 
-    /// Straight-alpha RGBA bytes of the whole image, row by row.
+    /// Straight-alpha RGBA bytes of the whole image, row by row. An opaque image (every output frame, over
+    /// its opaque background) is already straight: its bytes are copied as they are.
     public func straightRGBA() -> [UInt8] {
+        if isOpaque { return pixels.withUnsafeBytes { Array($0) } }
         var out = [UInt8](repeating: 0, count: byteCount)
         out.withUnsafeMutableBufferPointer { dst in
             pixels.withUnsafeBufferPointer { src in

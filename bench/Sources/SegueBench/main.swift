@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueCPU
+import SegueGLES
 import SegueImageIO
 import SegueSamples
 
@@ -13,6 +14,7 @@ struct Options {
     var scales: [Double] = [1, 1.5, 3, 6]
     var frames = 12
     var threads: [Int] = [ProcessInfo.processInfo.activeProcessorCount, 1]
+    var gles = true
 
     init(_ args: [String]) {
         var i = 0
@@ -23,6 +25,7 @@ struct Options {
             case "--scales": scales = value.split(separator: ",").compactMap { Double($0) }
             case "--frames": frames = Int(value) ?? frames
             case "--threads": threads = value.split(separator: ",").compactMap { Int($0) }
+            case "--gles": gles = value != "0"
             default: FileHandle.standardError.write(Data("segue-bench: unknown argument \(args[i])\n".utf8)); exit(2)
             }
             i += 2
@@ -39,7 +42,8 @@ func transition(_ effect: Effect) -> Transition {
     case .pageFlip: o.perspective = 1700
     case .hero:
         o.fromRect = Rect(80, 120, 160, 160); o.toRect = Rect(0, 0, 1280, 400); o.fromRadius = 36
-    case .circleSpread: o.center = Point(400, 300)
+    case .circleSpread, .circleZoom: o.center = Point(400, 300)
+    case .sheet: o.height = 400
     default: break
     }
     return Transition(effect, options: o)
@@ -47,6 +51,8 @@ func transition(_ effect: Effect) -> Transition {
 
 func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
 
+let glesRenderer: GLESRenderer? = options.gles ? try? GLESRenderer() : nil
+if let glesRenderer { print("gles: \(glesRenderer.details)") }
 for scale in options.scales {
     let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
                      SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
@@ -82,6 +88,27 @@ for scale in options.scales {
             let ms = median(times)
             print(String(format: "%dx%d %@ cpu/%d: %.2f ms/frame (%.0f Mpx/s, %.2fx copy)", snapshots[0].width,
                          snapshots[0].height, effect.rawValue, threads, ms, pixels / ms / 1e3, ms / median(copyTimes)))
+        }
+        if options.gles, let gles = glesRenderer {
+            gles.resetStats()
+            try gles.load(snapshots: snapshots)
+            let upload = gles.stats.uploadSeconds * 1e3
+            var out = Pixmap(width: 0, height: 0)
+            try gles.draw(lists[0], into: &out)
+            gles.resetStats()
+            var times: [Double] = []
+            for list in lists {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try gles.draw(list, into: &out)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            let stats = gles.stats
+            let start = DispatchTime.now().uptimeNanoseconds
+            try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+            let pipelined = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(lists.count)
+            print(String(format: "%dx%d %@ gles: %.2f ms/frame (draw %.2f + readback %.2f; upload %.1f ms once), pipelined %.2f ms/frame",
+                         snapshots[0].width, snapshots[0].height, effect.rawValue, median(times),
+                         stats.drawPerFrame * 1e3, stats.readbackPerFrame * 1e3, upload, pipelined))
         }
     }
 }
