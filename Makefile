@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo test check-shaders shaders bench bench-quick clean
+.PHONY: all deps build release demo test check-shaders shaders bench bench-quick bench-deps clean
 
 all: build
 
@@ -32,6 +32,30 @@ shaders:
 
 check-shaders: deps
 	Shaders/check.sh
+
+# The benchmark harness: Segue's backends stage by stage against pixman, ffmpeg xfade and a plain copy, at
+# 1280x720 ... 7680x4320; writes bench/results/<host>-<date>.json, .md (the table) and .png/.svg (the chart).
+HOST := $(shell hostname -s 2>/dev/null || echo host)
+DATE := $(shell date +%Y-%m-%d)
+RESULT := bench/results/$(HOST)-$(DATE)
+
+bench-deps:
+	@scripts/install-deps.sh bench
+
+.build/bench/pixman_peer: bench/peers/pixman_peer.c | bench-deps
+	@mkdir -p .build/bench
+	cc -O2 -o $@ $< $$(pkg-config --cflags --libs pixman-1) -lpthread -lm
+
+bench: bench-deps .build/bench/pixman_peer
+	$(SWIFT) build -c release --product segue-bench
+	SEGUE_SWIFT_VERSION="$$($(SWIFT) --version 2>&1 | head -1)" .build/release/segue-bench --out $(RESULT).json
+	/usr/bin/python3 bench/report.py $(RESULT).json
+
+# A smoke run under a minute (one size, a few frames); CI runs it without asserting times.
+bench-quick: bench-deps .build/bench/pixman_peer
+	$(SWIFT) build -c release --product segue-bench
+	SEGUE_SWIFT_VERSION="$$($(SWIFT) --version 2>&1 | head -1)" .build/release/segue-bench --quick --out .build/bench/quick.json
+	/usr/bin/python3 bench/report.py .build/bench/quick.json
 
 clean:
 	rm -rf .build segue-demo

@@ -3,112 +3,204 @@ import SegueCore
 import SegueCPU
 import SegueGLES
 import SegueImageIO
-import SegueSamples
 
-// segue-bench: times each effect over a sequence of frames at several resolutions on each backend.
-// The scene is 1280x720 points at scales 1, 1.5, 3 and 6 (1280x720 ... 7680x4320 pixels), so every
-// resolution shows the same picture.
+// segue-bench: measures Segue's backends stage by stage against the tools people use today, and writes
+// what it measured and on what as JSON (bench/report.py turns it into the table and the chart).
+//
+//   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
+//               [--pixman-peer PATH] [--out FILE.json] [--no-gles] [--no-peers]
 
 struct Options {
     var effects: [Effect] = [.fade, .door, .circleSpread, .pageFlip, .hero]
     var scales: [Double] = [1, 1.5, 3, 6]
-    var frames = 12
-    var threads: [Int] = [ProcessInfo.processInfo.activeProcessorCount, 1]
+    var frames: Int?
+    var runs = 3
+    var out = "bench/results/latest.json"
+    var pixmanPeer = ".build/bench/pixman_peer"
     var gles = true
+    var peers = true
+    var quick = false
 
-    init(_ args: [String]) {
+    init(_ args: [String]) throws {
         var i = 0
+        func value() throws -> String {
+            i += 1
+            guard i < args.count else { throw BenchError("\(args[i - 1]) needs a value") }
+            return args[i]
+        }
         while i < args.count {
-            let value = i + 1 < args.count ? args[i + 1] : ""
             switch args[i] {
-            case "--effects": effects = value.split(separator: ",").compactMap { Effect(rawValue: String($0)) }
-            case "--scales": scales = value.split(separator: ",").compactMap { Double($0) }
-            case "--frames": frames = Int(value) ?? frames
-            case "--threads": threads = value.split(separator: ",").compactMap { Int($0) }
-            case "--gles": gles = value != "0"
-            default: FileHandle.standardError.write(Data("segue-bench: unknown argument \(args[i])\n".utf8)); exit(2)
+            case "--effects":
+                let names = try value().split(separator: ",").map(String.init)
+                effects = try names.map { name in
+                    guard let e = Effect(rawValue: name) else { throw BenchError("unknown effect '\(name)'") }
+                    return e
+                }
+            case "--scales": scales = try value().split(separator: ",").compactMap { Double($0) }
+            case "--frames": frames = Int(try value())
+            case "--runs": runs = max(1, Int(try value()) ?? runs)
+            case "--out": out = try value()
+            case "--pixman-peer": pixmanPeer = try value()
+            case "--no-gles": gles = false
+            case "--no-peers": peers = false
+            case "--quick":
+                quick = true
+                scales = [1]; frames = 4; runs = 1
+            default: throw BenchError("unknown argument '\(args[i])' (see the comment at the top of main.swift)")
             }
-            i += 2
+            i += 1
         }
     }
+
+    /// Fewer frames at the largest sizes, so a whole run stays within minutes on two cores.
+    func frameCount(scale: Double) -> Int { frames ?? (scale <= 1.5 ? 24 : scale <= 3 ? 12 : 6) }
 }
 
-let options = Options(Array(CommandLine.arguments.dropFirst()))
-let frame = Size(1280, 720)
+func note(_ line: String) { FileHandle.standardError.write(Data("segue-bench: \(line)\n".utf8)) }
 
-func transition(_ effect: Effect) -> Transition {
-    var o = EffectOptions()
-    switch effect {
-    case .pageFlip: o.perspective = 1700
-    case .hero:
-        o.fromRect = Rect(80, 120, 160, 160); o.toRect = Rect(0, 0, 1280, 400); o.fromRadius = 36
-    case .circleSpread, .circleZoom: o.center = Point(400, 300)
-    case .sheet: o.height = 400
-    default: break
-    }
-    return Transition(effect, options: o)
+let options: Options
+do { options = try Options(Array(CommandLine.arguments.dropFirst())) } catch {
+    note("\(error)")
+    exit(2)
 }
 
-func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+var machine = Machine.describe()
+let gles: GLESRenderer? = options.gles ? (try? GLESRenderer()) : nil
+if let gles {
+    machine.glVendor = gles.info.eglVendor
+    machine.glRenderer = gles.info.renderer
+    machine.glVersion = gles.info.version
+    machine.eglPlatform = gles.platform.rawValue
+    machine.gl = gles.details
+}
+machine.ffmpeg = firstLine(of: ["ffmpeg", "-version"])
+machine.pixman = firstLine(of: ["pkg-config", "--modversion", "pixman-1"]).map { "pixman \($0)" }
+let cores = ProcessInfo.processInfo.activeProcessorCount
+note("\(machine.cpu), \(cores) cores; \(machine.gl ?? "no GLES")")
 
-let glesRenderer: GLESRenderer? = options.gles ? try? GLESRenderer() : nil
-if let glesRenderer { print("gles: \(glesRenderer.details)") }
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-\(getpid())")
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: work) }
+
+var results: [Measurement] = []
+@MainActor func record(_ m: Measurement) {
+    results.append(m)
+    let ms = String(format: "%.2f", m.msPerFrame)
+    note("\(m.width)x\(m.height) \(m.effect) \(m.backend)/\(m.threads) \(m.stage): \(ms) ms/frame")
+}
+
 for scale in options.scales {
-    let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
-                     SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+    let snapshots = BenchScene.snapshots(scale: scale)
     let info = snapshots.map(SnapshotInfo.init)
-    let pixels = Double(snapshots[0].width * snapshots[0].height)
-    // A plain copy of one frame: the memory-bandwidth floor.
-    var copyTimes: [Double] = []
-    var target = snapshots[0]
-    for _ in 0..<5 {
-        let start = DispatchTime.now().uptimeNanoseconds
-        target.pixels.withUnsafeMutableBufferPointer { dst in
-            snapshots[1].pixels.withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
-        }
-        copyTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    let width = snapshots[0].width, height = snapshots[0].height
+    let frames = options.frameCount(scale: scale)
+    func measurement(_ effect: String, _ backend: String, _ threads: Int, _ stage: String,
+                     _ t: (Double, Double, Double), runs: Int? = nil, frames: Int? = nil, note: String? = nil) -> Measurement {
+        Measurement(effect: effect, width: width, height: height, scale: scale, backend: backend, threads: threads,
+                    stage: stage, msPerFrame: t.0, msMin: t.1, msMax: t.2, runs: runs ?? options.runs,
+                    frames: frames ?? options.frameCount(scale: scale), note: note)
     }
-    print(String(format: "%dx%d copy %.2f ms", snapshots[0].width, snapshots[0].height, median(copyTimes)))
-    for effect in options.effects {
-        let t = transition(effect)
-        let lists = (0..<options.frames).map { k in
-            DrawList(scene: t.scene(at: Double(k) / Double(options.frames - 1), frame: frame), scale: scale, snapshots: info)
+    record(measurement("-", "copy", 1, "copy", Peers.copy(pixels: width * height, runs: max(3, options.runs)), frames: 10))
+
+    // Raw inputs for the peers.
+    let fromRaw = work.appendingPathComponent("from.rgba").path, toRaw = work.appendingPathComponent("to.rgba").path
+    let fromPlanar = work.appendingPathComponent("from.gbrp").path, toPlanar = work.appendingPathComponent("to.gbrp").path
+    if options.peers {
+        try Peers.writeRaw(snapshots[0], to: fromRaw)
+        try Peers.writeRaw(snapshots[1], to: toRaw)
+        if machine.ffmpeg != nil {
+            try Peers.toPlanarRGB(fromRaw, fromPlanar, width: width, height: height)
+            try Peers.toPlanarRGB(toRaw, toPlanar, width: width, height: height)
         }
-        for threads in options.threads {
+    }
+
+    for effect in options.effects {
+        let name = effect.rawValue
+        let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
+        let pngFrames = min(frames, 4)
+
+        for threads in Set([cores, 1]).sorted(by: >) {
             let cpu = CPUCompositor(threads: threads)
             try cpu.load(snapshots: snapshots)
-            var out = Pixmap(width: 0, height: 0)
-            try cpu.draw(lists[0], into: &out)
-            var times: [Double] = []
-            for list in lists {
-                let start = DispatchTime.now().uptimeNanoseconds
-                try cpu.draw(list, into: &out)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            var out = Pixmap(width: width, height: height)
+            let t = try time(runs: options.runs, frames: frames) { for list in lists { try cpu.draw(list, into: &out) } }
+            record(measurement(name, "cpu", threads, "draw", t))
+            if threads == cores {
+                // The CPU draws into memory: its draw + readback is its draw.
+                record(measurement(name, "cpu", threads, "draw+readback", t))
+                let p = try time(runs: 1, frames: pngFrames) {
+                    for list in lists.prefix(pngFrames) {
+                        try cpu.draw(list, into: &out)
+                        _ = try PNGEncoder.encode(out, compressionLevel: 2)
+                    }
+                }
+                record(measurement(name, "cpu", threads, "draw+readback+png", p, runs: 1, frames: pngFrames))
             }
-            let ms = median(times)
-            print(String(format: "%dx%d %@ cpu/%d: %.2f ms/frame (%.0f Mpx/s, %.2fx copy)", snapshots[0].width,
-                         snapshots[0].height, effect.rawValue, threads, ms, pixels / ms / 1e3, ms / median(copyTimes)))
         }
-        if options.gles, let gles = glesRenderer {
-            gles.resetStats()
+
+        if let gles {
             try gles.load(snapshots: snapshots)
-            let upload = gles.stats.uploadSeconds * 1e3
-            var out = Pixmap(width: 0, height: 0)
-            try gles.draw(lists[0], into: &out)
-            gles.resetStats()
-            var times: [Double] = []
-            for list in lists {
-                let start = DispatchTime.now().uptimeNanoseconds
-                try gles.draw(list, into: &out)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            var out = Pixmap(width: width, height: height)
+            // Warm up on every frame: shader variants are compiled the first time a frame needs them.
+            for list in lists { try gles.draw(list, into: &out) }
+            // Draw alone (waited on a fence) and readback alone, from frames drawn one at a time.
+            var draws: [Double] = [], readbacks: [Double] = []
+            for _ in 0..<options.runs {
+                gles.resetStats()
+                for list in lists { try gles.draw(list, into: &out) }
+                draws.append(gles.stats.drawPerFrame * 1000)
+                readbacks.append(gles.stats.readbackPerFrame * 1000)
             }
-            let stats = gles.stats
-            let start = DispatchTime.now().uptimeNanoseconds
-            try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
-            let pipelined = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(lists.count)
-            print(String(format: "%dx%d %@ gles: %.2f ms/frame (draw %.2f + readback %.2f; upload %.1f ms once), pipelined %.2f ms/frame",
-                         snapshots[0].width, snapshots[0].height, effect.rawValue, median(times),
-                         stats.drawPerFrame * 1e3, stats.readbackPerFrame * 1e3, upload, pipelined))
+            record(measurement(name, "gles", 1, "draw", (median(draws), draws.min()!, draws.max()!)))
+            record(measurement(name, "gles", 1, "readback", (median(readbacks), readbacks.min()!, readbacks.max()!)))
+            // Draw + readback through the pipelined ring, as a batch job runs.
+            let pipelined = try time(runs: options.runs, frames: frames) {
+                try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+            }
+            record(measurement(name, "gles", 1, "draw+readback", pipelined))
+            let p = try time(runs: 1, frames: pngFrames) {
+                try gles.drawFrames(count: pngFrames, list: { lists[$0] }, deliver: { _, frame in
+                    _ = try PNGEncoder.encode(frame, compressionLevel: 2)
+                })
+            }
+            record(measurement(name, "gles", 1, "draw+readback+png", p, runs: 1, frames: pngFrames))
+        }
+
+        guard options.peers else { continue }
+        let listsPath = work.appendingPathComponent("\(name).lists").path
+        try Peers.exportLists(lists, to: listsPath)
+        if let dump = ProcessInfo.processInfo.environment["SEGUE_BENCH_DUMP"] {
+            // The middle frame as Segue's CPU draws it, beside the pixman peer's (PIXMAN_PEER_DUMP).
+            let cpu = CPUCompositor()
+            try cpu.load(snapshots: snapshots)
+            try Peers.writeRaw(try cpu.render(lists[lists.count / 2]), to: "\(dump)-\(name)-\(width).rgba")
+        }
+        if let r = try Peers.pixman(peer: options.pixmanPeer, lists: listsPath, from: fromRaw, to: toRaw,
+                                    width: width, height: height, threads: cores, runs: options.runs) {
+            record(measurement(name, "pixman", cores, "draw", (r.msPerFrame, r.msMin, r.msMax),
+                               note: "same draw list; no rounded-rect masks, overlays or analytic edges"))
+        }
+        let xfadeName = effect == .fade ? "fade" : effect == .circleSpread ? "circleopen" : nil
+        if let xfadeName, machine.ffmpeg != nil,
+           let t = try Peers.xfade(xfadeName, from: fromPlanar, to: toPlanar, width: width, height: height,
+                                   frames: max(frames, 30), runs: options.runs) {
+            record(measurement(name, "ffmpeg-xfade", cores, "draw", t, frames: max(frames, 30),
+                               note: "xfade=transition=\(xfadeName), gbrp raw input"))
         }
     }
 }
+
+struct Report: Codable {
+    var machine: Machine
+    var date: String
+    var quick: Bool
+    var results: [Measurement]
+}
+let formatter = ISO8601DateFormatter()
+let report = Report(machine: machine, date: formatter.string(from: Date()), quick: options.quick, results: results)
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+let outURL = URL(fileURLWithPath: options.out)
+try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+try encoder.encode(report).write(to: outURL, options: .atomic)
+note("wrote \(results.count) measurements to \(options.out)")

@@ -1,0 +1,42 @@
+import Foundation
+
+/// One measured figure: the median over repeated runs of one sequence, with the spread.
+struct Measurement: Codable {
+    var effect: String
+    var width: Int
+    var height: Int
+    var scale: Double
+    /// `cpu`, `gles`, `pixman`, `ffmpeg-xfade`, `copy`, or `shader:<name>`.
+    var backend: String
+    var threads: Int
+    /// `draw`, `readback`, `draw+readback`, `draw+readback+png`, `copy`.
+    var stage: String
+    var msPerFrame: Double
+    var msMin: Double
+    var msMax: Double
+    var runs: Int
+    var frames: Int
+    var note: String?
+
+    var framesPerSecond: Double { 1000 / msPerFrame }
+    var megapixelsPerSecond: Double { Double(width * height) / msPerFrame / 1000 }
+}
+
+/// Runs `body` (which does `frames` frames of work) `runs` times after one warm-up and returns
+/// (median, min, max) milliseconds per frame.
+func time(runs: Int, frames: Int, _ body: () throws -> Void) rethrows -> (Double, Double, Double) {
+    try body()
+    var perFrame: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        perFrame.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(frames))
+    }
+    perFrame.sort()
+    return (perFrame[perFrame.count / 2], perFrame.first!, perFrame.last!)
+}
+
+func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    return s[s.count / 2]
+}

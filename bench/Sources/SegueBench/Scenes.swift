@@ -1,0 +1,37 @@
+import SegueCore
+import SegueSamples
+
+/// The benchmark's picture: a 1280x720-point scene at scales 1, 1.5, 3 and 6 (1280x720 ... 7680x4320
+/// pixels), the built-in sample screens as snapshots, so every resolution shows the same picture.
+enum BenchScene {
+    static let frame = Size(1280, 720)
+
+    static func snapshots(scale: Double) -> [Pixmap] {
+        [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
+         SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+    }
+
+    /// Each effect with options that suit a wide frame (page-flip's eye distance 1.3 x the width).
+    static func transition(_ effect: Effect) -> Transition {
+        var o = EffectOptions()
+        switch effect {
+        case .pageFlip: o.perspective = 1700
+        case .hero:
+            o.fromRect = Rect(80, 120, 160, 160); o.toRect = Rect(0, 0, 1280, 400); o.fromRadius = 36
+        case .circleSpread, .circleZoom: o.center = Point(400, 300)
+        case .sheet: o.height = 400
+        case .hinge, .spin: o.perspective = 2000
+        default: break
+        }
+        return Transition(effect, options: o)
+    }
+
+    /// `frames` draw lists evenly spread over the transition, both ends included.
+    static func lists(_ effect: Effect, scale: Double, frames: Int, snapshots: [SnapshotInfo]) -> [DrawList] {
+        let t = transition(effect)
+        return (0..<frames).map { k in
+            DrawList(scene: t.scene(at: frames == 1 ? 0.5 : Double(k) / Double(frames - 1), frame: frame),
+                     scale: scale, snapshots: snapshots)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Turns a segue-bench JSON file into a Markdown table, the issue's speed targets checked, and a chart
+(PNG and SVG) of frames/s against resolution per backend and peer.
+
+Usage: bench/report.py RESULTS.json   (writes RESULTS.md, RESULTS.png and RESULTS.svg beside it)
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def index(results):
+    table = {}
+    for r in results:
+        table[(r["effect"], r["width"], r["height"], r["backend"], r["threads"], r["stage"])] = r
+    return table
+
+
+def fmt(v, digits=1):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def markdown(report):
+    results = report["results"]
+    t = index(results)
+    m = report["machine"]
+    sizes = sorted({(r["width"], r["height"]) for r in results}, key=lambda s: s[0] * s[1])
+    effects = [e for e in dict.fromkeys(r["effect"] for r in results) if e != "-"]
+    cores = m["cores"]
+
+    def get(effect, w, h, backend, threads, stage):
+        r = t.get((effect, w, h, backend, threads, stage))
+        return r["msPerFrame"] if r else None
+
+    lines = [f"Measured {report['date']} on {m['host']}: {m['cpu']}, {m['cores']} cores, {m['memoryGiB']} GiB, {m['os']}; "
+             f"{m.get('swift', '?')}; GL: {m.get('gl') or 'none'}; {m.get('pixman') or 'no pixman'}; "
+             f"{(m.get('ffmpeg') or 'no ffmpeg').split(' Copyright')[0]}.",
+             "Medians of repeated runs (spread in the JSON). fps = frames per second; Mpx/s = megapixels per second; "
+             "copy = the time to copy one frame of that size.", "",
+             "| size | effect | CPU fps | CPU Mpx/s | CPU 1-thread fps | GLES fps | GLES/CPU | pixman fps | CPU/pixman | xfade fps | CPU/xfade | copy / CPU | CPU+PNG fps | GLES+PNG fps |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (w, h) in sizes:
+        copy = get("-", w, h, "copy", 1, "copy")
+        for e in effects:
+            cpu = get(e, w, h, "cpu", cores, "draw+readback")
+            cpu1 = get(e, w, h, "cpu", 1, "draw")
+            gles = get(e, w, h, "gles", 1, "draw+readback")
+            pix = get(e, w, h, "pixman", cores, "draw")
+            xf = get(e, w, h, "ffmpeg-xfade", cores, "draw")
+            cpng = get(e, w, h, "cpu", cores, "draw+readback+png")
+            gpng = get(e, w, h, "gles", 1, "draw+readback+png")
+            fps = lambda ms: None if not ms else 1000 / ms
+            lines.append("| " + " | ".join([
+                f"{w}x{h}", e, fmt(fps(cpu)), fmt(w * h / cpu / 1000 if cpu else None, 0), fmt(fps(cpu1)),
+                fmt(fps(gles)), fmt(cpu / gles if cpu and gles else None, 2), fmt(fps(pix)),
+                fmt(pix / cpu if pix and cpu else None, 2), fmt(fps(xf)), fmt(xf / cpu if xf and cpu else None, 2),
+                fmt(copy / cpu if copy and cpu else None, 2), fmt(fps(cpng)), fmt(fps(gpng))]) + " |")
+    lines += ["", "### The targets", "", "| target | measured | met |", "|---|---|---|"]
+
+    def target(name, value, ok):
+        lines.append(f"| {name} | {value} | {'yes' if ok else 'no'} |")
+
+    for (w, h) in sizes:
+        copy = get("-", w, h, "copy", 1, "copy")
+        cpu = get("page-flip", w, h, "cpu", cores, "draw")
+        pix = get("page-flip", w, h, "pixman", cores, "draw")
+        if (w, h) == (3840, 2160) and cpu and pix:
+            target("page-flip 4K: CPU >= 5x pixman", f"{pix / cpu:.2f}x", pix / cpu >= 5)
+        if (w, h) == (3840, 2160) and cpu and copy:
+            target("page-flip 4K: CPU within 3x copy", f"{cpu / copy:.2f}x copy", cpu / copy <= 3)
+        for e in ["fade", "door", "circle-spread"]:
+            c = get(e, w, h, "cpu", cores, "draw")
+            if c and copy:
+                target(f"{e} {w}x{h}: CPU within 2x copy", f"{c / copy:.2f}x copy", c / copy <= 2)
+        c = get("circle-spread", w, h, "cpu", cores, "draw")
+        xf = get("circle-spread", w, h, "ffmpeg-xfade", cores, "draw")
+        if (w, h) in [(1920, 1080), (3840, 2160)] and c and xf:
+            target(f"circle-spread {w}x{h}: CPU >= 5x xfade circleopen", f"{xf / c:.2f}x", xf / c >= 5)
+    small, large = (1920, 1080), (7680, 4320)
+    for backend, threads, stage in [("cpu", cores, "draw"), ("gles", 1, "draw+readback")]:
+        for e in effects:
+            a = get(e, *small, backend, threads, stage)
+            b = get(e, *large, backend, threads, stage)
+            if a and b:
+                rate_small, rate_large = small[0] * small[1] / a, large[0] * large[1] / b
+                target(f"{backend} {e}: Mpx/s at 8K within 15% of 1080p", f"{rate_large / rate_small * 100:.0f}% of 1080p",
+                       rate_large >= 0.85 * rate_small)
+    for (w, h) in sizes:
+        for e in effects:
+            d = get(e, w, h, "gles", 1, "draw")
+            r = get(e, w, h, "gles", 1, "readback")
+            both = get(e, w, h, "gles", 1, "draw+readback")
+            if d and r and both:
+                slower = max(d, r)
+                target(f"GLES {e} {w}x{h}: draw+readback >= 85% of the slower stage's rate",
+                       f"{slower / both * 100:.0f}%", slower / both >= 0.85)
+    return "\n".join(lines) + "\n"
+
+
+def chart(report, base):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    results = report["results"]
+    cores = report["machine"]["cores"]
+    effects = [e for e in dict.fromkeys(r["effect"] for r in results) if e != "-"]
+    series = [("cpu", cores, "draw+readback", f"Segue CPU ({cores} threads)", "C0", "o-"),
+              ("cpu", 1, "draw", "Segue CPU (1 thread)", "C0", "o:"),
+              ("gles", 1, "draw+readback", "Segue GLES (draw + readback)", "C3", "s-"),
+              ("pixman", cores, "draw", f"pixman ({cores} threads)", "C2", "^--"),
+              ("ffmpeg-xfade", cores, "draw", "ffmpeg xfade", "C1", "v--")]
+    fig, axes = plt.subplots(1, len(effects), figsize=(3.6 * len(effects), 3.8), sharey=True, squeeze=False)
+    copies = {(r["width"], r["height"]): r["msPerFrame"] for r in results if r["backend"] == "copy"}
+    for ax, effect in zip(axes[0], effects):
+        for backend, threads, stage, label, color, style in series:
+            points = sorted((r["width"] * r["height"] / 1e6, 1000 / r["msPerFrame"]) for r in results
+                            if r["effect"] == effect and r["backend"] == backend and r["threads"] == threads
+                            and r["stage"] == stage and r["msPerFrame"] > 0)
+            if points:
+                ax.plot([p[0] for p in points], [p[1] for p in points], style, color=color, label=label, markersize=4)
+        cp = sorted((w * h / 1e6, 1000 / ms) for (w, h), ms in copies.items() if ms > 0)
+        if cp:
+            ax.plot([p[0] for p in cp], [p[1] for p in cp], "k-", alpha=0.3, label="copy one frame")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(effect)
+        ax.set_xlabel("megapixels per frame")
+        ax.grid(True, which="both", alpha=0.2)
+    axes[0][0].set_ylabel("frames per second")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    fig.suptitle(f"Segue frames/s against resolution ({report['machine']['cpu']}, {cores} cores)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.08, 1, 0.95))
+    fig.savefig(base + ".png", dpi=110)
+    fig.savefig(base + ".svg")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: bench/report.py RESULTS.json")
+    path = sys.argv[1]
+    report = load(path)
+    base = os.path.splitext(path)[0]
+    with open(base + ".md", "w") as f:
+        f.write(markdown(report))
+    try:
+        chart(report, base)
+    except ImportError:
+        sys.exit("bench/report.py: matplotlib is missing (apt-get install python3-matplotlib)")
+    print(f"wrote {base}.md, {base}.png and {base}.svg")
+
+
+if __name__ == "__main__":
+    main()
