@@ -19,6 +19,9 @@ struct LayerShader: @unchecked Sendable {
     /// Half the largest pixel length of one local point (affine only): mask pixels farther than this from
     /// the outline are wholly in or out, so their coverage needs no square root.
     let maskSlack: Float
+    /// For perspective items: local margins inside which edge coverage is surely 1 (the largest local length
+    /// of a pixel over the outline's vertices, twice what coverage needs, for safety).
+    let perspectiveMarginU, perspectiveMarginV: Double
     let outline: [(x: Double, y: Double)]
     let bounds: PixelBounds
     let blit: DrawItem.Blit?
@@ -57,6 +60,18 @@ struct LayerShader: @unchecked Sendable {
         let t = a * a + b * b + d * d + e * e, det = a * e - b * d
         let sigmaMax = ((t + max(0, t * t - 4 * det * det).squareRoot()) / 2).squareRoot()
         maskSlack = 0.5 * sigmaMax * 1.001 + 1e-4
+        var marginU = 0.0, marginV = 0.0
+        if !item.isAffine {
+            for p in item.outline {
+                let (uu, vv, q) = m.apply(p.x, p.y)
+                guard q > 1e-9 else { marginU = .infinity; marginV = .infinity; break }
+                let u = uu / q, v = vv / q
+                marginU = max(marginU, ((m.a - u * m.c) * (m.a - u * m.c) + (m.d - u * m.f) * (m.d - u * m.f)).squareRoot() / q)
+                marginV = max(marginV, ((m.b - v * m.c) * (m.b - v * m.c) + (m.e - v * m.f) * (m.e - v * m.f)).squareRoot() / q)
+            }
+        }
+        perspectiveMarginU = marginU
+        perspectiveMarginV = marginV
         outline = item.outline.map { ($0.x, $0.y) }
         bounds = item.bounds
         blit = item.blit
@@ -138,10 +153,6 @@ struct LayerShader: @unchecked Sendable {
             return
         }
         if blit != nil { return }  // rows of a blit outside its rectangle are not covered
-        guard affine else {
-            drawGeneral(row: row, y: y, from: x0, to: x1)
-            return
-        }
         // Edge pixels take the whole per-pixel function; the interior, where edge and mask coverage are
         // exactly 1, takes a lean loop.
         let (i0, i1) = interior(row: y, from: x0, to: x1)
@@ -155,8 +166,9 @@ struct LayerShader: @unchecked Sendable {
     }
 
     /// The columns of row `y` (within `x0..<x1`) whose pixel centres are at least half a pixel inside every
-    /// edge and at least `maskSlack` inside the mask: their coverage is exactly 1. Affine items only.
+    /// edge and at least `maskSlack` inside the mask: their coverage is exactly 1.
     func interior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        if !affine { return perspectiveInterior(row: y, from: x0, to: x1) }
         let py = Double(y) + 0.5
         // Along the row, u = u0 + a X and v = v0 + b X, with X the pixel centre's x.
         let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h)
@@ -202,8 +214,42 @@ struct LayerShader: @unchecked Sendable {
         return first < last ? (first, last) : (0, 0)
     }
 
+    /// The interior of a perspective item's row. With Q = q0 + c X > 0, `u >= m` is `U - m Q >= 0`, linear in
+    /// the pixel centre X, and so is every other edge condition. Masked perspective items take no interior.
+    private func perspectiveInterior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        guard case .none = mask, perspectiveMarginU.isFinite, perspectiveMarginV.isFinite else { return (0, 0) }
+        let py = Double(y) + 0.5
+        let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h), q0 = Double(f) * py + Double(i)
+        let da = Double(a), db = Double(b), dc = Double(c)
+        let mu = perspectiveMarginU, mv = perspectiveMarginV, w = Double(width), h = Double(height)
+        var lo = -Double.infinity, hi = Double.infinity
+        // c0 + slope X >= 0
+        func atLeastZero(_ c0: Double, _ slope: Double) {
+            if slope == 0 {
+                if c0 < 0 { lo = .infinity; hi = -.infinity }
+            } else if slope > 0 {
+                lo = max(lo, -c0 / slope)
+            } else {
+                hi = min(hi, -c0 / slope)
+            }
+        }
+        atLeastZero(q0 - 1e-6, dc)
+        atLeastZero(u0 - mu * q0, da - mu * dc)
+        atLeastZero((w - mu) * q0 - u0, (w - mu) * dc - da)
+        atLeastZero(v0 - mv * q0, db - mv * dc)
+        atLeastZero((h - mv) * q0 - v0, (h - mv) * dc - db)
+        guard lo <= hi else { return (0, 0) }
+        let first = max(x0, Int(max(-1e9, (lo - 0.5).rounded(.up))) + 1)
+        let last = min(x1, Int(min(1e9, (hi - 0.5).rounded(.down))))
+        return first < last ? (first, last) : (0, 0)
+    }
+
     /// Fully covered pixels of an affine item: content, overlay and opacity, no coverage or mask.
     private func drawInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+        if !affine {
+            drawPerspectiveInterior(row: row, y: y, from: x0, to: x1)
+            return
+        }
         if let identityOffset, !hasOverlay, let texels {
             let source = texels + (y + identityOffset.dy) * textureWidth + (x0 + identityOffset.dx)
             let target = row + x0, count = x1 - x0
@@ -252,6 +298,26 @@ struct LayerShader: @unchecked Sendable {
         }
     }
 
+    /// Fully covered pixels of a perspective item: one division per pixel, no coverage.
+    private func drawPerspectiveInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+        let py = Float(y) + 0.5
+        let rowU = d * py + g, rowV = e * py + h, rowQ = f * py + i
+        let store = isOpaqueContent && !hasOverlay && opacity255 == 255
+        let k = opacity255
+        for x in x0..<x1 {
+            let px = Float(x) + 0.5
+            let rq = 1 / (rowQ + px * c)
+            let u = (rowU + px * a) * rq, v = (rowV + px * b) * rq
+            var content = texels == nil ? color : sample(u, v)
+            if hasOverlay { content = overlay(content, u, v) }
+            if store {
+                row[x] = content
+            } else {
+                row[x] = PixelMath.over(k == 255 ? content : PixelMath.scale(content, k), row[x])
+            }
+        }
+    }
+
     /// Bilinear sample at 32.32 fixed-point texel indices already clamped to the sub-rectangle.
     @inline(__always)
     private static func bilinear(_ texels: UnsafePointer<UInt32>, _ width: Int, _ height: Int,
@@ -260,12 +326,12 @@ struct LayerShader: @unchecked Sendable {
         let wx = UInt32(truncatingIfNeeded: ((fx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
         let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
         let top = texels + iy * width
-        let ix1 = ix + 1 < width ? ix + 1 : ix
-        let upper = wx == 0 ? top[ix] : PixelMath.lerp(top[ix], top[ix1], wx)
-        if wy == 0 { return upper }
         let bottom = iy + 1 < height ? top + width : top
-        let lower = wx == 0 ? bottom[ix] : PixelMath.lerp(bottom[ix], bottom[ix1], wx)
-        return PixelMath.lerp(upper, lower, wy)
+        if wx == 0 {
+            return wy == 0 ? top[ix] : PixelMath.lerp(top[ix], bottom[ix], wy)
+        }
+        // wx > 0 means ix + 1 is inside the sub-rectangle: both columns interpolate at once in 16-bit lanes.
+        return PixelMath.bilinear(top + ix, bottom + ix, wx, wy)
     }
 
     /// The whole-texel offset of an item whose texels map one to one onto pixels.
@@ -389,16 +455,8 @@ struct LayerShader: @unchecked Sendable {
     private func sample(_ u: Float, _ v: Float) -> UInt32 {
         let fx = min(max(originX + u * scaleX - 0.5, lowX), highX)
         let fy = min(max(originY + v * scaleY - 0.5, lowY), highY)
-        let ix = Int(fx), iy = Int(fy)
-        let wx = UInt32((fx - Float(ix)) * 256 + 0.5), wy = UInt32((fy - Float(iy)) * 256 + 0.5)
-        let ix1 = ix + 1 < textureWidth ? ix + 1 : ix
-        let iy1 = iy + 1 < textureHeight ? iy + 1 : iy
-        let texels = self.texels.unsafelyUnwrapped
-        let top = texels + iy * textureWidth, bottom = texels + iy1 * textureWidth
-        let upper = wx == 0 ? top[ix] : PixelMath.lerp(top[ix], top[ix1], wx)
-        if wy == 0 { return upper }
-        let lower = wx == 0 ? bottom[ix] : PixelMath.lerp(bottom[ix], bottom[ix1], wx)
-        return PixelMath.lerp(upper, lower, wy)
+        return Self.bilinear(texels.unsafelyUnwrapped, textureWidth, textureHeight,
+                             Int64(fx * 4_294_967_296), Int64(fy * 4_294_967_296))
     }
 
     /// The gradient overlay drawn over `content`.

@@ -33,4 +33,17 @@ enum PixelMath {
         let ag = ((p >> 8) & lowLanes) &* iw &+ ((q >> 8) & lowLanes) &* w &+ 0x0080_0080
         return (rb & lowLanes) | (ag & 0xFF00_FF00)
     }
+
+    /// The bilinear blend of the 2x2 texels at `top[0], top[1], bottom[0], bottom[1]` with weights `wx, wy`
+    /// in `0...256`, rounded as `lerp` rounds: rows first, both columns at once in eight 16-bit lanes.
+    @inline(__always)
+    static func bilinear(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, _ wx: UInt32, _ wy: UInt32) -> UInt32 {
+        let upper = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(top).loadUnaligned(as: SIMD8<UInt8>.self))
+        let lower = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(bottom).loadUnaligned(as: SIMD8<UInt8>.self))
+        let half = SIMD8<UInt16>(repeating: 128)
+        let column = (upper &* UInt16(256 - wy) &+ lower &* UInt16(wy) &+ half) &>> 8
+        let left = column.lowHalf, right = column.highHalf
+        let pixel = (left &* UInt16(256 - wx) &+ right &* UInt16(wx) &+ SIMD4<UInt16>(repeating: 128)) &>> 8
+        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: pixel), to: UInt32.self)
+    }
 }
