@@ -257,6 +257,8 @@ struct LayerShader: @unchecked Sendable {
                 target.update(from: source, count: count)
             } else if opacity255 == 255 {
                 for k in 0..<count { target[k] = PixelMath.over(source[k], target[k]) }
+            } else if isOpaqueContent {
+                PixelMath.blendOpaqueRow(target, source, count: count, k: opacity255)
             } else {
                 let k255 = opacity255
                 for k in 0..<count { target[k] = PixelMath.over(PixelMath.scale(source[k], k255), target[k]) }
@@ -355,6 +357,8 @@ struct LayerShader: @unchecked Sendable {
         let count = x1 - x0
         if isOpaque {
             target.update(from: source, count: count)
+        } else if isOpaqueContent && mask == nil {
+            PixelMath.blendOpaqueRow(target, source, count: count, k: opacity255)
         } else if opacity255 == 255 {
             for k in 0..<count { target[k] = PixelMath.over(source[k], target[k]) }
         } else {

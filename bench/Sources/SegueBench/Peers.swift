@@ -4,15 +4,18 @@ import SegueCore
 /// The tools a user would pick instead, doing the same work: pixman drawing the same draw lists, ffmpeg's
 /// `xfade` on the same frames from raw input, and a plain copy of one frame.
 enum Peers {
-    /// Copying one frame of `pixels` pixels: the memory-bandwidth floor.
+    /// Copying one frame of `pixels` pixels: the memory-bandwidth floor. The copies cycle through frames
+    /// that together are larger than the last-level cache, so each one goes to memory as a rendered frame does.
     static func copy(pixels: Int, runs: Int) -> (Double, Double, Double) {
-        let source = [UInt32](repeating: 0x8040_2010, count: pixels)
-        var target = [UInt32](repeating: 0, count: pixels)
-        let frames = 10
+        let frameBytes = pixels * 4
+        let pairs = max(2, (512 << 20) / max(1, 2 * frameBytes))
+        let sources = (0..<pairs).map { _ in [UInt32](repeating: 0x8040_2010, count: pixels) }
+        var targets = (0..<pairs).map { _ in [UInt32](repeating: 0, count: pixels) }
+        let frames = max(pairs, 8)
         return time(runs: runs, frames: frames) {
-            for _ in 0..<frames {
-                target.withUnsafeMutableBufferPointer { dst in
-                    source.withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
+            for k in 0..<frames {
+                targets[k % pairs].withUnsafeMutableBufferPointer { dst in
+                    sources[k % pairs].withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
                 }
             }
         }
