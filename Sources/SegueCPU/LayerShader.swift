@@ -44,8 +44,9 @@ struct LayerShader: @unchecked Sendable {
     let mask: MaskShape
     let hasOverlay: Bool
     let overlayGradient: (Float, Float, Float)
-    let overlayStart: (Float, Float, Float, Float)
-    let overlayEnd: (Float, Float, Float, Float)
+    /// The overlay's premultiplied colour at the gradient's start, times 255, and the change to its end.
+    let overlayStart255: SIMD4<Float>
+    let overlayDelta255: SIMD4<Float>
 
     init(_ item: DrawItem, textures: [Texture]) {
         let m = item.pixelToLocal
@@ -114,13 +115,15 @@ struct LayerShader: @unchecked Sendable {
         if let o = item.overlay {
             hasOverlay = true
             overlayGradient = (Float(o.gradient.x), Float(o.gradient.y), Float(o.gradient.z))
-            overlayStart = (Float(o.start.0), Float(o.start.1), Float(o.start.2), Float(o.start.3))
-            overlayEnd = (Float(o.end.0), Float(o.end.1), Float(o.end.2), Float(o.end.3))
+            let start = SIMD4<Float>(Float(o.start.0), Float(o.start.1), Float(o.start.2), Float(o.start.3)) * 255
+            let end = SIMD4<Float>(Float(o.end.0), Float(o.end.1), Float(o.end.2), Float(o.end.3)) * 255
+            overlayStart255 = start
+            overlayDelta255 = end - start
         } else {
             hasOverlay = false
             overlayGradient = (0, 0, 0)
-            overlayStart = (0, 0, 0, 0)
-            overlayEnd = (0, 0, 0, 0)
+            overlayStart255 = .zero
+            overlayDelta255 = .zero
         }
     }
 
@@ -463,13 +466,14 @@ struct LayerShader: @unchecked Sendable {
                              Int64(fx * 4_294_967_296), Int64(fy * 4_294_967_296))
     }
 
-    /// The gradient overlay drawn over `content`.
+    /// The gradient overlay drawn over `content`: the premultiplied overlay colour at this point, all four
+    /// channels in one vector, then source-over.
     @inline(__always)
     private func overlay(_ content: UInt32, _ u: Float, _ v: Float) -> UInt32 {
         let t = min(max(u * overlayGradient.0 + v * overlayGradient.1 + overlayGradient.2, 0), 1)
-        func channel(_ s: Float, _ e: Float) -> UInt32 { UInt32((s + (e - s) * t) * 255 + 0.5) }
-        let o = Pixmap.pack(r: channel(overlayStart.0, overlayEnd.0), g: channel(overlayStart.1, overlayEnd.1),
-                            b: channel(overlayStart.2, overlayEnd.2), a: channel(overlayStart.3, overlayEnd.3))
-        return PixelMath.over(o, content)
+        let o = overlayStart255 + overlayDelta255 * t + 0.5
+        // Channel by channel: Swift's vector float-to-integer conversion is a generic call, not an instruction.
+        let pixel = Pixmap.pack(r: UInt32(o[0]), g: UInt32(o[1]), b: UInt32(o[2]), a: UInt32(o[3]))
+        return PixelMath.over(pixel, content)
     }
 }
