@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks every shader in Shaders/ with glslangValidator (the stage comes from the extension), and every
-# variant of layer.frag (the #define switches LayerVariant.swift compiles it with).
+# variant of layer.frag (the #define switches LayerVariant.swift compiles it with), and every shipped custom
+# transition in transitions/ wrapped as the renderer wraps it (transition.frag, #line 1, the file).
 # Usage: Shaders/check.sh    (exit status non-zero when any shader fails)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -46,4 +47,17 @@ for source in 0 1; do
 done
 done
 [ $status -eq 0 ] && echo "ok   layer.frag: all $count variants"
+# The shipped transitions, after the real preamble; #version and precision lines are blanked, as
+# ShaderTransition.body does.
+for f in transitions/*.glsl; do
+    wrapped="$scratch/$(basename "$f" .glsl).frag"
+    { cat transition.frag; echo '#line 1'; sed -E 's/^[[:space:]]*(#version|precision).*$//' "$f"; } > "$wrapped"
+    if glslangValidator "$wrapped" >/dev/null; then
+        echo "ok   $f"
+    else
+        glslangValidator "$wrapped" >&2 || true
+        echo "FAIL $f" >&2
+        status=1
+    fi
+done
 exit $status

@@ -15,8 +15,8 @@ public final class GLESRenderer: Renderer {
     public let info: GLInfo
     /// Each platform tried before the one that gave the context (and that one), in order.
     public let probes: [PlatformProbe]
-    private let thread: GLThread
-    private let pipeline: GLPipeline
+    let thread: GLThread
+    let pipeline: GLPipeline
 
     /// A renderer on `platform`, or on the first of gbm, device, surfaceless that gives a GLES 3 context.
     /// Throws `EGLError.platformUnavailable` when a forced platform cannot be used, `EGLError.noPlatform` when

@@ -7,6 +7,9 @@ public enum GLError: Error, Equatable, CustomStringConvertible {
     case call(String, code: UInt32)
     /// A shader did not compile; `file` is its name in `Shaders/`, `log` the driver's info log.
     case shaderCompile(file: String, log: String)
+    /// A custom transition did not compile: `file` as the user named it, `messages` the driver's, one per
+    /// line, each `FILE:LINE: error: ...` with the file's own line numbers.
+    case transitionCompile(file: String, messages: [String])
     /// The program did not link.
     case programLink(files: [String], log: String)
     /// A size over one of the context's limits: `what` (`frame 20000x100`), the limit's GL name and value.
@@ -22,6 +25,8 @@ public enum GLError: Error, Equatable, CustomStringConvertible {
             return "\(call): \(GLError.name(of: code))"
         case let .shaderCompile(file, log):
             return "\(file): compile failed: \(log.trimmingSpaces)"
+        case let .transitionCompile(file, messages):
+            return messages.isEmpty ? "\(file): compile failed" : messages.joined(separator: "\n")
         case let .programLink(files, log):
             return "linking \(files.joined(separator: " + ")) failed: \(log.trimmingSpaces)"
         case let .limitExceeded(what, limit, value):

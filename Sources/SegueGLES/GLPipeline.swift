@@ -10,6 +10,8 @@ final class GLPipeline {
     let ledger = GLObjectLedger()
     /// One program per variant of `layer.frag`, compiled when first needed.
     private var programs: [LayerVariant: LayerProgram] = [:]
+    /// One program per custom transition text, compiled when first prepared.
+    private var transitionPrograms: [String: TransitionProgram] = [:]
     private let target: RenderTarget
     private let ring: ReadbackRing
     private var textures: [GLuint] = []
@@ -83,7 +85,7 @@ final class GLPipeline {
         stats.uploadSeconds += (ContinuousClock.now - start).seconds
     }
 
-    private func texture(_ id: SnapshotID) throws -> GLuint {
+    func texture(_ id: SnapshotID) throws -> GLuint {
         guard id.rawValue < textures.count else {
             throw GLError.invalidInput("a draw item shows snapshot \(id.rawValue) (\(id)), but \(textures.count) snapshot(s) are loaded")
         }
@@ -92,9 +94,16 @@ final class GLPipeline {
 
     // MARK: Frames
 
-    /// Issues the commands of one frame into the framebuffer (bound on return).
+    /// One frame to draw: its size in pixels and the commands that draw it into the bound framebuffer.
+    typealias Frame = (width: Int, height: Int, issue: () throws -> Void)
+
+    /// A draw list as a frame.
+    private func frame(_ list: DrawList) -> Frame {
+        (list.width, list.height, { try self.issue(list) })
+    }
+
+    /// Issues the commands of one draw list into the bound framebuffer.
     private func issue(_ list: DrawList) throws {
-        try target.bind(width: list.width, height: list.height)
         if list.clearsBackground || list.items.isEmpty {
             let bg = list.background
             func channel(_ shift: UInt32) -> GLfloat { GLfloat((bg >> shift) & 0xFF) / 255 }
@@ -121,12 +130,19 @@ final class GLPipeline {
 
     /// Draws one frame and reads it into `frame`.
     func draw(_ list: DrawList, into frame: inout Pixmap) throws {
-        if frame.width != list.width || frame.height != list.height {
-            frame = Pixmap(width: list.width, height: list.height)
+        try draw(self.frame(list), into: &frame)
+    }
+
+    /// Draws `next` and reads it into `frame`.
+    func draw(_ next: Frame, into frame: inout Pixmap) throws {
+        let (width, height) = (next.width, next.height)
+        if frame.width != width || frame.height != height {
+            frame = Pixmap(width: width, height: height)
         }
-        guard list.width > 0, list.height > 0 else { return }
+        guard width > 0, height > 0 else { return }
         let start = ContinuousClock.now
-        try issue(list)
+        try target.bind(width: width, height: height)
+        try next.issue()
         // Wait on a fence, so `draw` holds the rasterisation and `readback` only the copy.
         if let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) {
             _ = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
@@ -134,9 +150,9 @@ final class GLPipeline {
         }
         let drawn = ContinuousClock.now
         frame.pixels.withUnsafeMutableBytes { bytes in
-            glReadPixels(0, 0, GLsizei(list.width), GLsizei(list.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
-        try GLError.check("glReadPixels(\(list.width)x\(list.height))")
+        try GLError.check("glReadPixels(\(width)x\(height))")
         stats.frames += 1
         stats.drawSeconds += (drawn - start).seconds
         stats.readbackSeconds += (ContinuousClock.now - drawn).seconds
@@ -145,6 +161,11 @@ final class GLPipeline {
     /// Draws `count` frames with up to `ring.count` in flight: frame k is drawn and its read-back started
     /// into a pack buffer before frame k - 2 is waited on, mapped and delivered. No `glFinish`.
     func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
+        try drawFrames(count: count, frame: { self.frame(try list($0)) }, deliver: deliver)
+    }
+
+    /// As `drawFrames(count:list:deliver:)` for frames of any kind (draw lists, custom transitions).
+    func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, deliver: (Int, Pixmap) throws -> Void) throws {
         var pending: [(index: Int, slot: Int)] = []
         var frame = Pixmap(width: 0, height: 0)
         var nextSlot = 0
@@ -161,7 +182,7 @@ final class GLPipeline {
         }
 
         for k in 0..<count {
-            let next = try list(k)
+            let next = try nextFrame(k)
             if next.width != frame.width || next.height != frame.height {
                 while !pending.isEmpty { try finishOldest() }
                 if next.width > 0 && next.height > 0 {
@@ -177,7 +198,8 @@ final class GLPipeline {
             }
             if pending.count == ring.count { try finishOldest() }
             let start = ContinuousClock.now
-            try issue(next)
+            try target.bind(width: next.width, height: next.height)
+            try next.issue()
             try ring.startRead(into: nextSlot, width: next.width, height: next.height)
             stats.drawSeconds += (ContinuousClock.now - start).seconds
             stats.frames += 1
@@ -186,6 +208,34 @@ final class GLPipeline {
             if pending.count == ring.count { try finishOldest() }
         }
         while !pending.isEmpty { try finishOldest() }
+    }
+
+    // MARK: Custom transitions
+
+    /// The program of `transition`, compiled the first time its text is seen.
+    func transitionProgram(_ transition: ShaderTransition) throws -> TransitionProgram {
+        if let program = transitionPrograms[transition.body] { return program }
+        let program = try TransitionProgram(transition, ledger: ledger)
+        transitionPrograms[transition.body] = program
+        return program
+    }
+
+    /// A frame of a custom transition between snapshots 0 (`from`) and 1 (`to`) at `progress`.
+    func transitionFrame(_ program: TransitionProgram, values: [String: ShaderValue], progress: Double,
+                         width: Int, height: Int, background: UInt32) -> Frame {
+        (width, height, {
+            let from = try self.texture(.from), to = try self.texture(.to)
+            program.use(values: values, progress: progress, width: width, height: height, background: background)
+            glActiveTexture(GLenum(GL_TEXTURE1))
+            glBindTexture(GLenum(GL_TEXTURE_2D), to)
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), from)
+            // The program lays its colour over the background itself: every pixel is written, no blending.
+            glDisable(GLenum(GL_BLEND))
+            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+            glEnable(GLenum(GL_BLEND))
+            try GLError.check("glDrawArrays(\(program.name))")
+        })
     }
 
     // MARK: Teardown
@@ -204,6 +254,8 @@ final class GLPipeline {
         target.delete()
         for program in programs.values { program.delete() }
         programs.removeAll()
+        for program in transitionPrograms.values { program.delete() }
+        transitionPrograms.removeAll()
         assert(ledger.total == 0, "GL objects left at teardown: \(ledger.live)")
         glFinish()
         context.destroy()

@@ -29,6 +29,18 @@ void main() {
 }
 
 """#),
+        (name: "transition.vert", text: #"""
+#version 300 es
+// Segue's custom-transition program, vertex stage: one quad over the whole frame (a 4-vertex triangle strip
+// with no vertex buffer; the corner comes from gl_VertexID). The fragment stage is transition.frag followed
+// by the transition file.
+
+void main() {
+    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
+    gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
+}
+
+"""#),
         (name: "layer.frag", text: #"""
 #version 300 es
 // Segue's layer program, fragment stage: DrawItem's per-pixel function (Sources/SegueCore/DrawItem.swift),
@@ -174,6 +186,185 @@ void main() {
     // Step 7: the premultiplied source; blending does src + dst * (1 - src.a).
     fragColor = content * (uOpacity * coverage);
 #endif
+}
+
+"""#),
+        (name: "transition.frag", text: #"""
+#version 300 es
+// Segue's preamble for custom transitions written to the gl-transitions interface. The renderer compiles
+// this text, then `#line 1`, then the transition file (its #version and precision lines blanked), as one
+// fragment shader, so the driver's messages carry the file's own line numbers. The file defines
+// `vec4 transition(vec2 uv)`; this preamble gives it `progress`, `ratio`, `getFromColor` and `getToColor`.
+
+precision highp float;
+precision highp int;
+
+// Progress after the timing curve: 0 shows the `from` screen, 1 the `to` screen.
+uniform float progress;
+// The frame's width / height.
+uniform float ratio;
+
+// The two snapshots, premultiplied RGBA8, top row first; bilinear, clamped to the edge.
+uniform sampler2D segue_from;
+uniform sampler2D segue_to;
+// The frame's size in pixels.
+uniform vec2 segue_frameSize;
+// The background, premultiplied: it shows where the transition's colour is not opaque.
+uniform vec4 segue_background;
+
+out vec4 segue_fragColor;
+
+// GLSL ES 1.00-style files run unchanged: texture2D is texture.
+#define texture2D texture
+
+// The interface's uv has its origin at the bottom left, y up; the snapshots' first row is the top of the
+// screen, at texture coordinate t = 0. So t = 1 - uv.y, and uv (0, 1) is the top-left corner.
+vec4 getFromColor(vec2 uv) {
+    return texture(segue_from, vec2(uv.x, 1.0 - uv.y));
+}
+
+vec4 getToColor(vec2 uv) {
+    return texture(segue_to, vec2(uv.x, 1.0 - uv.y));
+}
+
+vec4 transition(vec2 uv);
+
+void main() {
+    // FBO row 0 is the frame's top row (see layer.vert), so gl_FragCoord.y grows downwards: uv.y = 1 at the top.
+    vec2 uv = vec2(gl_FragCoord.x, segue_frameSize.y - gl_FragCoord.y) / segue_frameSize;
+    // The colour is premultiplied, like the snapshots (a mix of two premultiplied colours is one), and is
+    // laid over the background.
+    vec4 color = clamp(transition(uv), 0.0, 1.0);
+    color.rgb = min(color.rgb, vec3(color.a));
+    segue_fragColor = color + segue_background * (1.0 - color.a);
+}
+
+"""#),
+    ]
+
+    /// The shipped custom transitions (gl-transitions interface): each file in Shaders/transitions/ and its text.
+    public static let transitions: [(name: String, text: String)] = [
+        (name: "dissolve-noise.glsl", text: #"""
+// The next screen shows through in grains of noise that appear at random until none of the first is left.
+// Written for Segue (gl-transitions interface, GLSL ES 1.00 style, as WebGL runs it).
+#ifdef GL_ES
+precision mediump float;
+#endif
+
+// Picks another pattern of grains.
+uniform float seed; // = 0.0
+// Grains down the height of the screen.
+uniform float grains; // = 90.0
+// How gradually each grain fades in, as a fraction of the transition.
+uniform float softness; // = 0.2
+
+float noise(vec2 cell) {
+    return fract(sin(dot(cell + seed, vec2(12.9898, 78.233))) * 43758.5453);
+}
+
+vec4 transition(vec2 uv) {
+    vec2 cell = floor(vec2(uv.x * ratio, uv.y) * grains);
+    float n = noise(cell);
+    float soft = max(softness, 1e-4);
+    // Each grain turns between progress n * (1 - soft) ... and n * (1 - soft) + soft: all at 0 are `from`, all at 1 `to`.
+    float m = clamp((progress - n * (1.0 - soft)) / soft, 0.0, 1.0);
+    return mix(getFromColor(uv), getToColor(uv), m);
+}
+
+"""#),
+        (name: "pixelate.glsl", text: #"""
+// The screen breaks into ever larger blocks, swaps to the next screen at the coarsest, and sharpens again.
+// Written for Segue (gl-transitions interface, GLSL ES 3.00 style).
+
+// Blocks across and down at the middle of the transition.
+uniform ivec2 cells; // = ivec2(24, 16)
+
+vec4 transition(vec2 uv) {
+    // 0 at both ends, 1 in the middle.
+    float k = 2.0 * min(progress, 1.0 - progress);
+    vec2 p = uv;
+    if (k > 0.0) {
+        vec2 n = vec2(max(cells, ivec2(1))) / k;
+        p = (floor(uv * n) + 0.5) / n;
+    }
+    return progress < 0.5 ? getFromColor(p) : getToColor(p);
+}
+
+"""#),
+        (name: "radial-sweep.glsl", text: #"""
+// A hand sweeps round a point like a clock's, uncovering the next screen behind it.
+// Written for Segue (gl-transitions interface, GLSL ES 3.00 style).
+
+// The point it turns about, in uv (origin bottom-left).
+uniform vec2 center; // = vec2(0.5, 0.5)
+// Turn clockwise (true) or counter-clockwise (false), starting at twelve o'clock.
+uniform bool clockwise; // = true
+// Width of the soft edge, as a fraction of a turn.
+uniform float smoothness; // = 0.02
+
+const float TAU = 6.28318530718;
+
+vec4 transition(vec2 uv) {
+    vec2 d = uv - center;
+    d.x *= ratio;
+    // The angle from twelve o'clock, clockwise, as a fraction of a turn in [0, 1).
+    float a = length(d) > 0.0 ? fract(atan(d.x, d.y) / TAU) : 0.0;
+    if (!clockwise) a = 1.0 - a;
+    float soft = max(smoothness, 1e-4);
+    float edge = progress * (1.0 + soft);
+    float m = 1.0 - smoothstep(edge - soft, edge, a);
+    return mix(getFromColor(uv), getToColor(uv), m);
+}
+
+"""#),
+        (name: "ripple.glsl", text: #"""
+// Rings of waves run out from a point, bending both screens, and the next screen spreads behind the front.
+// Written for Segue (gl-transitions interface, GLSL ES 3.00 style).
+
+// How far the waves push the picture, as a fraction of the height.
+uniform float amplitude; // = 0.03
+// Waves per unit of distance (radians): higher is more, narrower rings.
+uniform float frequency; // = 40.0
+// Where the rings start, in uv (origin bottom-left).
+uniform vec2 center; // = vec2(0.5, 0.5)
+
+vec4 transition(vec2 uv) {
+    vec2 d = uv - center;
+    d.x *= ratio;
+    float dist = length(d);
+    vec2 dir = dist > 0.0 ? d / dist : vec2(0.0);
+    // The farthest corner, so the front leaves the screen by progress 1.
+    vec2 far = max(center, 1.0 - center);
+    float reach = length(vec2(far.x * ratio, far.y));
+    float width = 0.15;
+    float front = progress * (reach + width);
+    // The waves swell and settle: exactly 0 at progress 0 and 1.
+    float strength = 4.0 * progress * (1.0 - progress);
+    vec2 offset = dir * amplitude * strength * sin((dist - front) * frequency);
+    offset.x /= ratio;
+    float m = 1.0 - smoothstep(front - width, front, dist);
+    return mix(getFromColor(uv + offset), getToColor(uv + offset), m);
+}
+
+"""#),
+        (name: "wipe-diagonal.glsl", text: #"""
+// A straight soft edge sweeps across the screen along a direction, uncovering the next screen.
+// Written for Segue (gl-transitions interface, GLSL ES 3.00 style).
+
+// The way the edge travels, in uv (y up): (1, -1) goes from the top-left corner to the bottom-right.
+uniform vec2 direction; // = vec2(1.0, -1.0)
+// Width of the soft edge, as a fraction of the sweep.
+uniform float smoothness; // = 0.1
+
+vec4 transition(vec2 uv) {
+    vec2 n = length(direction) > 0.0 ? normalize(direction) : vec2(1.0, 0.0);
+    // Where the pixel lies along the sweep: 0 at the first corner reached, 1 at the last.
+    float along = dot(uv - 0.5, n) / (abs(n.x) + abs(n.y)) + 0.5;
+    float soft = max(smoothness, 1e-4);
+    float edge = progress * (1.0 + soft);
+    // 0 ahead of the edge (still `from`), 1 behind it; exactly 0 everywhere at progress 0 and 1 at progress 1.
+    float m = 1.0 - smoothstep(edge - soft, edge, along);
+    return mix(getFromColor(uv), getToColor(uv), m);
 }
 
 """#),

@@ -22,7 +22,7 @@ struct Effects: ParsableCommand {
                 if let c = info.backCurve { entry["backCurve"] = c.description }
                 return entry
             }
-            let data = try JSONSerialization.data(withJSONObject: ["effects": list], options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: ["effects": list, "transitions": ShippedTransitionList.json], options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }
@@ -36,5 +36,6 @@ struct Effects: ParsableCommand {
             print("    seed: \(info.seed)")
         }
         print("Every effect runs --direction forward (push/present) or back (pop/dismiss).")
+        ShippedTransitionList.printText()
     }
 }

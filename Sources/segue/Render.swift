@@ -101,16 +101,30 @@ struct Render: ParsableCommand {
               segue render door --from a.png --to b.png --out frames/
               segue render circle-spread --from a.png --to b.png --center 110,150 --progress 0.5 --out mid.png
               segue render page-flip --from a.png --to b.png --out - --format y4m | ffmpeg -i - flip.mp4
-            Each effect's options, defaults and seeds: 'segue effects'.
+              segue render --shader ripple --from a.png --to b.png --param amplitude=0.05 --out frames/
+            Each effect's options, defaults and seeds, and the shipped shaders: 'segue effects'.
             """)
 
-    @Argument(help: ArgumentHelp("The effect: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "effect"))
-    var effect: Effect
+    @Argument(help: ArgumentHelp("The effect: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")) (or --shader).", valueName: "effect"))
+    var effect: Effect?
 
     @OptionGroup var render: RenderOptions
     @OptionGroup(title: "Effect options") var effectOptions: EffectOptionArguments
+    @OptionGroup(title: "Custom GLSL transition") var shaderOptions: ShaderArguments
+
+    func validate() throws {
+        if effect != nil && shaderOptions.shader != nil { throw ValidationError("give an effect or --shader, not both") }
+        if effect == nil && shaderOptions.shader == nil { throw ValidationError("give an effect, or --shader FILE.glsl") }
+        if shaderOptions.shader == nil, let param = shaderOptions.params.first {
+            throw ValidationError("--param '\(param)' applies only to --shader")
+        }
+    }
 
     func run() throws {
+        guard let effect else {
+            return try ShaderRenderJob(shaderOptions.shader!, params: shaderOptions.params, options: render,
+                                       effectOptions: effectOptions.options).run()
+        }
         let job = try RenderJob(effect: effect, options: render, effectOptions: effectOptions.options)
         try job.run()
     }

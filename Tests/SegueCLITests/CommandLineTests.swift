@@ -118,6 +118,19 @@ func temporaryDirectory() throws -> URL {
          "unknown curve 'wiggle'"),
         (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--backend", "gpu"], 2,
          "unknown backend 'gpu'"),
+        (["render", "--shader", "pixelate", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--param", "cells=abc"], 2,
+         "--param 'cells=abc': cells is declared ivec2"),
+        (["render", "--shader", "ripple", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--param", "foo=1"], 2,
+         "unknown --param 'foo' (the shader declares: amplitude (float), frequency (float), center (vec2))"),
+        (["render", "--shader", "ripple", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--backend", "cpu"], 2,
+         "--shader needs the GLES backend"),
+        (["render", "--shader", "wobble", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png"], 2,
+         "unknown --shader 'wobble'"),
+        (["render", "door", "--shader", "ripple", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png"], 2,
+         "give an effect or --shader, not both"),
+        (["render", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png"], 2, "give an effect, or --shader"),
+        (["render", "--shader", "ripple", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--zoom", "2"], 2,
+         "--zoom does not apply to --shader"),
     ] as [([String], Int32, String)])
     func badInputIsOneClearLine(_ arguments: [String], _ status: Int32, _ message: String) throws {
         let dir = try temporaryDirectory()
@@ -155,6 +168,31 @@ func temporaryDirectory() throws -> URL {
         #expect(cpu.stdout.count == gles.stdout.count)
         let worst = zip(cpu.stdout, gles.stdout).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(worst <= 2)
+    }
+
+    /// A custom shader renders on GLES; a compile error is exit 1 with the file's own line first.
+    @Test func customShader() throws {
+        let dir = try temporaryDirectory()
+        let args = ["--from", "sample:home", "--to", "sample:detail", "--size", "40x72"]
+        let frames = try Segue.run(["render", "--shader", "ripple", "--param", "amplitude=0.05", "--fps", "10", "--out", "-",
+                                    "--format", "rgba"] + args)
+        #expect(frames.status == 0, "\(frames.stderr)")
+        #expect(frames.stdout.count == 11 * 40 * 72 * 4)  // 1 s at 10 fps
+        let broken = dir.appendingPathComponent("broken.glsl")
+        try Data("// broken\nuniform float a; // = 1.0\n\nvec4 transition(vec2 uv) {\n  vec4 x = getFromColor(uv);\n  vec4 y = getToColor(uv);\n  return mix(x, y, progress) + nope;\n}\n".utf8).write(to: broken)
+        let r = try Segue.run(["render", "--shader", broken.path, "--progress", "0.5", "--out", dir.appendingPathComponent("x.png").path] + args)
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("segue: error: \(broken.path):7"), "\(r.stderr)")
+        #expect(r.stderr.contains("nope"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["broken.glsl"])
+        let noGLES = try Segue.run(["render", "--shader", "ripple", "--progress", "0.5", "--out", dir.appendingPathComponent("y.png").path] + args,
+                                   environment: ["SEGUE_EGL_FAIL": "1"])
+        #expect(noGLES.status == 1)
+        #expect(noGLES.stderr.hasPrefix("segue: error: --shader needs the GLES backend, which is unavailable"), "\(noGLES.stderr)")
+        let effects = try Segue.run(["effects", "--json"])
+        let json = try JSONSerialization.jsonObject(with: effects.stdout) as! [String: Any]
+        let names = (json["transitions"] as! [[String: Any]]).map { $0["name"] as! String }
+        #expect(names == ["dissolve-noise", "pixelate", "radial-sweep", "ripple", "wipe-diagonal"])
     }
 
     @Test func infoReportsEveryPlatform() throws {

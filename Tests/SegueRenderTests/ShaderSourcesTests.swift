@@ -22,6 +22,16 @@ import Testing
             let text = try String(contentsOf: Self.shaders.appendingPathComponent(name), encoding: .utf8)
             #expect(ShaderSources.text(of: name) == text, "\(name) differs from ShaderSources.swift; run Shaders/generate.sh")
         }
+        // The shipped transitions, and each one parses.
+        let transitions = try FileManager.default.contentsOfDirectory(atPath: Self.shaders.appendingPathComponent("transitions").path)
+            .filter { $0.hasSuffix(".glsl") }.sorted()
+        #expect(transitions.count == 5)
+        #expect(ShaderSources.transitions.map(\.name) == transitions, "run Shaders/generate.sh")
+        for name in transitions {
+            let text = try String(contentsOf: Self.shaders.appendingPathComponent("transitions/\(name)"), encoding: .utf8)
+            #expect(ShaderSources.transitions.first { $0.name == name }?.text == text, "\(name) differs; run Shaders/generate.sh")
+        }
+        #expect(ShippedTransitions.all.map(\.name) == transitions.map { String($0.dropLast(5)) })
         // And the generator, run now, writes the committed file byte for byte.
         let committed = try String(contentsOf: Self.root.appendingPathComponent("Sources/SegueGLES/ShaderSources.swift"), encoding: .utf8)
         let (status, output) = try Self.run("/bin/bash", [Self.shaders.appendingPathComponent("generate.sh").path, "--stdout"])

@@ -1,0 +1,77 @@
+import SegueCore
+
+/// A custom transition compiled for one `GLESRenderer`, with the value of each of its parameters: made once
+/// per job by `GLESRenderer.prepare`, then drawn at any progress by that renderer's `draw` and `drawFrames`.
+public final class PreparedTransition: @unchecked Sendable {
+    public let transition: ShaderTransition
+    /// Every parameter's value: the defaults, with what was given to `prepare` over them.
+    public let values: [String: ShaderValue]
+    let program: TransitionProgram
+    let owner: ObjectIdentifier
+
+    init(transition: ShaderTransition, values: [String: ShaderValue], program: TransitionProgram, owner: ObjectIdentifier) {
+        self.transition = transition
+        self.values = values
+        self.program = program
+        self.owner = owner
+    }
+}
+
+extension GLESRenderer {
+    /// Compiles `transition` on this renderer (once per text: later calls reuse the program) with `values`
+    /// over its defaults (from `ShaderTransition.values(assigning:)`). Throws `GLError.transitionCompile`,
+    /// whose lines read `FILE:LINE: error: ...` with the file's own line numbers, and `SegueError.invalidValue`
+    /// for a value of a parameter the file does not declare, or of another type.
+    public func prepare(_ transition: ShaderTransition, values: [String: ShaderValue] = [:]) throws -> PreparedTransition {
+        var all = transition.defaults
+        for (name, value) in values {
+            guard let parameter = transition.parameter(named: name) else {
+                throw SegueError.invalidValue("\(transition.name) declares no parameter '\(name)'")
+            }
+            guard parameter.type == value.type else {
+                throw SegueError.invalidValue("\(name) is declared \(parameter.type.rawValue), not \(value.type.rawValue)")
+            }
+            all[name] = value
+        }
+        let program = try thread.sync { try pipeline.transitionProgram(transition) }
+        return PreparedTransition(transition: transition, values: all, program: program, owner: ObjectIdentifier(self))
+    }
+
+    /// Draws `transition` at `progress` (after the timing curve: 0 is `from`, 1 is `to`) into a `width` x `height`
+    /// frame, `target` (resized if it differs), over the opaque `background`. It samples the snapshots loaded
+    /// by `load(snapshots:)`: `[from, to]`, stretched to the frame.
+    public func draw(_ transition: PreparedTransition, progress: Double, width: Int, height: Int,
+                     background: Color = .black, into target: inout Pixmap) throws {
+        try check(transition)
+        var frame = target
+        target = Pixmap(width: 0, height: 0)  // so writing the pixels does not copy them
+        defer { target = frame }
+        try thread.sync {
+            try pipeline.draw(pipeline.transitionFrame(transition.program, values: transition.values, progress: progress,
+                                                       width: width, height: height, background: Self.opaque(background)),
+                              into: &frame)
+        }
+    }
+
+    /// Draws one frame per value of `progress`, in order, and hands each to `deliver` as soon as its pixels are
+    /// ready; frame k + 1 is drawn while frame k is read back, as `drawFrames(count:list:deliver:)` does.
+    public func drawFrames(_ transition: PreparedTransition, progress: [Double], width: Int, height: Int,
+                           background: Color = .black, deliver: (Int, Pixmap) throws -> Void) throws {
+        try check(transition)
+        let bg = Self.opaque(background)
+        try thread.sync {
+            try pipeline.drawFrames(count: progress.count, frame: { k in
+                pipeline.transitionFrame(transition.program, values: transition.values, progress: progress[k],
+                                         width: width, height: height, background: bg)
+            }, deliver: deliver)
+        }
+    }
+
+    private func check(_ transition: PreparedTransition) throws {
+        guard transition.owner == ObjectIdentifier(self) else {
+            throw GLError.invalidInput("\(transition.transition.name) was prepared by another renderer")
+        }
+    }
+
+    private static func opaque(_ color: Color) -> UInt32 { color.premultipliedPixel | 0xFF00_0000 }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import SegueCore
+@testable import SegueGLES
+import Testing
+
+extension GLESSuite {
+    /// Custom transitions (the gl-transitions interface) on the GLES backend, at 64x48.
+    @Suite struct CustomTransitions {
+        static let width = 64, height = 48
+        static let snapshots = TestTransitions.snapshots(width: width, height: height)
+        /// The snapshots as frames show them: over the opaque black background (a premultiplied pixel keeps its
+        /// colour bytes and becomes opaque; `to` has a translucent band and a transparent hole).
+        static let shown = snapshots.map { Pixmap(width: $0.width, height: $0.height, pixels: $0.pixels.map { $0 | 0xFF00_0000 }) }
+
+        /// Nil when `a` and `b` are the same bytes; else how many pixels differ and the first.
+        static func difference(_ a: Pixmap, _ b: Pixmap) -> String? {
+            guard a.width == b.width, a.height == b.height else { return "\(a.width)x\(a.height) vs \(b.width)x\(b.height)" }
+            let differing = a.pixels.indices.filter { a.pixels[$0] != b.pixels[$0] }
+            guard let first = differing.first else { return nil }
+            let hex = { (p: UInt32) in String(p, radix: 16) }
+            return "\(differing.count) pixels differ; first (\(first % a.width), \(first / a.width)): \(hex(a.pixels[first])) vs \(hex(b.pixels[first]))"
+        }
+
+        private func render(_ transition: ShaderTransition, progress: Double, values: [String: ShaderValue] = [:],
+                            on renderer: GLESRenderer? = nil) throws -> Pixmap {
+            let renderer = try renderer ?? GLESRenderer()
+            try renderer.load(snapshots: Self.snapshots)
+            let prepared = try renderer.prepare(transition, values: values)
+            var frame = Pixmap(width: 0, height: 0)
+            try renderer.draw(prepared, progress: progress, width: Self.width, height: Self.height, into: &frame)
+            return frame
+        }
+
+        private static func source(_ body: String, name: String = "test.glsl") throws -> ShaderTransition {
+            try ShaderTransition(name: name, source: body)
+        }
+
+        /// At progress 0 the frame is `from` and at 1 it is `to`, byte for byte (over the black background a
+        /// premultiplied snapshot, even its translucent band, keeps its bytes), with draw and drawFrames.
+        @Test("shipped transition is exact at progress 0 and 1", arguments: ShippedTransitions.all.map(\.name))
+        func exactAtTheEnds(name: String) throws {
+            let transition = try #require(ShippedTransitions.named(name))
+            let renderer = try GLESRenderer()
+            #expect(Self.difference(try render(transition, progress: 0, on: renderer), Self.shown[0]) == nil)
+            #expect(Self.difference(try render(transition, progress: 1, on: renderer), Self.shown[1]) == nil)
+            let middle = try render(transition, progress: 0.5, on: renderer)
+            #expect(Self.difference(middle, Self.shown[0]) != nil && Self.difference(middle, Self.shown[1]) != nil,
+                    "progress 0.5 shows a screen unchanged")
+            let prepared = try renderer.prepare(transition)
+            var frames: [Pixmap] = []
+            try renderer.drawFrames(prepared, progress: [0, 0.5, 1], width: Self.width, height: Self.height) { k, frame in
+                #expect(frames.count == k)
+                frames.append(frame)
+            }
+            #expect(frames.count == 3)
+            for (frame, expected) in zip(frames, [Self.shown[0], middle, Self.shown[1]]) {
+                #expect(Self.difference(frame, expected) == nil)
+            }
+        }
+
+        /// pixelate's `cells` is the number of blocks at the middle: 4x3 gives 16x16-pixel blocks of one colour.
+        @Test func pixelateCellsSetTheBlocks() throws {
+            let pixelate = try #require(ShippedTransitions.named("pixelate"))
+            let values = try pixelate.values(assigning: ["cells=4,3"])
+            let coarse = try render(pixelate, progress: 0.5, values: values)
+            for y in 0..<Self.height {
+                for x in 0..<Self.width {
+                    #expect(coarse[x, y] == coarse[x / 16 * 16 + 8, y / 16 * 16 + 8], "(\(x), \(y))")
+                }
+            }
+            #expect(Set(coarse.pixels).count <= 12)
+            // The default, 24x16, is finer: more distinct blocks.
+            let fine = try render(pixelate, progress: 0.5)
+            #expect(Set(fine.pixels).count > 12)
+            #expect(pixelate.parameter(named: "cells")?.defaultValue == ShaderValue(type: .ivec2, components: [24, 16]))
+        }
+
+        /// wipe-diagonal's `direction`: by default the edge runs from the top-left corner; (-1, 0) makes it run
+        /// from the right edge.
+        @Test func wipeDirectionIsTheWayTheEdgeTravels() throws {
+            let wipe = try #require(ShippedTransitions.named("wipe-diagonal"))
+            let (from, to) = (Self.shown[0], Self.shown[1])
+            let byDefault = try render(wipe, progress: 0.5)
+            #expect(byDefault[1, 1] == to[1, 1] && byDefault[62, 46] == from[62, 46])
+            let leftward = try render(wipe, progress: 0.5, values: wipe.values(assigning: ["direction=-1,0"]))
+            #expect(leftward[62, 1] == to[62, 1] && leftward[62, 46] == to[62, 46])
+            #expect(leftward[1, 1] == from[1, 1] && leftward[1, 46] == from[1, 46])
+        }
+
+        /// `uv` has its origin at the bottom left and `ratio` is width / height; getFromColor is upright.
+        @Test func uvRatioAndSnapshotsAreUpright() throws {
+            let probe = try Self.source("vec4 transition(vec2 uv) { return vec4(uv, ratio / 4.0, 1.0); }")
+            let frame = try render(probe, progress: 0.5)
+            func channels(_ p: UInt32) -> [UInt32] { [p & 0xFF, (p >> 8) & 0xFF, (p >> 16) & 0xFF] }
+            // Top-left: uv (0.5/64, 47.5/48); bottom-right: (63.5/64, 0.5/48). ratio 4/3 gives blue 85.
+            #expect(channels(frame[0, 0]) == [2, 252, 85])
+            #expect(channels(frame[63, 47]) == [253, 3, 85])
+            let from = try Self.source("vec4 transition(vec2 uv) { return getFromColor(uv); }")
+            #expect(Self.difference(try render(from, progress: 0.3), Self.shown[0]) == nil)
+        }
+
+        /// A GLSL ES 1.00-style file (#version 100, a precision line, texture2D) and a 3.00-style one both run.
+        @Test func glsl100And300StylesBothRun() throws {
+            let old = try Self.source("""
+                #version 100
+                #ifdef GL_ES
+                precision mediump float;
+                #endif
+                uniform float amount; // = 1.0
+                vec4 transition(vec2 uv) {
+                    vec4 a = texture2D(segue_from, vec2(uv.x, 1.0 - uv.y));
+                    return mix(a, getToColor(uv), progress * amount);
+                }
+                """)
+            #expect(old.isGLSL100)
+            let new = try Self.source("""
+                #version 300 es
+                precision highp float;
+                uniform float amount; /* = 1.0 */
+                vec4 transition(vec2 uv) {
+                    return mix(getFromColor(uv), texture(segue_to, vec2(uv.x, 1.0 - uv.y)), progress * amount);
+                }
+                """)
+            #expect(!new.isGLSL100)
+            let renderer = try GLESRenderer()
+            let a = try render(old, progress: 0.5, on: renderer), b = try render(new, progress: 0.5, on: renderer)
+            #expect(Self.difference(a, b) == nil)
+            #expect(Self.difference(try render(old, progress: 1, on: renderer), Self.shown[1]) == nil)
+        }
+
+        /// A compile error names the file and the file's own line, then the driver's message.
+        @Test func compileErrorNamesTheFileAndLine() throws {
+            let broken = try Self.source("""
+                // A transition with a mistake on line 7.
+                uniform float amount; // = 1.0
+
+                vec4 transition(vec2 uv) {
+                    vec4 a = getFromColor(uv);
+                    vec4 b = getToColor(uv);
+                    return mix(a, b, progress * amount) + nope;
+                }
+                """, name: "broken.glsl")
+            let renderer = try GLESRenderer()
+            let objects = renderer.liveGLObjects
+            do {
+                _ = try renderer.prepare(broken)
+                Issue.record("compiled")
+            } catch {
+                let message = "\(error)"
+                #expect(message.hasPrefix("broken.glsl:7"), "\(message)")
+                #expect(message.contains("nope"), "\(message)")
+            }
+            #expect(renderer.liveGLObjects == objects)
+        }
+
+        @Test func driverLogsBecomeFileLines() {
+            #expect(TransitionProgram.messages("0:7(12): error: `nope' undeclared\n0:7(12): error: type mismatch\n", file: "a.glsl")
+                    == ["a.glsl:7:12: error: `nope' undeclared", "a.glsl:7:12: error: type mismatch"])
+            #expect(TransitionProgram.messages("ERROR: 0:3: 'x' : undeclared identifier\n", file: "a.glsl")
+                    == ["a.glsl:3: error: 'x' : undeclared identifier"])
+            #expect(TransitionProgram.messages("link failed\n", file: "a.glsl") == ["a.glsl: link failed"])
+        }
+
+        /// A program is compiled once per renderer and text, and released with the renderer.
+        @Test func programsAreSharedAndReleased() throws {
+            let ripple = try #require(ShippedTransitions.named("ripple"))
+            var renderer: GLESRenderer? = try GLESRenderer()
+            let before = renderer!.liveGLObjects
+            let a = try renderer!.prepare(ripple)
+            let after = renderer!.liveGLObjects
+            let b = try renderer!.prepare(ripple, values: ["amplitude": ShaderValue(type: .float, components: [0.1])!])
+            #expect(after == before + 1 && renderer!.liveGLObjects == after)
+            #expect(a.values["amplitude"] != b.values["amplitude"])
+            renderer = nil
+            let other = try GLESRenderer()
+            var frame = Pixmap(width: 0, height: 0)
+            #expect(throws: GLError.self) { try other.draw(a, progress: 0, width: 4, height: 4, into: &frame) }
+        }
+    }
+}
