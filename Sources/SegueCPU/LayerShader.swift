@@ -360,7 +360,7 @@ struct LayerShader: @unchecked Sendable {
         let count = x1 - x0
         if isOpaque {
             target.update(from: source, count: count)
-        } else if isOpaqueContent && mask == nil {
+        } else if isOpaqueContent {
             PixelMath.blendOpaqueRow(target, source, count: count, k: opacity255)
         } else if opacity255 == 255 {
             for k in 0..<count { target[k] = PixelMath.over(source[k], target[k]) }

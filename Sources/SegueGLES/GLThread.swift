@@ -1,3 +1,4 @@
+import CEGL
 import Foundation
 
 /// A dedicated thread that runs every GL and EGL call of one renderer, one job at a time.
@@ -12,19 +13,31 @@ final class GLThread: @unchecked Sendable {
     private var stopping = false
     private var finished = false
     private var thread: pthread_t?
+    /// The pthread to join in `stop()`; nil once joined.
+    private var handle_: pthread_t?
+    private let name: String
 
     /// Starts the thread. Its stack is large: llvmpipe compiles shaders with LLVM on the calling thread.
     init(name: String) {
-        let thread = Thread { [self] in serve() }
-        thread.name = name
-        thread.stackSize = 16 << 20
-        thread.start()
+        self.name = name
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 16 << 20)
+        var handle = pthread_t()
+        // The thread holds the object until `serve` returns.
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&handle, &attributes, { context in
+            Unmanaged<GLThread>.fromOpaque(context!).takeRetainedValue().serve()
+            return nil
+        }, context)
+        pthread_attr_destroy(&attributes)
+        precondition(status == 0, "pthread_create failed: \(status)")
+        handle_ = handle
         condition.lock()
         while self.thread == nil { condition.wait() }
         condition.unlock()
     }
 
-    /// True on the GL thread itself.
     var isCurrent: Bool {
         guard let thread else { return false }
         return pthread_equal(thread, pthread_self()) != 0
@@ -59,10 +72,16 @@ final class GLThread: @unchecked Sendable {
         stopping = true
         condition.signal()
         while !finished { condition.wait() }
+        let handle = handle_
+        handle_ = nil
         condition.unlock()
+        // Join, so the thread has wholly ended (its EGL state released) before the caller goes on: nothing of
+        // EGL's may still be running on it when the process exits.
+        if let handle { pthread_join(handle, nil) }
     }
 
     private func serve() {
+        Thread.current.name = name
         condition.lock()
         thread = pthread_self()
         condition.broadcast()
@@ -74,6 +93,9 @@ final class GLThread: @unchecked Sendable {
             job()
             condition.lock()
         }
+        // Release this thread's EGL state here, rather than in a thread-exit destructor that could race with
+        // the driver's own clean-up at process exit.
+        eglReleaseThread()
         finished = true
         condition.broadcast()
         condition.unlock()
