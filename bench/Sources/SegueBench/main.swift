@@ -114,6 +114,17 @@ for scale in options.scales {
         }
     }
 
+    // One custom transition in the gl-transitions interface, drawn by GLES at each resolution.
+    if let gles, let ripple = ShippedTransitions.named("ripple") {
+        try gles.load(snapshots: snapshots)
+        let prepared = try gles.prepare(ripple)
+        let progress = (0..<frames).map { Double($0) / Double(max(1, frames - 1)) }
+        let t = try time(runs: options.runs, frames: frames) {
+            try gles.drawFrames(prepared, progress: progress, width: width, height: height, deliver: { _, _ in })
+        }
+        record(measurement("shader:ripple", "gles", 1, "draw+readback", t))
+    }
+
     for effect in options.effects {
         let name = effect.rawValue
         let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
