@@ -1,0 +1,190 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+
+/// Overlaps drawing, encoding and writing: the renderer submits frames in order on its own thread, worker
+/// threads encode them (PNG files, or the bytes of a stream) and a writer thread puts stream bytes out in
+/// submission order. At most `capacity` frames are in flight, so memory stays flat however long the job:
+/// `submit` blocks while the pipeline is full.
+///
+/// PNG files are written atomically (a temporary name, renamed when complete), each by the worker that encoded
+/// it, in any order; a stream (raw RGBA, Y4M, an ffmpeg process) is written by the one writer thread, in order.
+final class FramePipeline: @unchecked Sendable {
+    struct Outputs {
+        /// A directory for `frame_%05d.png` files, named by frame index.
+        var directory: String?
+        var pngLevel: Int
+        /// One ordered stream of every submitted frame.
+        var stream: FrameStream?
+    }
+
+    private let outputs: Outputs
+    private let slots: DispatchSemaphore
+    private let lock = NSCondition()
+    // Guarded by `lock`:
+    private var queue: [(sequence: Int, index: Int, frame: Pixmap)] = []
+    private var closed = false
+    private var ready: [Int: [UInt8]] = [:]
+    private var nextToWrite = 0
+    private var failure: Error?
+    private var progress: ProgressReporter
+    private var done = 0
+    private var busyWorkers = 0
+
+    private var submitted = 0
+    private var threads: [Thread] = []
+    private let finished = DispatchGroup()
+
+    /// `workers` encoding threads (the cores by default); `capacity` frames at most in flight (twice the workers).
+    init(outputs: Outputs, total: Int, quiet: Bool, workers: Int? = nil, capacity: Int? = nil) {
+        self.outputs = outputs
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workerCount = max(1, workers ?? cores)
+        slots = DispatchSemaphore(value: max(1, capacity ?? 2 * max(cores, workerCount)))
+        progress = ProgressReporter(total: total, quiet: quiet)
+        for n in 0..<workerCount {
+            let t = Thread { [unowned self] in self.work() }
+            t.name = "segue-encode-\(n)"
+            threads.append(t)
+        }
+        if outputs.stream != nil {
+            let t = Thread { [unowned self] in self.writeStream() }
+            t.name = "segue-write"
+            threads.append(t)
+        }
+        for t in threads {
+            finished.enter()
+            t.start()
+        }
+    }
+
+    /// Hands one frame to the pipeline, waiting while `capacity` frames are in flight; throws the first error
+    /// a worker or the writer met.
+    func submit(_ frame: Pixmap, index: Int) throws {
+        slots.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure {
+            slots.signal()
+            throw failure
+        }
+        queue.append((submitted, index, frame))
+        submitted += 1
+        lock.broadcast()
+    }
+
+    /// Waits for every frame, then completes the stream (renamed into place, ffmpeg waited for); throws the
+    /// first error. Call once, after the last `submit`.
+    func finish() throws {
+        drain()
+        if let failure = lock.locked({ failure }) {
+            outputs.stream?.abandon()
+            throw failure
+        }
+        try outputs.stream?.finish()
+    }
+
+    /// Finishes the frames already in flight (their files are complete) and removes the partial stream.
+    func abandon() {
+        drain()
+        outputs.stream?.abandon()
+    }
+
+    private func drain() {
+        lock.locked {
+            closed = true
+            lock.broadcast()
+        }
+        finished.wait()
+    }
+
+    private func fail(_ error: Error) {
+        // Called with `lock` held.
+        if failure == nil { failure = error }
+        lock.broadcast()
+    }
+
+    /// Encodes frames until the queue is closed and empty.
+    private func work() {
+        defer { finished.leave() }
+        while true {
+            lock.lock()
+            while queue.isEmpty && !closed { lock.wait() }
+            if queue.isEmpty {
+                lock.unlock()
+                return
+            }
+            let item = queue.removeFirst()
+            let skip = failure != nil
+            lock.unlock()
+
+            var streamBytes: [UInt8] = []
+            var error: Error?
+            if !skip {
+                do {
+                    if let directory = outputs.directory {
+                        let bytes = try PNGEncoder.encode(item.frame, compressionLevel: outputs.pngLevel)
+                        let path = (directory as NSString).appendingPathComponent(PNGFilesSink.fileName(item.index))
+                        try FileWriter.writeAtomically(bytes, to: path)
+                    }
+                    if let stream = outputs.stream { streamBytes = try stream.encode(item.frame) }
+                } catch let e {
+                    error = e
+                }
+            }
+
+            lock.lock()
+            if let error { fail(error) }
+            if outputs.stream != nil {
+                // The writer takes it from here, in order (empty bytes after a failure: nothing is written).
+                ready[item.sequence] = streamBytes
+                lock.broadcast()
+                lock.unlock()
+            } else {
+                if error == nil && !skip { completeOne() }
+                lock.unlock()
+                slots.signal()
+            }
+        }
+    }
+
+    /// Writes stream bytes in submission order until every submitted frame is written.
+    private func writeStream() {
+        defer { finished.leave() }
+        guard let stream = outputs.stream else { return }
+        while true {
+            lock.lock()
+            while ready[nextToWrite] == nil && !(closed && nextToWrite >= submitted) { lock.wait() }
+            guard let bytes = ready.removeValue(forKey: nextToWrite) else {
+                lock.unlock()
+                return
+            }
+            nextToWrite += 1
+            let skip = failure != nil
+            lock.unlock()
+
+            var error: Error?
+            if !skip {
+                do { try stream.write(bytes) } catch let e { error = e }
+            }
+            lock.lock()
+            if let error { fail(error) } else if !skip { completeOne() }
+            lock.unlock()
+            slots.signal()
+        }
+    }
+
+    /// Counts one frame done (with `lock` held).
+    private func completeOne() {
+        done += 1
+        progress.update(done: done)
+    }
+}
+
+extension NSCondition {
+    fileprivate func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
