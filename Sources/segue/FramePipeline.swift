@@ -10,6 +10,9 @@ import SegueImageIO
 /// PNG files are written atomically (a temporary name, renamed when complete), each by the worker that encoded
 /// it, in any order; a stream (raw RGBA, Y4M, an ffmpeg process) is written by the one writer thread, in order.
 final class FramePipeline: @unchecked Sendable {
+    /// The PNG compression level used unless `--png-level` says otherwise (see the measurement in README).
+    static let defaultPNGLevel = 2
+
     struct Outputs {
         /// A directory for `frame_%05d.png` files, named by frame index.
         var directory: String?
