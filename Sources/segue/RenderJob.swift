@@ -99,6 +99,12 @@ enum Interrupt {
     static var requested: Bool { flag != 0 }
 
     static func install() {
+        // A parent may have started us with these blocked (a spawning thread's mask is inherited).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in Interrupt.flag = 1 }
         signal(SIGTERM) { _ in Interrupt.flag = 1 }
     }
