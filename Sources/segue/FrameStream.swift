@@ -28,9 +28,19 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         self.format = format
         self.y4m = y4m
         self.pngLevel = pngLevel
+        var info = stat()
         if path == "-" {
             signal(SIGPIPE, SIG_IGN)
             handle = .standardOutput
+            finalPath = nil
+            temporaryPath = nil
+        } else if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+            // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming over it would replace it.
+            signal(SIGPIPE, SIG_IGN)
+            guard let h = FileHandle(forWritingAtPath: path) else {
+                throw CLIFailure.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            handle = h
             finalPath = nil
             temporaryPath = nil
         } else {
