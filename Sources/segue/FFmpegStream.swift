@@ -73,15 +73,15 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         reader.start()
     }
 
-    func encode(_ frame: Pixmap) throws -> [UInt8] { y4m.frame(frame) }
+    func encode(_ frame: Pixmap) throws -> FramePayload { .bytes(y4m.frame(frame)) }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ payload: FramePayload) throws {
         do {
             if !wroteHeader {
                 try input.fileHandleForWriting.write(contentsOf: y4m.header)
                 wroteHeader = true
             }
-            try input.fileHandleForWriting.write(contentsOf: bytes)
+            try payload.withBytes { try input.fileHandleForWriting.write(contentsOf: $0) }
         } catch {
             throw failure()
         }

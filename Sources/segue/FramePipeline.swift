@@ -27,12 +27,13 @@ final class FramePipeline: @unchecked Sendable {
     // Guarded by `lock`:
     private var queue: [(sequence: Int, index: Int, frame: Pixmap)] = []
     private var closed = false
-    private var ready: [Int: [UInt8]] = [:]
+    private var ready: [Int: FramePayload] = [:]
     private var nextToWrite = 0
     private var failure: Error?
     private var progress: ProgressReporter
     private var done = 0
-    private var busyWorkers = 0
+    private var pool: [Pixmap] = []
+    private let poolLimit: Int
 
     private var submitted = 0
     private var threads: [Thread] = []
@@ -43,7 +44,9 @@ final class FramePipeline: @unchecked Sendable {
         self.outputs = outputs
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workerCount = max(1, workers ?? cores)
-        slots = DispatchSemaphore(value: max(1, capacity ?? 2 * max(cores, workerCount)))
+        let slotCount = max(1, capacity ?? 2 * max(cores, workerCount))
+        slots = DispatchSemaphore(value: slotCount)
+        poolLimit = slotCount
         progress = ProgressReporter(total: total, quiet: quiet)
         for n in 0..<workerCount {
             let t = Thread { [unowned self] in self.work() }
@@ -117,11 +120,11 @@ final class FramePipeline: @unchecked Sendable {
                 lock.unlock()
                 return
             }
-            let item = queue.removeFirst()
+            var item = queue.removeFirst()
             let skip = failure != nil
             lock.unlock()
 
-            var streamBytes: [UInt8] = []
+            var streamBytes = FramePayload.empty
             var error: Error?
             if !skip {
                 do {
@@ -138,6 +141,10 @@ final class FramePipeline: @unchecked Sendable {
 
             lock.lock()
             if let error { fail(error) }
+            if case .pixels = streamBytes {} else {
+                recycle(item.frame)
+                item.frame = Self.noFrame  // the pool's copy is now the only one
+            }
             if outputs.stream != nil {
                 // The writer takes it from here, in order (empty bytes after a failure: nothing is written).
                 ready[item.sequence] = streamBytes
@@ -158,7 +165,7 @@ final class FramePipeline: @unchecked Sendable {
         while true {
             lock.lock()
             while ready[nextToWrite] == nil && !(closed && nextToWrite >= submitted) { lock.wait() }
-            guard let bytes = ready.removeValue(forKey: nextToWrite) else {
+            guard var bytes = ready.removeValue(forKey: nextToWrite) else {
                 lock.unlock()
                 return
             }
@@ -172,9 +179,24 @@ final class FramePipeline: @unchecked Sendable {
             }
             lock.lock()
             if let error { fail(error) } else if !skip { completeOne() }
+            if case let .pixels(frame) = bytes { recycle(frame) }
+            bytes = .empty
             lock.unlock()
             slots.signal()
         }
+    }
+
+    private static let noFrame = Pixmap(width: 0, height: 0)
+
+    /// Keeps a frame's buffer for `takeBuffer` (with `lock` held).
+    private func recycle(_ frame: Pixmap) {
+        if pool.count < poolLimit && frame.width > 0 { pool.append(frame) }
+    }
+
+    /// A frame buffer the pipeline is done with, to draw the next frame into without allocating (and, once no
+    /// one else holds it, without copy-on-write); `nil` when there is none yet.
+    func takeBuffer() -> Pixmap? {
+        lock.locked { pool.popLast() }
     }
 
     /// Counts one frame done (with `lock` held).

@@ -6,10 +6,26 @@ import SegueImageIO
 /// thread in frame order, then `finish` (complete: renamed into place, process waited for) or `abandon`
 /// (partial output removed).
 protocol FrameStream: AnyObject, Sendable {
-    func encode(_ frame: Pixmap) throws -> [UInt8]
-    func write(_ bytes: [UInt8]) throws
+    func encode(_ frame: Pixmap) throws -> FramePayload
+    func write(_ payload: FramePayload) throws
     func finish() throws
     func abandon()
+}
+
+/// One frame's bytes for a stream: encoded, or the frame's own pixels when they are already the bytes wanted
+/// (an opaque frame as raw RGBA: no copy).
+enum FramePayload: @unchecked Sendable {
+    case bytes([UInt8])
+    case pixels(Pixmap)
+
+    static let empty = FramePayload.bytes([])
+
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        switch self {
+        case let .bytes(b): return try b.withUnsafeBytes(body)
+        case let .pixels(p): return try p.pixels.withUnsafeBytes(body)
+        }
+    }
 }
 
 /// Frames one after another (`rgba`: straight-alpha RGBA8; `y4m`: a YUV4MPEG2 stream; `png`: PNG files back
@@ -55,25 +71,25 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         }
     }
 
-    func encode(_ frame: Pixmap) throws -> [UInt8] {
+    func encode(_ frame: Pixmap) throws -> FramePayload {
         switch format {
-        case .rgba: return frame.straightRGBA()
-        case .y4m: return y4m!.frame(frame)
-        case .png: return try PNGEncoder.encode(frame, compressionLevel: pngLevel)
+        case .rgba: return frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
+        case .y4m: return .bytes(y4m!.frame(frame))
+        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel))
         }
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ payload: FramePayload) throws {
         if let y4m, !wroteHeader {
-            try put(y4m.header)
+            try put(.bytes(y4m.header))
             wroteHeader = true
         }
-        try put(bytes)
+        try put(payload)
     }
 
-    private func put(_ bytes: [UInt8]) throws {
+    private func put(_ payload: FramePayload) throws {
         do {
-            try handle.write(contentsOf: bytes)
+            try payload.withBytes { try handle.write(contentsOf: $0) }
         } catch {
             let what = finalPath.map { "'\($0)'" } ?? "standard output"
             throw CLIFailure.failure("writing to \(what) failed: \((error as NSError).localizedDescription)")

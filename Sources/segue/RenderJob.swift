@@ -8,6 +8,8 @@ struct RenderJob {
     let inputs: TransitionInputs
     let options: RenderOptions
     let times: [Double]
+    /// Computed once: each `SnapshotInfo` scans its image for transparency.
+    let snapshotInfo: [SnapshotInfo]
 
     init(effect: Effect, options: RenderOptions, effectOptions: EffectOptions) throws {
         self.options = options
@@ -28,6 +30,7 @@ struct RenderJob {
         inputs = try TransitionInputs.load(from: options.from, to: options.to, size: options.size,
                                            scale: options.scale, maxPixels: options.maxPixels)
         try transition.validate(frame: inputs.frame)
+        snapshotInfo = inputs.snapshotInfo
         if let t = options.progress {
             times = [t]
         } else if let track {
@@ -54,7 +57,7 @@ struct RenderJob {
 
     func drawList(at t: Double) -> DrawList {
         DrawList(scene: transition.scene(at: t, frame: inputs.frame), scale: inputs.scale,
-                 snapshots: inputs.snapshotInfo, background: options.background)
+                 snapshots: snapshotInfo, background: options.background)
     }
 
     func run() throws {
