@@ -10,7 +10,12 @@ import SegueImageIO
 /// PNG files are written atomically (a temporary name, renamed when complete), each by the worker that encoded
 /// it, in any order; a stream (raw RGBA, Y4M, an ffmpeg process) is written by the one writer thread, in order.
 final class FramePipeline: @unchecked Sendable {
-    /// The PNG compression level used unless `--png-level` says otherwise (see the measurement in README).
+    /// The PNG compression level used unless `--png-level` says otherwise. Measured on 60 frames of circle-spread
+    /// between the sample screens at 1920x1080 (release build, 2 cores, libspng 0.7.3), ms per frame on one thread
+    /// and KiB per frame: level 0 12 ms / 6086 KiB (stored), 1 32 ms / 83, 2 33 ms / 82, 3 52 ms / 82, 4 66 ms / 55,
+    /// 6 72 ms / 56, 9 121 ms / 54. Levels 1-2 compress 75:1 at a quarter of level 9's time; level 3 costs 60% more
+    /// for nothing (it searches every filter), and 4-9 buy a third smaller files at 2-4x the time. Level 0 is faster
+    /// but writes 6 MB a frame. So 2, as `segue render` has always used.
     static let defaultPNGLevel = 2
 
     struct Outputs {
