@@ -52,6 +52,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         self.path = path
         self.y4m = y4m
         temporaryPath = FileWriter.temporaryPath(for: path)
+        StaleTemporaries.remove(besides: path)
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "yuv4mpegpipe", "-i", "pipe:0"]
             + (ffmpegArguments ?? codec) + ["-f", muxer, temporaryPath]

@@ -50,3 +50,19 @@ struct FrameDirectory {
         Set(names().compactMap { Self.index(of: $0, temporary: false) })
     }
 }
+
+/// Temporary files (`.<name>.tmp-<pid>`) that a killed run left beside a stream or video file: removed before a
+/// new one is written, unless the process that owns one is still running.
+enum StaleTemporaries {
+    static func remove(besides path: String) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent).tmp-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)) else { continue }
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
+                unlink((directory as NSString).appendingPathComponent(name))
+            }
+        }
+    }
+}

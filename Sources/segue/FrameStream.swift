@@ -61,6 +61,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             temporaryPath = nil
         } else {
             let temp = FileWriter.temporaryPath(for: path)
+            StaleTemporaries.remove(besides: path)
             guard FileManager.default.createFile(atPath: temp, contents: nil),
                   let h = FileHandle(forWritingAtPath: temp) else {
                 throw CLIFailure.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")

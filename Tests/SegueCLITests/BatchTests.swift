@@ -200,6 +200,8 @@ import Testing
         // An odd size: 4:2:0 video needs it padded to even.
         let story = try write(Self.storyboard(output: #", "output": {"video": "story.\#(container)"}"#)
             .replacingOccurrences(of: "[48, 80]", with: "[47, 81]"), "story.json", in: dir)
+        // What a killed run leaves behind (pid 999999 is not running) is removed.
+        try Data("partial".utf8).write(to: dir.appendingPathComponent(".story.\(container).tmp-999999"))
         let r = try Segue.run(["batch", story, "--backend", "cpu", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
