@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo test check-shaders shaders bench bench-quick bench-deps clean
+.PHONY: all deps build release demo test test-slurm check-shaders shaders bench bench-quick bench-deps clean
 
 all: build
 
@@ -25,6 +25,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -x Shaders/check.sh ]; then Shaders/check.sh; fi
+
+# A real single-node Slurm (installed if missing) renders a storyboard as a 4-task job array; the frames must
+# equal a single-process run byte for byte (scripts/test-slurm.sh; needs root or sudo, about 10 s).
+test-slurm: deps
+	$(SWIFT) build --product segue
+	scripts/test-slurm.sh .build/debug/segue
 
 # Regenerates Sources/SegueGLES/ShaderSources.swift from Shaders/ (a test checks they agree).
 shaders:

@@ -46,7 +46,7 @@ public enum FileWriter {
     }
 
     /// `.<name>.tmp-<pid>` in the directory of `path`.
-    static func temporaryPath(for path: String) -> String {
+    public static func temporaryPath(for path: String) -> String {
         if let slash = path.lastIndex(of: "/") {
             let directory = path[...slash]
             let name = path[path.index(after: slash)...]

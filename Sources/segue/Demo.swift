@@ -61,25 +61,26 @@ struct Demo: ParsableCommand {
         let snapshots = [home, detail]
         let info = snapshots.map(SnapshotInfo.init)
         let renderer = try Backends.make(BackendChoice(rawValue: backend)!, platform: nil, threads: nil)
-        try renderer.load(snapshots: snapshots)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
 
         let jobs = Effect.allCases.flatMap { effect in Direction.allCases.map { (effect, $0) } }
         var frames = 0
-        var progress = ProgressReporter(total: jobs.count, quiet: quiet)
+        var progress = ProgressReporter(total: jobs.count, quiet: quiet, unit: "transitions")
         for (done, (effect, direction)) in jobs.enumerated() {
             let transition = Transition(effect, direction: direction, options: Self.options(for: effect, frame: frame))
             try transition.validate(frame: frame)
             let name = "\(effect.rawValue)-\(direction.rawValue)"
             let directory = (out as NSString).appendingPathComponent(name)
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             func list(_ t: Double) -> DrawList {
                 DrawList(scene: transition.scene(at: t, frame: frame), scale: scale, snapshots: info)
             }
             let last = Int((transition.duration * fps).rounded())
-            let sink = PNGFilesSink(directory: directory, singleFile: nil, compressionLevel: 2)
-            try renderer.drawFrames(count: last + 1, list: { list(min(1, Double($0) / (fps * transition.duration))) },
-                                    deliver: { index, pixmap in try sink.write(pixmap, index: index) })
+            // Every frame through the pipeline: drawn in order, PNGs encoded on all cores.
+            let pipeline = FramePipeline(outputs: .init(directory: try FrameDirectory(creating: directory).path, pngLevel: 2, stream: nil),
+                                         total: last + 1, quiet: true)
+            let run = FrameDriver.Run(snapshots: snapshots, indices: Array(0...last),
+                                      list: { list(min(1, Double($0) / (fps * transition.duration))) })
+            try FrameDriver.render([run], with: renderer, into: pipeline)
             frames += last + 1
             let keyframes = try [0, 0.25, 0.5, 0.75, 1].map { try renderer.render(list($0)) }
             let strip = ContactSheet.strip(keyframes, gap: Int(8 * scale))

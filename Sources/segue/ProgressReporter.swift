@@ -10,8 +10,12 @@ struct ProgressReporter {
     private var lastDecile = 0
     private var lastDraw = Date.distantPast
 
-    init(total: Int, quiet: Bool) {
+    /// What is counted: `frames`, or `transitions` for the demo.
+    let unit: String
+
+    init(total: Int, quiet: Bool, unit: String = "frames") {
         self.total = total
+        self.unit = unit
         self.quiet = quiet || total <= 1
     }
 
@@ -20,7 +24,7 @@ struct ProgressReporter {
         let elapsed = Date().timeIntervalSince(start)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0
-        let line = String(format: "%d/%d frames, %.1f frames/s, ETA %.0f s", done, total, rate, eta)
+        let line = String(format: "%d/%d %@, %.1f %@/s, ETA %.0f s", done, total, unit, rate, unit, eta)
         if isTerminal {
             guard done == total || Date().timeIntervalSince(lastDraw) > 0.1 else { return }
             lastDraw = Date()

@@ -20,6 +20,12 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Render one frame at this progress, 0...1, instead of the whole sequence.", valueName: "t"))
     var progress: Double?
 
+    @Option(help: ArgumentHelp("An interactive transition: a CSV of time,progress samples of the drag; renders the drag, then the finish or the cancel.", valueName: "csv"))
+    var track: String?
+
+    @Option(help: ArgumentHelp("With --track: progress above which the release finishes the transition, else it cancels (0.5).", valueName: "p"))
+    var threshold: Double?
+
     @Option(help: ArgumentHelp("Frames per second of the sequence: frames at k/fps, k = 0 ... round(duration*fps).", valueName: "n"))
     var fps: Double = 60
 

@@ -17,7 +17,7 @@ struct Segue: ParsableCommand {
             (unknown effect or option, bad value), 130 interrupted.
             """,
         version: "0.1.0",
-        subcommands: [Render.self, Effects.self, Info.self, Demo.self])
+        subcommands: [Render.self, Batch.self, Effects.self, Info.self, Demo.self])
 }
 
 /// Exit statuses, as `--help` documents them.

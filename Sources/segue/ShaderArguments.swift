@@ -89,46 +89,22 @@ struct ShaderRenderJob {
         let back = options.direction == .back
         try renderer.load(snapshots: back ? [inputs.to, inputs.from] : [inputs.from, inputs.to])
         let prepared = try renderer.prepare(transition, values: values)
-        var sink = try makeSink(OutputFormat(rawValue: options.format)!)
-        var reporter = ProgressReporter(total: progress.count, quiet: options.quiet)
+        let outputs = try RenderJob.makeOutputs(OutputFormat(rawValue: options.format)!, options: options,
+                                                width: inputs.from.width, height: inputs.from.height)
+        let pipeline = FramePipeline(outputs: outputs, total: progress.count, quiet: options.quiet)
         Interrupt.install()
         do {
             try renderer.drawFrames(prepared, progress: progress, width: inputs.from.width, height: inputs.from.height,
                                     background: options.background) { index, frame in
-                try sink.write(frame, index: index)
-                reporter.update(done: index + 1)
                 if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
+                try pipeline.submit(frame, index: index)
             }
-            try sink.finish()
+            if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
         } catch {
-            sink.abandon()
+            pipeline.abandon()
             throw error
         }
-    }
-
-    /// The sink for `--out` and `--format`, chosen as `RenderJob` chooses it.
-    private func makeSink(_ format: OutputFormat) throws -> FrameSink {
-        let out = options.out
-        let y4m = format == .y4m
-            ? Y4M(width: inputs.from.width, height: inputs.from.height, fps: options.fps,
-                  chroma: Y4M.Chroma(rawValue: options.y4mChroma)!)
-            : nil
-        if out == "-" || format != .png {
-            return try StreamSink(path: out, format: format, y4m: y4m, compressionLevel: options.pngLevel)
-        }
-        if options.progress != nil {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
-                return PNGFilesSink(directory: out, singleFile: nil, compressionLevel: options.pngLevel)
-            }
-            return PNGFilesSink(directory: nil, singleFile: out, compressionLevel: options.pngLevel)
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw CLIFailure.failure("cannot create the output directory '\(out)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
-        }
-        return PNGFilesSink(directory: out, singleFile: nil, compressionLevel: options.pngLevel)
+        try pipeline.finish()
     }
 }
 

@@ -1,0 +1,389 @@
+import Foundation
+
+/// One problem in a storyboard file, at its JSON path: `$.timeline[1].options.center: expected [x, y]`.
+public struct StoryboardProblem: Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(_ path: String, _ message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Every problem found in a storyboard, reported together before anything renders.
+public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var problems: [StoryboardProblem]
+
+    public init(_ problems: [StoryboardProblem]) { self.problems = problems }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+extension Storyboard {
+    /// Reads a storyboard from JSON, collecting every problem with its JSON path instead of stopping at the
+    /// first. Steps with problems are left out of the returned storyboard. `loadTrack` returns the text of an
+    /// interactive step's track file (its path as written in the file).
+    ///
+    /// Checks here need no image; `problems(frame:)` checks the transitions against the frame once the
+    /// screens' size is known.
+    public static func parse(json data: Data, loadTrack: (String) throws -> String) -> Parsed {
+        withoutActuallyEscaping(loadTrack) { load in
+            var p = Parser(loadTrack: load)
+            let board = p.storyboard(data)
+            return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths)
+        }
+    }
+
+    /// What `parse` found: the storyboard (without the steps that have problems), the problems, and the JSON
+    /// path of each step kept.
+    public struct Parsed: Sendable {
+        public var storyboard: Storyboard
+        public var problems: [StoryboardProblem]
+        public var stepPaths: [String]
+    }
+
+    /// Problems of the transitions on a frame of `frame` points (`Transition.validate(frame:)` for each step),
+    /// each at its step's path; option names lose their `--`.
+    public func problems(frame: Size, stepPaths: [String]? = nil) -> [StoryboardProblem] {
+        var problems: [StoryboardProblem] = []
+        for (i, step) in timeline.enumerated() {
+            let transition: Transition
+            switch step {
+            case .hold: continue
+            case let .transition(t, _, _), let .interactive(t, _, _, _): transition = t
+            }
+            let path = stepPaths?[i] ?? "$.timeline[\(i)]"
+            do {
+                try transition.validate(frame: frame)
+            } catch {
+                let message = "\(error)".replacingOccurrences(of: "--", with: "")
+                let word = String(message.prefix { $0 != " " && $0 != "," })
+                if transition.options.setNames.contains(word) {
+                    problems.append(StoryboardProblem("\(path).options.\(word)", message))
+                } else if word == "duration" {
+                    problems.append(StoryboardProblem("\(path).duration", message))
+                } else {
+                    problems.append(StoryboardProblem(path, message))
+                }
+            }
+        }
+        return problems
+    }
+}
+
+/// The reader behind `Storyboard.parse`: each accessor records a problem and returns `nil` when a value is
+/// missing or of the wrong kind.
+private struct Parser {
+    let loadTrack: (String) throws -> String
+    var problems: [StoryboardProblem] = []
+    /// The JSON path of each kept step (steps with problems are dropped, so indices shift).
+    var stepPaths: [String] = []
+
+    init(loadTrack: @escaping (String) throws -> String) {
+        self.loadTrack = loadTrack
+    }
+
+    mutating func problem(_ path: String, _ message: String) {
+        problems.append(StoryboardProblem(path, message))
+    }
+
+    mutating func storyboard(_ data: Data) -> Storyboard {
+        let empty = Storyboard(screens: [:], timeline: [])
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "not valid JSON"
+            problem("$", "not valid JSON: \(detail)")
+            return empty
+        }
+        guard let object = root as? [String: Any] else {
+            problem("$", "expected an object with \"screens\" and \"timeline\"")
+            return empty
+        }
+        unknownKeys(object, "$", allowed: ["fps", "scale", "size", "background", "screens", "timeline", "output", "$schema", "comment"])
+
+        var board = empty
+        if let v = object["fps"] {
+            if let fps = number(v, "$.fps"), check(fps > 0 && fps <= 1000, "$.fps", "expected a number of frames per second in (0, 1000], not \(fps.compact)") {
+                board.fps = fps
+            }
+        }
+        if let v = object["scale"] {
+            if let s = number(v, "$.scale"), check(s > 0 && s <= 64, "$.scale", "expected pixels per point in (0, 64], not \(s.compact)") {
+                board.scale = s
+            }
+        }
+        if let v = object["size"] {
+            if let a = numbers(v, "$.size", count: 2, form: "[width, height] in pixels") {
+                if a.allSatisfy({ $0 == $0.rounded() && $0 >= 1 && $0 <= 16384 }) {
+                    board.size = (Int(a[0]), Int(a[1]))
+                } else {
+                    problem("$.size", "each side must be a whole number of pixels in 1...16384")
+                }
+            }
+        }
+        if let v = object["background"] {
+            if let c = color(v, "$.background") { board.background = c }
+        }
+
+        var screenNames = Set<String>()
+        if let v = object["screens"] {
+            if let screens = v as? [String: Any] {
+                if screens.isEmpty { problem("$.screens", "expected at least one screen") }
+                for name in screens.keys.sorted() {
+                    let path = "$.screens" + key(name)
+                    screenNames.insert(name)
+                    if let s = screens[name] as? String, !s.isEmpty {
+                        board.screens[name] = s
+                    } else {
+                        problem(path, "expected an image path (PNG or JPEG, relative to the storyboard) or sample:home / sample:detail")
+                    }
+                }
+            } else {
+                problem("$.screens", "expected an object of screen names to image paths")
+            }
+        } else {
+            problem("$", "missing \"screens\": an object of screen names to image paths")
+        }
+
+        if let v = object["timeline"] {
+            if let steps = v as? [Any] {
+                if steps.isEmpty { problem("$.timeline", "expected at least one step") }
+                for (i, raw) in steps.enumerated() {
+                    let path = "$.timeline[\(i)]"
+                    if let step = step(raw, path, screens: screenNames) {
+                        board.timeline.append(step)
+                        stepPaths.append(path)
+                    }
+                }
+            } else {
+                problem("$.timeline", "expected an array of steps")
+            }
+        } else {
+            problem("$", "missing \"timeline\": an array of steps")
+        }
+
+        if let v = object["output"] {
+            if let output = v as? [String: Any] {
+                unknownKeys(output, "$.output", allowed: ["frames", "video"])
+                if let f = output["frames"] { board.output.frames = string(f, "$.output.frames") }
+                if let f = output["video"] {
+                    if let video = string(f, "$.output.video") {
+                        let ext = (video as NSString).pathExtension.lowercased()
+                        if ["mp4", "webm", "mov", "gif"].contains(ext) {
+                            board.output.video = video
+                        } else {
+                            problem("$.output.video", "expected a .mp4, .webm, .mov or .gif file, not '\(video)'")
+                        }
+                    }
+                }
+            } else {
+                problem("$.output", "expected an object with \"frames\" and/or \"video\"")
+            }
+        }
+        // The transitions' own checks need the frame size; here only what needs no image.
+        return board
+    }
+
+    mutating func step(_ raw: Any, _ path: String, screens: Set<String>) -> Storyboard.Step? {
+        guard let object = raw as? [String: Any] else {
+            problem(path, "expected an object: {\"hold\": ...}, {\"transition\": ...} or {\"interactive\": ...}")
+            return nil
+        }
+        let kinds = ["hold", "transition", "interactive"].filter { object[$0] != nil }
+        guard kinds.count == 1 else {
+            problem(path, kinds.isEmpty
+                ? "expected one of \"hold\", \"transition\" or \"interactive\""
+                : "a step is one of \"hold\", \"transition\" or \"interactive\", not \(kinds.map { "\"\($0)\"" }.joined(separator: " and "))")
+            return nil
+        }
+        let before = problems.count
+        func screen(_ key: String) -> String? {
+            guard let v = object[key] else {
+                problem(path, "missing \"\(key)\": a screen name")
+                return nil
+            }
+            guard let name = string(v, "\(path).\(key)") else { return nil }
+            if !screens.isEmpty && !screens.contains(name) {
+                problem("\(path).\(key)", "unknown screen '\(name)' (screens: \(screens.sorted().joined(separator: ", ")))")
+                return nil
+            }
+            return name
+        }
+
+        if kinds[0] == "hold" {
+            unknownKeys(object, path, allowed: ["hold", "duration"])
+            let name = screen("hold")
+            var duration: Double?
+            if let v = object["duration"] {
+                if let d = number(v, "\(path).duration"), check(d > 0 && d <= 3600, "\(path).duration", "expected seconds in (0, 3600], not \(d.compact)") {
+                    duration = d
+                }
+            } else {
+                problem(path, "missing \"duration\": seconds the screen is held")
+            }
+            guard problems.count == before, let name, let duration else { return nil }
+            return .hold(screen: name, duration: duration)
+        }
+
+        let interactive = kinds[0] == "interactive"
+        var allowed = [kinds[0], "from", "to", "duration", "curve", "direction", "options"]
+        if interactive { allowed += ["track", "threshold"] }
+        unknownKeys(object, path, allowed: Set(allowed))
+
+        var effect: Effect?
+        if let name = string(object[kinds[0]]!, "\(path).\(kinds[0])") {
+            effect = Effect(rawValue: name)
+            if effect == nil {
+                problem("\(path).\(kinds[0])", "unknown effect '\(name)' (effects: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+        }
+        let from = screen("from"), to = screen("to")
+        var duration: Double?
+        if let v = object["duration"], let d = number(v, "\(path).duration") {
+            if check(d > 0 && d <= 3600, "\(path).duration", "expected seconds in (0, 3600], not \(d.compact)") { duration = d }
+        }
+        var curve: TimingCurve?
+        if let v = object["curve"], let text = string(v, "\(path).curve") {
+            do { curve = try TimingCurve(parsing: text) } catch { problem("\(path).curve", "\(error)") }
+        }
+        var direction = Direction.forward
+        if let v = object["direction"], let text = string(v, "\(path).direction") {
+            if let d = Direction(rawValue: text) { direction = d } else { problem("\(path).direction", "expected \"forward\" or \"back\", not '\(text)'") }
+        }
+        var options = EffectOptions()
+        if let v = object["options"] {
+            options = effectOptions(v, "\(path).options", effect: effect)
+        }
+        guard let effect else { return nil }
+        let transition = Transition(effect, direction: direction, options: options, curve: curve, duration: duration)
+
+        if interactive {
+            var threshold = InteractiveTrack.defaultThreshold
+            if let v = object["threshold"], let th = number(v, "\(path).threshold") {
+                if check((0...1).contains(th), "\(path).threshold", "expected a progress in [0, 1], not \(th.compact)") { threshold = th }
+            }
+            var track: InteractiveTrack?
+            if let v = object["track"] {
+                if let file = string(v, "\(path).track") {
+                    do {
+                        let samples = try InteractiveTrack.parseCSV(try loadTrack(file))
+                        track = try InteractiveTrack(samples: samples, threshold: threshold, duration: transition.duration)
+                    } catch {
+                        problem("\(path).track", "'\(file)': \(error)")
+                    }
+                }
+            } else {
+                problem(path, "missing \"track\": a CSV file of time,progress samples")
+            }
+            guard problems.count == before, let from, let to, let track else { return nil }
+            return .interactive(transition, from: from, to: to, track: track)
+        }
+        guard problems.count == before, let from, let to else { return nil }
+        return .transition(transition, from: from, to: to)
+    }
+
+    /// Effect options, named as on the command line: `{"center": [x, y], "from-rect": [x, y, w, h], "color": "RRGGBB", ...}`.
+    mutating func effectOptions(_ raw: Any, _ path: String, effect: Effect?) -> EffectOptions {
+        var o = EffectOptions()
+        guard let object = raw as? [String: Any] else {
+            problem(path, "expected an object of effect options (as 'segue effects' names them)")
+            return o
+        }
+        let applicable = effect.map { Set(EffectCatalog.info($0).options.map(\.name)) }
+        for name in object.keys.sorted() {
+            let p = path + key(name), v = object[name]!
+            let known = ["zoom", "center", "start-radius", "end-radius", "color", "perspective", "shadow", "from-rect",
+                         "to-rect", "from-radius", "to-radius", "height"]
+            guard known.contains(name) else {
+                problem(p, "unknown option (options: \(known.joined(separator: ", ")))")
+                continue
+            }
+            if let applicable, let effect, !applicable.contains(name) {
+                let takes = applicable.isEmpty ? "takes no options" : "takes " + applicable.sorted().joined(separator: ", ")
+                problem(p, "does not apply to \(effect.rawValue), which \(takes)")
+                continue
+            }
+            switch name {
+            case "center":
+                if let a = numbers(v, p, count: 2, form: "[x, y]") { o.center = Point(a[0], a[1]) }
+            case "from-rect", "to-rect":
+                if let a = numbers(v, p, count: 4, form: "[x, y, w, h]") {
+                    if name == "from-rect" { o.fromRect = Rect(a[0], a[1], a[2], a[3]) } else { o.toRect = Rect(a[0], a[1], a[2], a[3]) }
+                }
+            case "color":
+                o.color = color(v, p)
+            default:
+                guard let x = number(v, p) else { continue }
+                switch name {
+                case "zoom": o.zoom = x
+                case "start-radius": o.startRadius = x
+                case "end-radius": o.endRadius = x
+                case "perspective": o.perspective = x
+                case "shadow": o.shadow = x
+                case "from-radius": o.fromRadius = x
+                case "to-radius": o.toRadius = x
+                default: o.height = x
+                }
+            }
+        }
+        return o
+    }
+
+    // MARK: Values
+
+    mutating func check(_ ok: Bool, _ path: String, _ message: String) -> Bool {
+        if !ok { problem(path, message) }
+        return ok
+    }
+
+    mutating func number(_ v: Any, _ path: String) -> Double? {
+        if let n = Parser.jsonNumber(v), n.isFinite { return n }
+        problem(path, "expected a number")
+        return nil
+    }
+
+    mutating func numbers(_ v: Any, _ path: String, count: Int, form: String) -> [Double]? {
+        guard let array = v as? [Any], array.count == count,
+              case let values = array.compactMap(Parser.jsonNumber),
+              values.count == count, values.allSatisfy(\.isFinite) else {
+            problem(path, "expected \(form)")
+            return nil
+        }
+        return values
+    }
+
+    /// A JSON number (JSONSerialization gives booleans as NSNumber too; their type is `c`).
+    static func jsonNumber(_ v: Any) -> Double? {
+        guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+        return n.doubleValue
+    }
+
+    mutating func string(_ v: Any, _ path: String) -> String? {
+        if let s = v as? String { return s }
+        problem(path, "expected a string")
+        return nil
+    }
+
+    mutating func color(_ v: Any, _ path: String) -> Color? {
+        if let s = v as? String, let c = Color(hex: s) { return c }
+        problem(path, "expected a colour \"RRGGBB\"")
+        return nil
+    }
+
+    mutating func unknownKeys(_ object: [String: Any], _ path: String, allowed: Set<String>) {
+        for k in object.keys.sorted() where !allowed.contains(k) {
+            problem(path + key(k), "unknown key (expected \(allowed.filter { !$0.hasPrefix("$") && $0 != "comment" }.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    /// `.name`, or `["name"]` when the name is not an identifier.
+    func key(_ name: String) -> String {
+        let identifier = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        return identifier ? ".\(name)" : "[\"\(name)\"]"
+    }
+}

@@ -1,0 +1,83 @@
+/// A storyboard: named screens and a timeline of holds, transitions and interactive transitions, rendered
+/// at `fps` into one sequence of frames (`segue batch`). The file format is documented in
+/// `docs/storyboard.schema.json`; `Storyboard.parse` reads it and `Storyboard+Timeline` says what each frame shows.
+public struct Storyboard: Sendable, Equatable {
+    /// One step of the timeline.
+    public enum Step: Sendable, Equatable {
+        /// `screen` shown still for `duration` seconds.
+        case hold(screen: String, duration: Double)
+        /// A transition from one screen to another, over the transition's duration.
+        case transition(Transition, from: String, to: String)
+        /// A transition driven by a gesture track, then finished or cancelled (EFFECTS.md section 4).
+        case interactive(Transition, from: String, to: String, track: InteractiveTrack)
+
+        /// Seconds the step lasts.
+        public var duration: Double {
+            switch self {
+            case let .hold(_, d): return d
+            case let .transition(transition, _, _): return transition.duration
+            case let .interactive(_, _, _, track): return track.totalDuration
+            }
+        }
+
+        /// The screens the step shows: `from` and `to` (the same screen twice for a hold).
+        public var screens: (from: String, to: String) {
+            switch self {
+            case let .hold(screen, _): return (screen, screen)
+            case let .transition(_, from, to), let .interactive(_, from, to, _): return (from, to)
+            }
+        }
+    }
+
+    /// Where the storyboard asks its output to go, relative to the storyboard file.
+    public struct Output: Sendable, Equatable {
+        public var frames: String?
+        public var video: String?
+
+        public init(frames: String? = nil, video: String? = nil) {
+            self.frames = frames
+            self.video = video
+        }
+    }
+
+    /// Frames per second: frame `k` shows the timeline at `k / fps`.
+    public var fps: Double
+    /// Pixels per point: the frame is (pixel size / scale) points.
+    public var scale: Double
+    /// The output's pixel size; `nil` means the pixel size of the first screen the timeline shows.
+    public var size: (width: Int, height: Int)?
+    /// Colour where no layer is.
+    public var background: Color
+    /// Screen name -> image path (relative to the storyboard file) or `sample:home` / `sample:detail`.
+    public var screens: [String: String]
+    public var timeline: [Step]
+    public var output: Output
+
+    public init(fps: Double = 30, scale: Double = 1, size: (width: Int, height: Int)? = nil, background: Color = .black,
+                screens: [String: String], timeline: [Step], output: Output = .init()) {
+        self.fps = fps
+        self.scale = scale
+        self.size = size
+        self.background = background
+        self.screens = screens
+        self.timeline = timeline
+        self.output = output
+    }
+
+    public static func == (a: Storyboard, b: Storyboard) -> Bool {
+        a.fps == b.fps && a.scale == b.scale && a.size?.width == b.size?.width && a.size?.height == b.size?.height
+            && a.background == b.background && a.screens == b.screens && a.timeline == b.timeline && a.output == b.output
+    }
+
+    /// The screen whose pixel size sets the output's when `size` is not given: the first the timeline shows.
+    public var firstScreen: String? { timeline.first?.screens.from }
+
+    /// The screens the timeline uses, in order of first use.
+    public var usedScreens: [String] {
+        var seen = Set<String>(), names: [String] = []
+        for step in timeline {
+            for name in [step.screens.from, step.screens.to] where seen.insert(name).inserted { names.append(name) }
+        }
+        return names
+    }
+}

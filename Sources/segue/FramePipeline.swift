@@ -1,0 +1,220 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+
+/// Overlaps drawing, encoding and writing: the renderer submits frames in order on its own thread, worker
+/// threads encode them (PNG files, or the bytes of a stream) and a writer thread puts stream bytes out in
+/// submission order. At most `capacity` frames are in flight, so memory stays flat however long the job:
+/// `submit` blocks while the pipeline is full.
+///
+/// PNG files are written atomically (a temporary name, renamed when complete), each by the worker that encoded
+/// it, in any order; a stream (raw RGBA, Y4M, an ffmpeg process) is written by the one writer thread, in order.
+final class FramePipeline: @unchecked Sendable {
+    /// The PNG compression level used unless `--png-level` says otherwise. Measured on 60 frames of circle-spread
+    /// between the sample screens at 1920x1080 (release build, 2 cores, libspng 0.7.3), ms per frame on one thread
+    /// and KiB per frame: level 0 12 ms / 6086 KiB (stored), 1 32 ms / 83, 2 33 ms / 82, 3 52 ms / 82, 4 66 ms / 55,
+    /// 6 72 ms / 56, 9 121 ms / 54. Levels 1-2 compress 75:1 at a quarter of level 9's time; level 3 costs 60% more
+    /// for nothing (it searches every filter), and 4-9 buy a third smaller files at 2-4x the time. Level 0 is faster
+    /// but writes 6 MB a frame. So 2, as `segue render` has always used.
+    static let defaultPNGLevel = 2
+
+    struct Outputs {
+        /// A directory for `frame_%05d.png` files, named by frame index.
+        var directory: String?
+        var pngLevel: Int
+        /// One ordered stream of every submitted frame.
+        var stream: FrameStream?
+    }
+
+    private let outputs: Outputs
+    private let slots: DispatchSemaphore
+    private let lock = NSCondition()
+    // Guarded by `lock`:
+    private var queue: [(sequence: Int, index: Int, frame: Pixmap)] = []
+    private var closed = false
+    private var ready: [Int: FramePayload] = [:]
+    private var nextToWrite = 0
+    private var failure: Error?
+    private var progress: ProgressReporter
+    private var done = 0
+    private var pool: [Pixmap] = []
+    private let poolLimit: Int
+
+    private var submitted = 0
+    private var threads: [Thread] = []
+    private let finished = DispatchGroup()
+
+    /// `workers` encoding threads (the cores by default); `capacity` frames at most in flight (twice the workers).
+    init(outputs: Outputs, total: Int, quiet: Bool, workers: Int? = nil, capacity: Int? = nil) {
+        self.outputs = outputs
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workerCount = max(1, workers ?? cores)
+        let slotCount = max(1, capacity ?? 2 * max(cores, workerCount))
+        slots = DispatchSemaphore(value: slotCount)
+        poolLimit = slotCount
+        progress = ProgressReporter(total: total, quiet: quiet)
+        for n in 0..<workerCount {
+            let t = Thread { [unowned self] in self.work() }
+            t.name = "segue-encode-\(n)"
+            threads.append(t)
+        }
+        if outputs.stream != nil {
+            let t = Thread { [unowned self] in self.writeStream() }
+            t.name = "segue-write"
+            threads.append(t)
+        }
+        for t in threads {
+            finished.enter()
+            t.start()
+        }
+    }
+
+    /// Hands one frame to the pipeline, waiting while `capacity` frames are in flight; throws the first error
+    /// a worker or the writer met.
+    func submit(_ frame: Pixmap, index: Int) throws {
+        slots.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure {
+            slots.signal()
+            throw failure
+        }
+        queue.append((submitted, index, frame))
+        submitted += 1
+        lock.broadcast()
+    }
+
+    /// Waits for every frame, then completes the stream (renamed into place, ffmpeg waited for); throws the
+    /// first error. Call once, after the last `submit`.
+    func finish() throws {
+        drain()
+        if let failure = lock.locked({ failure }) {
+            outputs.stream?.abandon()
+            throw failure
+        }
+        try outputs.stream?.finish()
+    }
+
+    /// Finishes the frames already in flight (their files are complete) and removes the partial stream.
+    func abandon() {
+        drain()
+        outputs.stream?.abandon()
+    }
+
+    private func drain() {
+        lock.locked {
+            closed = true
+            lock.broadcast()
+        }
+        finished.wait()
+    }
+
+    private func fail(_ error: Error) {
+        // Called with `lock` held.
+        if failure == nil { failure = error }
+        lock.broadcast()
+    }
+
+    /// Encodes frames until the queue is closed and empty.
+    private func work() {
+        defer { finished.leave() }
+        while true {
+            lock.lock()
+            while queue.isEmpty && !closed { lock.wait() }
+            if queue.isEmpty {
+                lock.unlock()
+                return
+            }
+            var item = queue.removeFirst()
+            let skip = failure != nil
+            lock.unlock()
+
+            var streamBytes = FramePayload.empty
+            var error: Error?
+            if !skip {
+                do {
+                    if let directory = outputs.directory {
+                        let bytes = try PNGEncoder.encode(item.frame, compressionLevel: outputs.pngLevel)
+                        let path = (directory as NSString).appendingPathComponent(FrameDirectory.fileName(item.index))
+                        try FileWriter.writeAtomically(bytes, to: path)
+                    }
+                    if let stream = outputs.stream { streamBytes = try stream.encode(item.frame) }
+                } catch let e {
+                    error = e
+                }
+            }
+
+            lock.lock()
+            if let error { fail(error) }
+            if case .pixels = streamBytes {} else {
+                recycle(item.frame)
+                item.frame = Self.noFrame  // the pool's copy is now the only one
+            }
+            if outputs.stream != nil {
+                // The writer takes it from here, in order (empty bytes after a failure: nothing is written).
+                ready[item.sequence] = streamBytes
+                lock.broadcast()
+                lock.unlock()
+            } else {
+                if error == nil && !skip { completeOne() }
+                lock.unlock()
+                slots.signal()
+            }
+        }
+    }
+
+    /// Writes stream bytes in submission order until every submitted frame is written.
+    private func writeStream() {
+        defer { finished.leave() }
+        guard let stream = outputs.stream else { return }
+        while true {
+            lock.lock()
+            while ready[nextToWrite] == nil && !(closed && nextToWrite >= submitted) { lock.wait() }
+            guard var bytes = ready.removeValue(forKey: nextToWrite) else {
+                lock.unlock()
+                return
+            }
+            nextToWrite += 1
+            let skip = failure != nil
+            lock.unlock()
+
+            var error: Error?
+            if !skip {
+                do { try stream.write(bytes) } catch let e { error = e }
+            }
+            lock.lock()
+            if let error { fail(error) } else if !skip { completeOne() }
+            if case let .pixels(frame) = bytes { recycle(frame) }
+            bytes = .empty
+            lock.unlock()
+            slots.signal()
+        }
+    }
+
+    private static let noFrame = Pixmap(width: 0, height: 0)
+
+    /// Keeps a frame's buffer for `takeBuffer` (with `lock` held).
+    private func recycle(_ frame: Pixmap) {
+        if pool.count < poolLimit && frame.width > 0 { pool.append(frame) }
+    }
+
+    /// A frame buffer the pipeline is done with, to draw the next frame into without allocating (and, once no
+    /// one else holds it, without copy-on-write); `nil` when there is none yet.
+    func takeBuffer() -> Pixmap? {
+        lock.locked { pool.popLast() }
+    }
+
+    /// Counts one frame done (with `lock` held).
+    private func completeOne() {
+        done += 1
+        progress.update(done: done)
+    }
+}
+
+extension NSCondition {
+    fileprivate func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+
+/// An ordered stream of frames: `encode` runs on any worker thread, `write` on the pipeline's one writer
+/// thread in frame order, then `finish` (complete: renamed into place, process waited for) or `abandon`
+/// (partial output removed).
+protocol FrameStream: AnyObject, Sendable {
+    func encode(_ frame: Pixmap) throws -> FramePayload
+    func write(_ payload: FramePayload) throws
+    func finish() throws
+    func abandon()
+}
+
+/// One frame's bytes for a stream: encoded, or the frame's own pixels when they are already the bytes wanted
+/// (an opaque frame as raw RGBA: no copy).
+enum FramePayload: @unchecked Sendable {
+    case bytes([UInt8])
+    case pixels(Pixmap)
+
+    static let empty = FramePayload.bytes([])
+
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        switch self {
+        case let .bytes(b): return try b.withUnsafeBytes(body)
+        case let .pixels(p): return try p.pixels.withUnsafeBytes(body)
+        }
+    }
+}
+
+/// Frames one after another (`rgba`: straight-alpha RGBA8; `y4m`: a YUV4MPEG2 stream; `png`: PNG files back
+/// to back), to standard output or to a file that appears only when the stream is complete.
+final class ByteStream: FrameStream, @unchecked Sendable {
+    let format: OutputFormat
+    let y4m: Y4M?
+    let pngLevel: Int
+    private let handle: FileHandle
+    private let finalPath: String?
+    private let temporaryPath: String?
+    private var wroteHeader = false
+
+    /// `path` "-" is standard output.
+    init(path: String, format: OutputFormat, y4m: Y4M?, pngLevel: Int) throws {
+        self.format = format
+        self.y4m = y4m
+        self.pngLevel = pngLevel
+        var info = stat()
+        if path == "-" {
+            signal(SIGPIPE, SIG_IGN)
+            handle = .standardOutput
+            finalPath = nil
+            temporaryPath = nil
+        } else if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+            // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming over it would replace it.
+            signal(SIGPIPE, SIG_IGN)
+            guard let h = FileHandle(forWritingAtPath: path) else {
+                throw CLIFailure.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            handle = h
+            finalPath = nil
+            temporaryPath = nil
+        } else {
+            let temp = FileWriter.temporaryPath(for: path)
+            StaleTemporaries.remove(besides: path)
+            guard FileManager.default.createFile(atPath: temp, contents: nil),
+                  let h = FileHandle(forWritingAtPath: temp) else {
+                throw CLIFailure.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            handle = h
+            finalPath = path
+            temporaryPath = temp
+        }
+    }
+
+    func encode(_ frame: Pixmap) throws -> FramePayload {
+        switch format {
+        case .rgba: return frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
+        case .y4m: return .bytes(y4m!.frame(frame))
+        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel))
+        }
+    }
+
+    func write(_ payload: FramePayload) throws {
+        if let y4m, !wroteHeader {
+            try put(.bytes(y4m.header))
+            wroteHeader = true
+        }
+        try put(payload)
+    }
+
+    private func put(_ payload: FramePayload) throws {
+        do {
+            try payload.withBytes { try handle.write(contentsOf: $0) }
+        } catch {
+            let what = finalPath.map { "'\($0)'" } ?? "standard output"
+            throw CLIFailure.failure("writing to \(what) failed: \((error as NSError).localizedDescription)")
+        }
+    }
+
+    func finish() throws {
+        guard let finalPath, let temporaryPath else { return }
+        try handle.close()
+        guard rename(temporaryPath, finalPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw CLIFailure.failure("cannot write '\(finalPath)': \(reason)")
+        }
+    }
+
+    func abandon() {
+        guard let temporaryPath else { return }
+        try? handle.close()
+        unlink(temporaryPath)
+    }
+}

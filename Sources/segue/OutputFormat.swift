@@ -1,0 +1,4 @@
+/// Output formats of `--format`.
+enum OutputFormat: String, CaseIterable {
+    case png, rgba, y4m
+}

@@ -1,0 +1,237 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+import Testing
+
+/// `segue batch` and interactive `segue render --track`, run as a user runs them.
+@Suite struct BatchTests {
+    /// The issue's example on the built-in screens at 48x80 pixels: 1.3 s at 30 fps, frames 0 ... 39.
+    static func storyboard(fps: Double = 30, hold: Double = 0.3, output: String = "") -> String {
+        """
+        {"fps": \(fps), "scale": 2, "size": [48, 80], "screens": {"home": "sample:home", "detail": "sample:detail"},
+         "timeline": [{"hold": "home", "duration": 0.5},
+                      {"transition": "circle-spread", "from": "home", "to": "detail", "duration": 0.5,
+                       "curve": "ease-in-out", "direction": "forward", "options": {"center": [10, 15]}},
+                      {"hold": "detail", "duration": \(hold)}]\(output)}
+        """
+    }
+
+    func write(_ text: String, _ name: String, in dir: URL) throws -> String {
+        let url = dir.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func files(_ dir: URL) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+            out[name] = try Data(contentsOf: dir.appendingPathComponent(name))
+        }
+        return out
+    }
+
+    static let hasFFmpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
+
+    @Test func rendersEveryFrameOfTheTimeline() throws {
+        let dir = try temporaryDirectory()
+        let story = try write(Self.storyboard(output: #", "output": {"frames": "frames/"}"#), "story.json", in: dir)
+        let r = try Segue.run(["batch", story, "--backend", "cpu", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("frames").path).sorted()
+        #expect(names == (0...39).map { String(format: "frame_%05d.png", $0) })
+        // Holds show their screen; the transition ends on `to`.
+        let frames = dir.appendingPathComponent("frames")
+        let first = try ImageDecoder.decode(contentsOf: frames.appendingPathComponent("frame_00000.png").path)
+        let hold = try ImageDecoder.decode(contentsOf: frames.appendingPathComponent("frame_00014.png").path)
+        let end = try ImageDecoder.decode(contentsOf: frames.appendingPathComponent("frame_00039.png").path)
+        #expect(first.width == 48 && first.height == 80)
+        #expect(first == hold)
+        #expect(first != end)
+        // Same inputs, same backend: byte-identical frames.
+        let again = dir.appendingPathComponent("again")
+        let r2 = try Segue.run(["batch", story, "--backend", "cpu", "--quiet", "--out", again.path])
+        #expect(r2.status == 0, "\(r2.stderr)")
+        #expect(try files(frames) == files(again))
+    }
+
+    @Test func reportsEveryProblemWithItsPathBeforeRendering() throws {
+        let dir = try temporaryDirectory()
+        let story = try write("""
+            {"fps": 0, "screens": {"home": "sample:home", "detail": "missing.png"},
+             "timeline": [{"hold": "home"},
+                          {"transition": "circle-spread", "from": "home", "to": "detail", "options": {"center": [110]}},
+                          {"transition": "fade", "from": "home", "to": "elsewhere", "curve": "wiggle"}]}
+            """, "story.json", in: dir)
+        let r = try Segue.run(["batch", story, "--out", dir.appendingPathComponent("frames").path])
+        #expect(r.status == 2, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        for expected in ["$.fps: expected a number of frames per second", "$.timeline[0]: missing \"duration\"",
+                         "$.timeline[1].options.center: expected [x, y]", "$.timeline[2].to: unknown screen 'elsewhere'",
+                         "$.timeline[2].curve: unknown curve 'wiggle'", "$.screens.detail: cannot read"] {
+            #expect(lines.contains { $0.hasPrefix("segue: error: \(story): \(expected)") }, "\(expected) not in \(r.stderr)")
+        }
+        #expect(lines.allSatisfy { $0.hasPrefix("segue: error: ") })
+        #expect(lines.count == 6, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["story.json"])
+    }
+
+    /// A finished drag ends on `to`, a cancelled one on `from`, exactly (fade and door show only one screen at
+    /// the ends; page-flip's finish too).
+    @Test(arguments: [("fade", true), ("fade", false), ("door", true), ("door", false), ("page-flip", true)])
+    func interactiveFinishesOrCancels(_ effect: String, _ finishes: Bool) throws {
+        let dir = try temporaryDirectory()
+        let track = try write("time,progress\n0,0\n0.1,0.2\n0.3,\(finishes ? 0.8 : 0.4)\n", "drag.csv", in: dir)
+        let common = ["--from", "sample:home", "--to", "sample:detail", "--size", "48x80", "--backend", "cpu", "--quiet"]
+        let out = dir.appendingPathComponent("frames")
+        let r = try Segue.run(["render", effect, "--track", track, "--fps", "30", "--out", out.path] + common)
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        let last = try ImageDecoder.decode(contentsOf: out.appendingPathComponent(names.last!).path)
+        let reference = dir.appendingPathComponent("end.png").path
+        let ref = try Segue.run(["render", "fade", "--progress", finishes ? "1" : "0", "--out", reference] + common)
+        #expect(ref.status == 0, "\(ref.stderr)")
+        #expect(last == (try ImageDecoder.decode(contentsOf: reference)))
+        // The drag is 0.3 s; the completion (1 - p) or p of the duration, eased.
+        let duration = ["fade": 0.25, "door": 0.5, "page-flip": 1.0][effect]!
+        let p = finishes ? 0.8 : 0.4
+        let total = 0.3 + (finishes ? 1 - p : p) * duration
+        #expect(names.count == Int((total * 30).rounded()) + 1)
+
+        // The same as a storyboard step.
+        let story = try write("""
+            {"fps": 30, "size": [48, 80], "screens": {"a": "sample:home", "b": "sample:detail"},
+             "timeline": [{"interactive": "\(effect)", "from": "a", "to": "b", "track": "drag.csv", "threshold": 0.5}]}
+            """, "story.json", in: dir)
+        let batch = dir.appendingPathComponent("batch")
+        let b = try Segue.run(["batch", story, "--out", batch.path, "--backend", "cpu", "--quiet"])
+        #expect(b.status == 0, "\(b.stderr)")
+        #expect(try files(batch) == files(out))
+    }
+
+    @Test func shardsJoinedEqualOneRun() throws {
+        let dir = try temporaryDirectory()
+        let story = try write(Self.storyboard(), "story.json", in: dir)
+        let whole = dir.appendingPathComponent("whole"), joined = dir.appendingPathComponent("joined")
+        #expect(try Segue.run(["batch", story, "--out", whole.path, "--backend", "cpu", "--quiet"]).status == 0)
+        let base = ["batch", story, "--out", joined.path, "--backend", "cpu", "--quiet"]
+        #expect(try Segue.run(base + ["--shard", "0/4"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: joined.path).count == 10)
+        // The other shards come from the environment of a Slurm job array and a Kubernetes Indexed Job.
+        #expect(try Segue.run(base, environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"]).status == 0)
+        #expect(try Segue.run(base, environment: ["JOB_COMPLETION_INDEX": "2", "SEGUE_SHARDS": "4"]).status == 0)
+        #expect(try Segue.run(base + ["--shard", "3/4"]).status == 0)
+        #expect(try files(joined) == files(whole))
+        let bad = try Segue.run(base + ["--shard", "4/4"])
+        #expect(bad.status == 2 && bad.stderr.contains("shard index must be in 0...3"), "\(bad.stderr)")
+    }
+
+    /// `kill -9` in the middle of a job, then `--resume`: byte-identical to an uninterrupted run, no temporary
+    /// files left.
+    @Test func resumesAfterKill() throws {
+        let dir = try temporaryDirectory()
+        let story = try write(Self.storyboard(fps: 240, hold: 2).replacingOccurrences(of: "[48, 80]", with: "[240, 400]"),
+                              "story.json", in: dir)
+        let whole = dir.appendingPathComponent("whole"), resumed = dir.appendingPathComponent("resumed")
+        let args = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9"]
+        #expect(try Segue.run(args + ["--out", whole.path]).status == 0)
+        let total = try FileManager.default.contentsOfDirectory(atPath: whole.path).count
+        #expect(total == 721)
+
+        let process = Process()
+        process.executableURL = Segue.executable
+        process.arguments = args + ["--out", resumed.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let n = (try? FileManager.default.contentsOfDirectory(atPath: resumed.path).count) ?? 0
+            if n >= 40 { break }
+            usleep(2000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        var names = try FileManager.default.contentsOfDirectory(atPath: resumed.path)
+        #expect(names.filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }.count < total, "the job finished before the kill")
+        // A temporary file such as a killed run leaves (whatever its pid).
+        try Data("partial".utf8).write(to: resumed.appendingPathComponent(".frame_00700.png.tmp-99999"))
+
+        let r = try Segue.run(args + ["--out", resumed.path, "--resume"])
+        #expect(r.status == 0, "\(r.stderr)")
+        names = try FileManager.default.contentsOfDirectory(atPath: resumed.path)
+        #expect(!names.contains { $0.hasPrefix(".") }, "\(names.filter { $0.hasPrefix(".") })")
+        #expect(try files(resumed) == files(whole))
+    }
+
+    @Test func ctrlCFinishesFramesInFlightAndExits130() throws {
+        let dir = try temporaryDirectory()
+        let story = try write(Self.storyboard(fps: 240, hold: 4).replacingOccurrences(of: "[48, 80]", with: "[240, 400]"),
+                              "story.json", in: dir)
+        let out = dir.appendingPathComponent("frames")
+        let process = Process()
+        process.executableURL = Segue.executable
+        process.arguments = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9", "--out", out.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        while ((try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0) < 10 { usleep(2000) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(!names.contains { $0.hasPrefix(".") })
+        #expect(names.count < 1201)
+        for name in names { _ = try ImageDecoder.decode(contentsOf: out.appendingPathComponent(name).path) }
+    }
+
+    @Test(.enabled(if: hasFFmpeg)) func y4mStreamDecodesToEveryFrame() throws {
+        let dir = try temporaryDirectory()
+        let story = try write(Self.storyboard(), "story.json", in: dir)
+        let stream = dir.appendingPathComponent("story.y4m").path
+        let r = try Segue.run(["batch", story, "--out", stream, "--format", "y4m", "--backend", "cpu", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try countFrames(stream) == 40)
+        let raw = try Segue.run(["batch", story, "--out", "-", "--format", "rgba", "--backend", "cpu", "--quiet"])
+        #expect(raw.stdout.count == 40 * 48 * 80 * 4)
+    }
+
+    @Test(.enabled(if: hasFFmpeg), arguments: ["mp4", "gif", "webm", "mov"])
+    func videoHasEveryFrame(_ container: String) throws {
+        let dir = try temporaryDirectory()
+        // An odd size: 4:2:0 video needs it padded to even.
+        let story = try write(Self.storyboard(output: #", "output": {"video": "story.\#(container)"}"#)
+            .replacingOccurrences(of: "[48, 80]", with: "[47, 81]"), "story.json", in: dir)
+        // What a killed run leaves behind (pid 999999 is not running) is removed.
+        try Data("partial".utf8).write(to: dir.appendingPathComponent(".story.\(container).tmp-999999"))
+        let r = try Segue.run(["batch", story, "--backend", "cpu", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(listing == ["story.\(container)", "story.json"].sorted(), "\(listing)")
+        #expect(try countFrames(dir.appendingPathComponent("story.\(container)").path) == 40)
+    }
+
+    @Test func missingFFmpegIsAClearErrorBeforeRendering() throws {
+        let dir = try temporaryDirectory()
+        let story = try write(Self.storyboard(), "story.json", in: dir)
+        let r = try Segue.run(["batch", story, "--video", dir.appendingPathComponent("story.mp4").path, "--backend", "cpu"],
+                              environment: ["PATH": "/nonexistent"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("segue: error: --video needs ffmpeg, which is not on PATH"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["story.json"])
+        let resume = try Segue.run(["batch", story, "--out", "-", "--resume"])
+        #expect(resume.status == 2 && resume.stderr.contains("--resume"), "\(resume.stderr)")
+    }
+
+    /// Frames ffprobe counts by decoding the file.
+    func countFrames(_ path: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                             "stream=nb_read_frames", "-of", "default=noprint_wrappers=1:nokey=1", path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import SegueCore
+
+@Suite struct StoryboardTests {
+    static let example = """
+        {"fps": 30, "scale": 2, "screens": {"home": "home.png", "detail": "detail.png"},
+         "timeline": [{"hold": "home", "duration": 0.5},
+                      {"transition": "circle-spread", "from": "home", "to": "detail", "duration": 0.5,
+                       "curve": "ease-in-out", "direction": "forward", "options": {"center": [110, 150]}},
+                      {"hold": "detail", "duration": 0.3}],
+         "output": {"frames": "frames/", "video": "story.mp4"}}
+        """
+
+    func parse(_ json: String, tracks: [String: String] = [:]) -> Storyboard.Parsed {
+        Storyboard.parse(json: Data(json.utf8)) { name in
+            guard let text = tracks[name] else { throw SegueError.failed("cannot read '\(name)'") }
+            return text
+        }
+    }
+
+    @Test func readsTheIssueExample() throws {
+        let parsed = parse(Self.example)
+        #expect(parsed.problems == [])
+        let board = parsed.storyboard
+        #expect(board.fps == 30 && board.scale == 2)
+        #expect(board.screens == ["home": "home.png", "detail": "detail.png"])
+        #expect(board.output == .init(frames: "frames/", video: "story.mp4"))
+        #expect(board.timeline.count == 3)
+        guard case let .transition(t, from, to) = board.timeline[1] else { Issue.record("not a transition"); return }
+        #expect(t.effect == .circleSpread && t.curve == .easeInOut && t.duration == 0.5 && from == "home" && to == "detail")
+        #expect(t.options.center == Point(110, 150))
+        // 1.3 s at 30 fps: frames 0 ... 39.
+        #expect(board.frameCount == 40)
+        #expect(board.problems(frame: Size(187.5, 333.5)) == [])
+    }
+
+    @Test func framesFallInTheirSteps() throws {
+        let board = parse(Self.example).storyboard
+        #expect(board.frame(0) == .init(index: 0, step: 0, t: 0))
+        #expect(board.frame(14).step == 0)
+        #expect(board.frame(15) == .init(index: 15, step: 1, t: 0))
+        let mid = board.frame(22)
+        #expect(mid.step == 1 && abs(mid.t - 7.0 / 15) < 1e-9)
+        #expect(board.frame(30).step == 2)
+        #expect(board.frame(39).step == 2)
+        // Shards partition the frames; runs group consecutive frames of one step.
+        let all = (0..<3).flatMap { i in board.runs(shard: try! Shard(index: i, count: 3)).flatMap { $0.frames.map(\.index) } }
+        #expect(all.sorted() == Array(0..<40))
+        #expect(board.runs().map(\.step) == [0, 1, 2])
+    }
+
+    @Test func reportsEveryProblemWithItsPath() throws {
+        let json = """
+            {"fps": -1, "screens": {"home": "home.png", "detail": 3}, "colour": 1,
+             "timeline": [{"hold": "home"},
+                          {"transition": "circle-spread", "from": "home", "to": "nowhere", "options": {"center": [1], "zoom": 2}},
+                          {"transition": "wobble", "from": "home", "to": "detail", "curve": "wiggle"},
+                          {"interactive": "page-flip", "from": "home", "to": "detail", "track": "missing.csv", "threshold": 3},
+                          {"hold": "home", "transition": "fade", "duration": 1},
+                          7],
+             "output": {"video": "story.avi"}}
+            """
+        let problems = parse(json).problems.map(\.description)
+        let expected = [
+            "$.colour: unknown key",
+            "$.fps: expected a number of frames per second in (0, 1000], not -1",
+            "$.screens.detail: expected an image path",
+            "$.timeline[0]: missing \"duration\"",
+            "$.timeline[1].to: unknown screen 'nowhere'",
+            "$.timeline[1].options.center: expected [x, y]",
+            "$.timeline[1].options.zoom: does not apply to circle-spread",
+            "$.timeline[2].transition: unknown effect 'wobble'",
+            "$.timeline[2].curve: unknown curve 'wiggle'",
+            "$.timeline[3].threshold: expected a progress in [0, 1], not 3",
+            "$.timeline[3].track: 'missing.csv': cannot read 'missing.csv'",
+            "$.timeline[4]: a step is one of",
+            "$.timeline[5]: expected an object",
+            "$.output.video: expected a .mp4, .webm, .mov or .gif file",
+        ]
+        for e in expected {
+            #expect(problems.contains { $0.hasPrefix(e) }, "missing \(e) in \(problems)")
+        }
+        #expect(problems.count == expected.count, "\(problems)")
+    }
+
+    @Test func checksTransitionsAgainstTheFrame() {
+        let json = """
+            {"screens": {"a": "a.png"}, "timeline": [{"transition": "sheet", "from": "a", "to": "a", "options": {"height": 900}},
+                                                  {"transition": "hero", "from": "a", "to": "a", "options": {"from-rect": [0, 0, 0, 5]}}]}
+            """
+        let parsed = parse(json)
+        #expect(parsed.problems == [])
+        let problems = parsed.storyboard.problems(frame: Size(375, 667), stepPaths: parsed.stepPaths).map(\.description)
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.first?.hasPrefix("$.timeline[0].options.height: height must be in (0, 667]") == true)
+        #expect(problems.last?.hasPrefix("$.timeline[1].options.from-rect: from-rect") == true)
+    }
+
+    @Test func interactiveStepsLastTheDragAndTheCompletion() throws {
+        let json = """
+            {"fps": 10, "screens": {"a": "a.png", "b": "b.png"},
+             "timeline": [{"interactive": "fade", "from": "a", "to": "b", "track": "drag.csv", "duration": 1}]}
+            """
+        let parsed = parse(json, tracks: ["drag.csv": "time,progress\n0,0\n0.5,0.7\n"])
+        #expect(parsed.problems == [])
+        let board = parsed.storyboard
+        // 0.5 s of drag, then (1 - 0.7) * 1 s to finish: 0.8 s, frames 0 ... 8; the last at t = 1.
+        #expect(board.frameCount == 9)
+        #expect(board.frame(8).t == 1)
+        #expect(abs(board.frame(5).t - 0.7) < 1e-12)
+    }
+
+    @Test func shardsComeFromSlurmOrKubernetes() throws {
+        #expect(try Shard.fromEnvironment([:]) == nil)
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"]) == Shard(index: 2, count: 4))
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "3"]) == Shard(index: 2, count: 4))
+        #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "1", "SEGUE_SHARDS": "3"]) == Shard(index: 1, count: 3))
+        #expect(throws: SegueError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "1"]) }
+        #expect(try Shard(parsing: "3/4") == Shard(index: 3, count: 4))
+        #expect(throws: SegueError.self) { try Shard(parsing: "4/4") }
+        #expect(throws: SegueError.self) { try Shard(parsing: "x") }
+    }
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# make test-slurm: a real single-node Slurm cluster on localhost renders a storyboard as a 4-task job array
+# (each task takes its shard from SLURM_ARRAY_TASK_ID/COUNT) into one directory, and the result must be
+# byte-identical to a single-process run.
+#
+# Usage: scripts/test-slurm.sh [path/to/segue]   (default .build/debug/segue; needs root or sudo)
+# Installs Debian's slurm-wlm and munge if missing; munged runs as the munge user with a generated
+# /etc/munge/munge.key (kept if there is one); slurmctld and slurmd run as root with their config, state and
+# logs in a temporary directory, on ports 16817/16818, and are stopped at the end.
+set -euo pipefail
+
+segue=$(realpath "${1:-.build/debug/segue}")
+[ -x "$segue" ] || { echo "test-slurm: no segue binary at $segue (run 'swift build' first)" >&2; exit 1; }
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+
+say() { echo "test-slurm: $*"; }
+
+if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
+  say "installing slurm-wlm and munge"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+fi
+
+work=$(mktemp -d /tmp/segue-slurm.XXXXXX)
+chmod 755 "$work"
+pids=()
+started_munged=""
+cleanup() {
+  status=$?
+  for pid in "${pids[@]}"; do $sudo kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do while $sudo kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; done
+  if [ -n "$started_munged" ] && [ -f /run/munge/munged.pid ]; then $sudo kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true; fi
+  if [ $status -ne 0 ]; then
+    for log in "$work"/slurmctld.log "$work"/slurmd.log "$work"/task_*.log; do
+      [ -f "$log" ] && { echo "--- $log"; tail -20 "$log"; }
+    done
+  fi
+  rm -rf "$work"
+  exit $status
+}
+trap cleanup EXIT
+
+# munge: a key, then munged as the munge user (unless one already answers).
+if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+  if [ ! -s /etc/munge/munge.key ]; then
+    say "generating /etc/munge/munge.key"
+    $sudo mkdir -p /etc/munge
+    $sudo dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
+  fi
+  $sudo chown munge:munge /etc/munge/munge.key
+  $sudo chmod 400 /etc/munge/munge.key
+  $sudo mkdir -p /run/munge /var/lib/munge /var/log/munge
+  $sudo chown munge:munge /run/munge /var/lib/munge /var/log/munge
+  $sudo runuser -u munge -- /usr/sbin/munged
+  started_munged=1
+  munge -n | unmunge >/dev/null
+  say "munged is running"
+fi
+
+host=$(hostname -s)
+cpus=$(nproc)
+export SLURM_CONF="$work/slurm.conf"
+cat >"$SLURM_CONF" <<EOF
+ClusterName=segue-test
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
+PartitionName=segue Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
+EOF
+mkdir -p "$work/state" "$work/spool"
+
+$sudo env SLURM_CONF="$SLURM_CONF" slurmctld -D -i -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
+pids+=($!)
+$sudo env SLURM_CONF="$SLURM_CONF" slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
+pids+=($!)
+
+for _ in $(seq 1 100); do
+  state=$(sinfo -h -N -o %t 2>/dev/null | head -1 || true)
+  [ "$state" = idle ] && break
+  [ "$state" = down ] || [ "$state" = "down*" ] && scontrol update nodename="$host" state=resume 2>/dev/null || true
+  sleep 0.3
+done
+[ "$state" = idle ] || { say "the node did not come up (state '$state')"; exit 1; }
+say "slurmctld and slurmd are up: $(sinfo -h -o '%P %D node(s) %t')"
+
+# The storyboard: the built-in screens, 1.5 s at 30 fps (46 frames) at 120x214 pixels.
+cat >"$work/story.json" <<'EOF'
+{"fps": 30, "scale": 1, "size": [120, 214],
+ "screens": {"home": "sample:home", "detail": "sample:detail"},
+ "timeline": [{"hold": "home", "duration": 0.3},
+              {"transition": "circle-spread", "from": "home", "to": "detail", "duration": 0.5, "options": {"center": [40, 60]}},
+              {"hold": "detail", "duration": 0.2},
+              {"transition": "page-flip", "from": "detail", "to": "home", "duration": 0.5, "direction": "back"}],
+ "output": {"frames": "frames/"}}
+EOF
+cat >"$work/render.sbatch" <<EOF
+#!/bin/bash
+#SBATCH --job-name=segue-story
+#SBATCH --array=0-3
+#SBATCH --output=$work/task_%a.log
+echo "task \$SLURM_ARRAY_TASK_ID of \$SLURM_ARRAY_TASK_COUNT on \$(hostname -s)"
+exec "$segue" batch "$work/story.json" --out "$work/sharded" --backend cpu
+EOF
+
+job=$(sbatch --parsable "$work/render.sbatch")
+say "submitted array job $job (4 tasks)"
+for _ in $(seq 1 600); do
+  [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
+  sleep 0.2
+done
+[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || { say "job $job did not finish in 120 s"; exit 1; }
+for a in 0 1 2 3; do
+  say "task $a: $(head -1 "$work/task_$a.log"), $(grep -c . "$work/task_$a.log") log lines"
+done
+
+env -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT "$segue" batch "$work/story.json" --out "$work/single" --backend cpu --quiet
+single=$(ls "$work/single" | wc -l)
+sharded=$(ls -A "$work/sharded" | wc -l)
+say "single process: $single frames; job array: $sharded files"
+[ "$single" -eq 46 ] || { say "expected 46 frames"; exit 1; }
+diff -r "$work/single" "$work/sharded" >/dev/null || { say "FAIL: the job array's frames differ from the single run"; diff -rq "$work/single" "$work/sharded" | head; exit 1; }
+say "PASS: the 4-task job array wrote the same $single frames, byte for byte, as one process"
