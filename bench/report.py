@@ -89,7 +89,7 @@ def markdown(report):
             if a and b:
                 rate_small, rate_large = small[0] * small[1] / a, large[0] * large[1] / b
                 target(f"{backend} {e}: Mpx/s at 8K within 15% of 1080p", f"{rate_large / rate_small * 100:.0f}% of 1080p",
-                       rate_large >= 0.85 * rate_small)
+                       abs(rate_large / rate_small - 1) <= 0.15)
     for (w, h) in sizes:
         for e in effects:
             d = get(e, w, h, "gles", 1, "draw")

@@ -52,8 +52,8 @@ struct Options {
         }
     }
 
-    /// Fewer frames at the largest sizes, so a whole run stays within minutes on two cores.
-    func frameCount(scale: Double) -> Int { frames ?? (scale <= 1.5 ? 24 : scale <= 3 ? 12 : 6) }
+    /// The same progress samples at every size, so megapixels/s compare like with like across resolutions.
+    func frameCount(scale: Double) -> Int { frames ?? 8 }
 }
 
 func note(_ line: String) { FileHandle.standardError.write(Data("segue-bench: \(line)\n".utf8)) }
