@@ -281,6 +281,11 @@ struct LayerShader: @unchecked Sendable {
         let stepX = Int64(Double(a) * Double(scaleX) * one), stepY = Int64(Double(b) * Double(scaleY) * one)
         let lowX = Int64(Double(self.lowX) * one), highX = Int64(Double(self.highX) * one)
         let lowY = Int64(Double(self.lowY) * one), highY = Int64(Double(self.highY) * one)
+        if stepY == 0, let texels {
+            drawAxisAlignedInterior(row: row, texels: texels, from: x0, to: x1, fx: fx, stepX: stepX,
+                                    fy: min(max(fy, lowY), highY), lowX: lowX, highX: highX, py: py, store: store)
+            return
+        }
         for x in x0..<x1 {
             var content: UInt32
             if let texels {
@@ -315,6 +320,42 @@ struct LayerShader: @unchecked Sendable {
             let u = (rowU + px * a) * rq, v = (rowV + px * b) * rq
             var content = texels == nil ? color : sample(u, v)
             if hasOverlay { content = overlay(content, u, v) }
+            if store {
+                row[x] = content
+            } else {
+                row[x] = PixelMath.over(k == 255 ? content : PixelMath.scale(content, k), row[x])
+            }
+        }
+    }
+
+    /// The interior of an affine row along which the texel row does not change (no rotation): the two source
+    /// rows and the vertical weight are found once, and each pixel steps only in x.
+    private func drawAxisAlignedInterior(row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
+                                         from x0: Int, to x1: Int, fx start: Int64, stepX: Int64, fy: Int64,
+                                         lowX: Int64, highX: Int64, py: Float, store: Bool) {
+        let iy = Int(truncatingIfNeeded: fy >> 32)
+        let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let top = texels + iy * textureWidth
+        let bottom = iy + 1 < textureHeight ? top + textureWidth : top
+        let k = opacity255
+        var fx = start
+        for x in x0..<x1 {
+            let cx = min(max(fx, lowX), highX)
+            fx &+= stepX
+            let ix = Int(truncatingIfNeeded: cx >> 32)
+            let wx = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+            var content: UInt32
+            if wx == 0 {
+                content = wy == 0 ? top[ix] : PixelMath.lerp(top[ix], bottom[ix], wy)
+            } else if wy == 0 {
+                content = PixelMath.lerp(top[ix], top[ix + 1], wx)
+            } else {
+                content = PixelMath.bilinear(top + ix, bottom + ix, wx, wy)
+            }
+            if hasOverlay {
+                let px = Float(x) + 0.5
+                content = overlay(content, d * py + g + px * a, e * py + h + px * b)
+            }
             if store {
                 row[x] = content
             } else {
