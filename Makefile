@@ -54,12 +54,14 @@ bench-deps:
 
 bench: bench-deps .build/bench/pixman_peer
 	$(SWIFT) build -c release --product segue-bench
+	$(SWIFT) build -c release --product segue
 	SEGUE_SWIFT_VERSION="$$($(SWIFT) --version 2>&1 | head -1)" .build/release/segue-bench --out $(RESULT).json
 	/usr/bin/python3 bench/report.py $(RESULT).json
 
 # A smoke run under a minute (one size, a few frames); CI runs it without asserting times.
 bench-quick: bench-deps .build/bench/pixman_peer
 	$(SWIFT) build -c release --product segue-bench
+	$(SWIFT) build -c release --product segue
 	SEGUE_SWIFT_VERSION="$$($(SWIFT) --version 2>&1 | head -1)" .build/release/segue-bench --quick --out .build/bench/quick.json
 	/usr/bin/python3 bench/report.py .build/bench/quick.json
 

@@ -99,6 +99,19 @@ def markdown(report):
                 slower = max(d, r)
                 target(f"GLES {e} {w}x{h}: draw+readback >= 85% of the slower stage's rate",
                        f"{slower / both * 100:.0f}%", slower / both >= 0.85)
+    pipe = {r["stage"]: r for r in results if r["backend"] == "pipeline"}
+    pipeline_lines = []
+    if {"png end to end", "png encoder alone", "raw end to end", "draw alone"} <= pipe.keys():
+        w, h = pipe["png end to end"]["width"], pipe["png end to end"]["height"]
+        png = pipe["png encoder alone"]["msPerFrame"] / pipe["png end to end"]["msPerFrame"]
+        raw = pipe["draw alone"]["msPerFrame"] / pipe["raw end to end"]["msPerFrame"]
+        target("pipeline: PNG output >= 90% of the encoder alone", f"{png * 100:.0f}%", png >= 0.9)
+        target("pipeline: raw output >= 90% of draw alone", f"{raw * 100:.0f}%", raw >= 0.9)
+        pipeline_lines = ["", f"### The pipeline (circle-spread, {w}x{h}, CPU backend, `segue render` end to end)", "",
+                          "| output | end to end fps | alone fps | ratio |", "|---|---|---|---|",
+                          f"| PNG frames (level 2) | {1000 / pipe['png end to end']['msPerFrame']:.1f} | encoder alone {1000 / pipe['png encoder alone']['msPerFrame']:.1f} | {png * 100:.0f}% |",
+                          f"| raw RGBA stream | {1000 / pipe['raw end to end']['msPerFrame']:.1f} | draw alone {1000 / pipe['draw alone']['msPerFrame']:.1f} | {raw * 100:.0f}% |"]
+    lines += pipeline_lines
     return "\n".join(lines) + "\n"
 
 
@@ -108,6 +121,7 @@ def chart(report, base):
     import matplotlib.pyplot as plt
     results = report["results"]
     cores = report["machine"]["cores"]
+    results = [r for r in results if r["backend"] != "pipeline"]
     effects = [e for e in dict.fromkeys(r["effect"] for r in results) if e != "-"]
     series = [("cpu", cores, "draw+readback", f"Segue CPU ({cores} threads)", "C0", "o-"),
               ("cpu", 1, "draw", "Segue CPU (1 thread)", "C0", "o:"),

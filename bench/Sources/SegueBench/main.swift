@@ -17,6 +17,7 @@ struct Options {
     var runs = 3
     var out = "bench/results/latest.json"
     var pixmanPeer = ".build/bench/pixman_peer"
+    var segue = ".build/release/segue"
     var gles = true
     var peers = true
     var quick = false
@@ -41,6 +42,7 @@ struct Options {
             case "--runs": runs = max(1, Int(try value()) ?? runs)
             case "--out": out = try value()
             case "--pixman-peer": pixmanPeer = try value()
+            case "--segue": segue = try value()
             case "--no-gles": gles = false
             case "--no-peers": peers = false
             case "--quick":
@@ -199,6 +201,21 @@ for scale in options.scales {
                                note: "xfade=transition=\(xfadeName), gbrp raw input"))
         }
     }
+}
+
+// Issue 5's figures: the whole pipeline of the segue binary against its parts alone, at 1080p.
+let pipelineScale = options.quick ? 1.0 : 1.5
+if let p = try PipelineBench.measure(segue: options.segue, effect: .circleSpread, scale: pipelineScale,
+                                     runs: options.quick ? 1 : 3, work: work) {
+    let width = Int((BenchScene.frame.width * pipelineScale).rounded()), height = Int((BenchScene.frame.height * pipelineScale).rounded())
+    func add(_ backend: String, _ stage: String, _ ms: Double, _ note: String) {
+        record(Measurement(effect: "circle-spread", width: width, height: height, scale: pipelineScale, backend: backend,
+                           threads: cores, stage: stage, msPerFrame: ms, msMin: ms, msMax: ms, runs: 3, frames: p.frames, note: note))
+    }
+    add("pipeline", "png end to end", p.pngEndToEnd, "segue render --backend cpu --out DIR, less a one-frame run")
+    add("pipeline", "png encoder alone", p.pngEncoderAlone, "PNGEncoder level 2 on all cores, same frames")
+    add("pipeline", "raw end to end", p.rawEndToEnd, "segue render --backend cpu --out /dev/null --format rgba, less a one-frame run")
+    add("pipeline", "draw alone", p.drawAlone, "CPUCompositor.draw, same frames")
 }
 
 struct Report: Codable {
