@@ -41,15 +41,16 @@ let package = Package(
             path: "bench/Sources/SegueBench",
             swiftSettings: fast),
 
+        .target(name: "SegueTestSupport", dependencies: ["SegueCore", "SegueImageIO"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(
             name: "SegueCPUTests",
-            dependencies: ["SegueCore", "SegueCPU", "SegueImageIO", "SegueSamples"],
+            dependencies: ["SegueCore", "SegueCPU", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
         .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO"]),
         .testTarget(
             name: "SegueRenderTests",
-            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"],
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
         .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO"]),
     ],

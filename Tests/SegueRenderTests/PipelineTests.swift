@@ -1,3 +1,4 @@
+import SegueTestSupport
 import Foundation
 import SegueCore
 import SegueCPU

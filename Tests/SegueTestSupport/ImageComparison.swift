@@ -2,19 +2,19 @@ import Foundation
 import SegueCore
 
 /// How two frames of the same size differ, channel by channel (premultiplied RGBA8).
-struct ImageComparison: Sendable, CustomStringConvertible {
-    var width: Int
-    var height: Int
+public struct ImageComparison: Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
     /// Over all four channels; infinite when the frames are equal.
-    var psnr: Double
+    public var psnr: Double
     /// The largest difference of any channel, in 8-bit levels.
-    var maxDiff: Int
+    public var maxDiff: Int
     /// Fraction of pixels whose channels all differ by at most `tolerance.maxLevelDiff`.
-    var fractionWithin: Double
+    public var fractionWithin: Double
     /// Where the largest difference is.
-    var worstPixel: (x: Int, y: Int)
+    public var worstPixel: (x: Int, y: Int)
 
-    init(actual: Pixmap, expected: Pixmap, levels: Int) {
+    public init(actual: Pixmap, expected: Pixmap, levels: Int) {
         precondition(actual.width == expected.width && actual.height == expected.height, "sizes differ")
         width = actual.width
         height = actual.height
@@ -38,18 +38,18 @@ struct ImageComparison: Sendable, CustomStringConvertible {
         worstPixel = (worstIndex % max(1, width), worstIndex / max(1, width))
     }
 
-    func passes(_ tolerance: Tolerance) -> Bool {
+    public func passes(_ tolerance: Tolerance) -> Bool {
         psnr >= tolerance.minPSNR && fractionWithin >= tolerance.minFractionWithin
     }
 
-    var description: String {
+    public var description: String {
         let p = psnr.isInfinite ? "inf" : String(format: "%.1f", psnr)
         return "PSNR \(p) dB, max diff \(maxDiff) at (\(worstPixel.x), \(worstPixel.y)), "
             + String(format: "%.3f%% within", fractionWithin * 100)
     }
 
     /// |actual - expected| per channel, times 16, opaque: where the frames differ, at a glance.
-    static func diffImage(actual: Pixmap, expected: Pixmap) -> Pixmap {
+    public static func diffImage(actual: Pixmap, expected: Pixmap) -> Pixmap {
         var out = Pixmap(width: actual.width, height: actual.height)
         for k in 0..<actual.pixels.count {
             let a = actual.pixels[k], e = expected.pixels[k]

@@ -3,14 +3,15 @@ import SegueCore
 import SegueImageIO
 
 /// What a failed comparison leaves behind: `actual.png`, `expected.png`, `diff.png` and `report.json` under
-/// `Tests/SegueRenderTests/Failures/<name>/` (ignored by git), so the failure message can point at them.
-enum FailureReport {
-    static var root: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Failures").path
+/// `.build/test-failures/<name>/` (ignored by git), so the failure message can point at them.
+public enum FailureReport {
+    public static var root: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/test-failures").path
     }
 
     /// Writes the artefacts of one mismatch and returns the paths written (or why writing failed).
-    static func write(name: String, actual: Pixmap, expected: Pixmap, comparison: ImageComparison,
+    public static func write(name: String, actual: Pixmap, expected: Pixmap, comparison: ImageComparison,
                       tolerance: Tolerance, context: [String: String]) -> String {
         let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
         let directory = root + "/" + safe

@@ -1,0 +1,35 @@
+/// How close a backend's frame must be to the reference (the CPU compositor's): a named value, one per
+/// pairing, so a loosened tolerance shows in review.
+public struct Tolerance: Sendable, CustomStringConvertible {
+    /// Lowest peak signal-to-noise ratio over all channels, in dB.
+    public var minPSNR: Double
+    /// A pixel is "within" when every channel differs by at most this many 8-bit levels...
+    public var maxLevelDiff: Int
+    /// ...and at least this fraction of the pixels must be within.
+    public var minFractionWithin: Double
+
+    public init(minPSNR: Double, maxLevelDiff: Int, minFractionWithin: Double) {
+        self.minPSNR = minPSNR
+        self.maxLevelDiff = maxLevelDiff
+        self.minFractionWithin = minFractionWithin
+    }
+
+    /// CPU frames against the recorded goldens: the compositor is deterministic, so only float rounding
+    /// between compilers or machines may differ.
+    public static let golden = Tolerance(minPSNR: 50, maxLevelDiff: 1, minFractionWithin: 0.999)
+
+    /// A frame at scale 2 box-filtered down to scale 1 against the frame drawn at scale 1: the same picture,
+    /// differing only where edges and texture detail are sampled more finely.
+    public static let scaleIndependence = Tolerance(minPSNR: 28, maxLevelDiff: 24, minFractionWithin: 0.97)
+
+    /// GLES on any driver against the CPU compositor: the shader computes in float and rounds once, the CPU
+    /// rounds after each 8-bit step, so edges and blends may differ by a level or two.
+    public static let glesVsCPU = Tolerance(minPSNR: 40, maxLevelDiff: 2, minFractionWithin: 0.995)
+
+    /// Bit-exact.
+    public static let exact = Tolerance(minPSNR: .infinity, maxLevelDiff: 0, minFractionWithin: 1)
+
+    public var description: String {
+        "PSNR >= \(minPSNR) dB and >= \(minFractionWithin * 100)% of pixels within \(maxLevelDiff) levels"
+    }
+}
