@@ -3,7 +3,8 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo test test-slurm check-shaders shaders bench bench-quick bench-deps clean
+.PHONY: all deps build release demo test test-slurm check-shaders shaders bench bench-quick bench-deps clean \
+	fuzz-build fuzz fuzz-smoke
 
 all: build
 
@@ -63,5 +64,22 @@ bench-quick: bench-deps .build/bench/pixman_peer
 	SEGUE_SWIFT_VERSION="$$($(SWIFT) --version 2>&1 | head -1)" .build/release/segue-bench --quick --out .build/bench/quick.json
 	/usr/bin/python3 bench/report.py .build/bench/quick.json
 
+# libFuzzer on the image decoder and the storyboard parser (Fuzz/, its own package: the fuzzer supplies main).
+# `make fuzz` runs each target FUZZ_SECONDS (default 600) one after the other, `make fuzz-smoke` 30 s each.
+# Seeds are made by Fuzz/seeds.sh; the growing corpora and any crash-* inputs stay in .build/fuzz/.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := FuzzImageDecoder FuzzStoryboard
+FUZZ_FLAGS := -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build $(FUZZ_FLAGS)
+	rm -rf .build/fuzz/seeds && Fuzz/seeds.sh .build/fuzz/seeds
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do scripts/fuzz.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
+fuzz-smoke: fuzz-build
+	@for t in $(FUZZ_TARGETS); do scripts/fuzz.sh $$t 30 || exit 1; done
+
 clean:
-	rm -rf .build segue-demo
+	rm -rf .build segue-demo Fuzz/.build
