@@ -42,7 +42,9 @@ import Testing
 
     /// Frames at PNG level 0 are about 15 KiB, a 4 KiB limit stops the first; the raw stream (600 KiB) stops
     /// part way. Then `--resume` with room completes it, byte-identical to a clean run.
-    @Test func diskFullIsAClearErrorAndResumeCompletes() throws {
+    /// ThreadSanitizer's runtime itself dies of SIGBUS under a file size limit, so that build skips this one.
+    @Test(.enabled(if: dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") == nil, "TSan's runtime cannot run under ulimit -f"))
+    func diskFullIsAClearErrorAndResumeCompletes() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let story = try write(Self.story, "story.json", in: dir)
