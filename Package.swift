@@ -41,6 +41,13 @@ let package = Package(
             path: "bench/Sources/SegueBench",
             swiftSettings: fast),
 
+        // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).
+        .executableTarget(
+            name: "segue-soak",
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueSamples"],
+            path: "Tools/Soak",
+            swiftSettings: fast),
+
         .target(name: "SegueTestSupport", dependencies: ["SegueCore", "SegueImageIO"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(

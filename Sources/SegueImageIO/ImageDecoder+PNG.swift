@@ -52,6 +52,9 @@ extension ImageDecoder {
                 count = width * height
             }
             try check(status)
+            // Read on to IEND: a file cut after its image data (a partial download or copy) is refused, not
+            // taken as complete with its last CRCs unchecked.
+            try check(spng_decode_chunks(ctx))
             premultiplyInPlace(&pixels)
             return Pixmap(width: width, height: height, pixels: pixels)
         }

@@ -18,9 +18,11 @@ struct Canvas {
         let r = min(radius * scale, (x1 - x0) / 2, (y1 - y0) / 2)
         let cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, hx = (x1 - x0) / 2 - r, hy = (y1 - y0) / 2 - r
         let width = pixmap.width
-        let rows = max(0, Int(y0.rounded(.down)))..<min(pixmap.height, Int(y1.rounded(.up)))
-        let cols = max(0, Int(x0.rounded(.down)))..<min(width, Int(x1.rounded(.up)))
-        guard !rows.isEmpty, !cols.isEmpty else { return }
+        // On a screen only a few pixels wide, a rectangle may lie wholly off the canvas or have no area.
+        let top = max(0, Int(y0.rounded(.down))), bottomRow = min(pixmap.height, Int(y1.rounded(.up)))
+        let left = max(0, Int(x0.rounded(.down))), right = min(width, Int(x1.rounded(.up)))
+        guard x1 > x0, y1 > y0, top < bottomRow, left < right else { return }
+        let rows = top..<bottomRow, cols = left..<right
         pixmap.pixels.withUnsafeMutableBufferPointer { px in
             for y in rows {
                 let py = Double(y) + 0.5

@@ -51,16 +51,16 @@ struct Batch: ParsableCommand {
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless.", valueName: "name"))
     var eglPlatform: EGLPlatform?
 
-    @Option(name: .customLong("png-level"), help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
+    @Option(name: .customLong("png-level"), parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
     var pngLevel: Int = FramePipeline.defaultPNGLevel
 
     @Option(name: .customLong("y4m-chroma"), help: ArgumentHelp("y4m chroma: 444 (C444) or 420 (C420jpeg).", valueName: "444|420"))
     var y4mChroma: String = "444"
 
-    @Option(help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
     var threads: Int?
 
-    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse screen images with more pixels than this.", valueName: "n"))
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse screen images with more pixels than this.", valueName: "n"))
     var maxPixels: Int = 16384 * 16384
 
     @Flag(help: "No progress on standard error.")

@@ -17,19 +17,19 @@ struct RenderOptions: ParsableArguments {
         """, valueName: "path"))
     var out: String
 
-    @Option(help: ArgumentHelp("Render one frame at this progress, 0...1, instead of the whole sequence.", valueName: "t"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render one frame at this progress, 0...1, instead of the whole sequence.", valueName: "t"))
     var progress: Double?
 
     @Option(help: ArgumentHelp("An interactive transition: a CSV of time,progress samples of the drag; renders the drag, then the finish or the cancel.", valueName: "csv"))
     var track: String?
 
-    @Option(help: ArgumentHelp("With --track: progress above which the release finishes the transition, else it cancels (0.5).", valueName: "p"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --track: progress above which the release finishes the transition, else it cancels (0.5).", valueName: "p"))
     var threshold: Double?
 
-    @Option(help: ArgumentHelp("Frames per second of the sequence: frames at k/fps, k = 0 ... round(duration*fps).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second of the sequence: frames at k/fps, k = 0 ... round(duration*fps).", valueName: "n"))
     var fps: Double = 60
 
-    @Option(help: ArgumentHelp("Seconds the transition lasts (the effect's own by default; see 'segue effects').", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the transition lasts (the effect's own by default; see 'segue effects').", valueName: "s"))
     var duration: Double?
 
     @Option(help: "forward (push/present) or back (pop/dismiss).")
@@ -47,7 +47,7 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order).", valueName: "name"))
     var eglPlatform: EGLPlatform?
 
-    @Option(help: ArgumentHelp("Pixels per point: the output keeps its pixel size and the frame is (pixels / scale) points.", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels per point: the output keeps its pixel size and the frame is (pixels / scale) points.", valueName: "s"))
     var scale: Double = 1
 
     @Option(help: ArgumentHelp("Output size in pixels (default: the size of --from); inputs are resampled to it.", valueName: "WxH"),
@@ -63,13 +63,13 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("y4m-chroma"), help: ArgumentHelp("y4m chroma: 444 (C444) or 420 (C420jpeg).", valueName: "444|420"))
     var y4mChroma: String = "444"
 
-    @Option(name: .customLong("png-level"), help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
+    @Option(name: .customLong("png-level"), parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
     var pngLevel: Int = 2
 
-    @Option(help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
     var threads: Int?
 
-    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
     var maxPixels: Int = 16384 * 16384
 
     @Flag(help: "No progress on standard error.")

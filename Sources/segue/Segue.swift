@@ -30,6 +30,9 @@ enum ExitStatus {
 @main
 enum Main {
     static func main() {
+        // Past a file size limit (`ulimit -f`) write() then fails with EFBIG, reported as "file too large",
+        // instead of SIGXFSZ killing the process with a partial temporary file left behind.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try Segue.parseAsRoot()
             try command.run()

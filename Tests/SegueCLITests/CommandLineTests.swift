@@ -34,12 +34,17 @@ struct Segue {
         process.standardError = err
         try process.run()
         // Read both pipes while it runs so a large stream cannot block it.
+        // The semaphore orders the reader's write before our read (ThreadSanitizer checks it).
         nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let readDone = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            readDone.signal()
+        }
         reader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while reader.isExecuting { usleep(1000) }
+        readDone.wait()
         return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 }

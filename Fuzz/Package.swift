@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// libFuzzer targets for Segue's two parsers of untrusted bytes: image decoding and storyboards.
+// A package of its own because `-sanitize=fuzzer` supplies `main` and breaks the root package's executables.
+// The sources are the root package's own, through symlinks in Sources/ (a path dependency on ".." would
+// take its identity from the checkout's directory name, which differs between clones).
+// Build and run: `make fuzz-smoke` (30 s each) or `make fuzz FUZZ_SECONDS=600` from the root.
+let package = Package(
+    name: "SegueFuzz",
+    targets: [
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng"),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
+        .target(name: "SegueCore"),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"]),
+        .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO"]),
+        .executableTarget(name: "FuzzStoryboard", dependencies: ["SegueCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
