@@ -29,12 +29,17 @@ extension Storyboard {
     ///
     /// Checks here need no image; `problems(frame:)` checks the transitions against the frame once the
     /// screens' size is known.
-    public static func parse(json data: Data, loadTrack: (String) throws -> String) -> Parsed {
-        withoutActuallyEscaping(loadTrack) { load in
-            var p = Parser(loadTrack: load)
+    /// `loadShader` reads the custom transition of a `"shader:NAME|FILE"` step (a file relative to the
+    /// storyboard, or a shipped transition's name); without it such steps are problems.
+    public static func parse(json data: Data, loadTrack: (String) throws -> String,
+                             loadShader: (String) throws -> ShaderTransition = { _ in
+                                 throw SegueError.failed("custom shaders are not available here")
+                             }) -> Parsed {
+        withoutActuallyEscaping(loadTrack) { load in withoutActuallyEscaping(loadShader) { shader in
+            var p = Parser(loadTrack: load, loadShader: shader)
             let board = p.storyboard(data)
             return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths)
-        }
+        } }
     }
 
     /// What `parse` found: the storyboard (without the steps that have problems), the problems, and the JSON
@@ -52,7 +57,7 @@ extension Storyboard {
         for (i, step) in timeline.enumerated() {
             let transition: Transition
             switch step {
-            case .hold: continue
+            case .hold, .shader: continue
             case let .transition(t, _, _), let .interactive(t, _, _, _): transition = t
             }
             let path = stepPaths?[i] ?? "$.timeline[\(i)]"
@@ -78,12 +83,14 @@ extension Storyboard {
 /// missing or of the wrong kind.
 private struct Parser {
     let loadTrack: (String) throws -> String
+    let loadShader: (String) throws -> ShaderTransition
     var problems: [StoryboardProblem] = []
     /// The JSON path of each kept step (steps with problems are dropped, so indices shift).
     var stepPaths: [String] = []
 
-    init(loadTrack: @escaping (String) throws -> String) {
+    init(loadTrack: @escaping (String) throws -> String, loadShader: @escaping (String) throws -> ShaderTransition) {
         self.loadTrack = loadTrack
+        self.loadShader = loadShader
     }
 
     mutating func problem(_ path: String, _ message: String) {
@@ -235,6 +242,10 @@ private struct Parser {
         if interactive { allowed += ["track", "threshold"] }
         unknownKeys(object, path, allowed: Set(allowed))
 
+        if !interactive, let name = object[kinds[0]] as? String, name.hasPrefix("shader:") {
+            let from = screen("from"), to = screen("to")
+            return shaderStep(object, path, spec: String(name.dropFirst("shader:".count)), from: from, to: to, before: before)
+        }
         var effect: Effect?
         if let name = string(object[kinds[0]]!, "\(path).\(kinds[0])") {
             effect = Effect(rawValue: name)
@@ -285,6 +296,64 @@ private struct Parser {
         }
         guard problems.count == before, let from, let to else { return nil }
         return .transition(transition, from: from, to: to)
+    }
+
+    /// A `"shader:NAME|FILE"` step: the transition read through `loadShader`, its `options.params` checked
+    /// against the parameters the file declares.
+    mutating func shaderStep(_ object: [String: Any], _ path: String, spec: String,
+                             from: String?, to: String?, before: Int) -> Storyboard.Step? {
+        var transition: ShaderTransition?
+        do { transition = try loadShader(spec) } catch { problem("\(path).transition", "\(error)") }
+        var duration: Double?
+        if let v = object["duration"], let d = number(v, "\(path).duration") {
+            if check(d > 0 && d <= 3600, "\(path).duration", "expected seconds in (0, 3600], not \(d.compact)") { duration = d }
+        }
+        var curve: TimingCurve?
+        if let v = object["curve"], let text = string(v, "\(path).curve") {
+            do { curve = try TimingCurve(parsing: text) } catch { problem("\(path).curve", "\(error)") }
+        }
+        var direction = Direction.forward
+        if let v = object["direction"], let text = string(v, "\(path).direction") {
+            if let d = Direction(rawValue: text) { direction = d } else { problem("\(path).direction", "expected \"forward\" or \"back\", not '\(text)'") }
+        }
+        var values: [String: ShaderValue] = [:]
+        if let options = object["options"] {
+            if let options = options as? [String: Any] {
+                unknownKeys(options, "\(path).options", allowed: ["params"])
+                if let params = options["params"] {
+                    if let params = params as? [String: Any], let transition {
+                        // JSON values as --param spells them: 0.5, 3, true, [1, 2] -> "1,2".
+                        func text(_ v: Any) -> String? {
+                            if let b = v as? Bool { return b ? "true" : "false" }
+                            if let n = Self.jsonNumber(v) { return n.compact }
+                            if let a = v as? [Any] {
+                                let parts = a.compactMap(Self.jsonNumber).map(\.compact)
+                                return parts.count == a.count ? parts.joined(separator: ",") : nil
+                            }
+                            return v as? String
+                        }
+                        var pairs: [(name: String, value: String)] = []
+                        for name in params.keys.sorted() {
+                            guard let value = text(params[name]!) else {
+                                problem("\(path).options.params\(key(name))", "expected a number, a bool or an array of numbers")
+                                continue
+                            }
+                            pairs.append((name, value))
+                        }
+                        do { values = try transition.values(pairs, flag: "params") } catch {
+                            problem("\(path).options.params", "\(error)")
+                        }
+                    } else if !(params is [String: Any]) {
+                        problem("\(path).options.params", "expected an object of the shader's parameters")
+                    }
+                }
+            } else {
+                problem("\(path).options", "expected an object: {\"params\": {...}}")
+            }
+        }
+        guard problems.count == before, let transition, let from, let to else { return nil }
+        return .shader(ShaderStep(transition: transition, values: values, duration: duration, curve: curve,
+                                  direction: direction), from: from, to: to)
     }
 
     /// Effect options, named as on the command line: `{"center": [x, y], "from-rect": [x, y, w, h], "color": "RRGGBB", ...}`.

@@ -43,19 +43,24 @@ extension Storyboard {
             return 0
         case let .transition(transition, _, _):
             return min(max(local / transition.duration, 0), 1)
+        case let .shader(step, _, _):
+            return min(max(local / step.duration, 0), 1)
         case let .interactive(_, _, _, track):
             return track.progress(at: max(0, local))
         }
     }
 
     /// The scene of `frame` on a frame of `size` points, drawn from two snapshots: `.from` is the step's
-    /// `from` screen and `.to` its `to` screen (a hold shows its one screen as `.from`).
-    public func scene(_ frame: Frame, size: Size) -> Scene {
+    /// `from` screen and `.to` its `to` screen (a hold shows its one screen as `.from`). Nil for a custom shader
+    /// step, which is no layer tree: its frames are the shader's at `ShaderStep.progress(at: frame.t)`.
+    public func scene(_ frame: Frame, size: Size) -> Scene? {
         switch timeline[frame.step] {
         case .hold:
             return Scene(size: size, layers: [.full(.from, frame: size)])
         case let .transition(transition, _, _), let .interactive(transition, _, _, _):
             return transition.scene(at: frame.t, frame: size)
+        case .shader:
+            return nil
         }
     }
 

@@ -10,6 +10,8 @@ public struct Storyboard: Sendable, Equatable {
         case transition(Transition, from: String, to: String)
         /// A transition driven by a gesture track, then finished or cancelled (EFFECTS.md section 4).
         case interactive(Transition, from: String, to: String, track: InteractiveTrack)
+        /// A custom transition in the gl-transitions interface (drawn by the GLES backend).
+        case shader(ShaderStep, from: String, to: String)
 
         /// Seconds the step lasts.
         public var duration: Double {
@@ -17,6 +19,7 @@ public struct Storyboard: Sendable, Equatable {
             case let .hold(_, d): return d
             case let .transition(transition, _, _): return transition.duration
             case let .interactive(_, _, _, track): return track.totalDuration
+            case let .shader(step, _, _): return step.duration
             }
         }
 
@@ -24,7 +27,7 @@ public struct Storyboard: Sendable, Equatable {
         public var screens: (from: String, to: String) {
             switch self {
             case let .hold(screen, _): return (screen, screen)
-            case let .transition(_, from, to), let .interactive(_, from, to, _): return (from, to)
+            case let .transition(_, from, to), let .interactive(_, from, to, _), let .shader(_, from, to): return (from, to)
             }
         }
     }

@@ -282,11 +282,10 @@ uniform ivec2 cells; // = ivec2(24, 16)
 vec4 transition(vec2 uv) {
     // 0 at both ends, 1 in the middle.
     float k = 2.0 * min(progress, 1.0 - progress);
-    vec2 p = uv;
-    if (k > 0.0) {
-        vec2 n = vec2(max(cells, ivec2(1))) / k;
-        p = (floor(uv * n) + 0.5) / n;
-    }
+    // The grid stays finite even where k = 0: drivers that run both sides of a branch (llvmpipe) would
+    // otherwise carry infinities into the texture derivatives, and the ends would no longer be exact.
+    vec2 n = vec2(max(cells, ivec2(1))) / max(k, 1e-6);
+    vec2 p = k > 0.0 ? (floor(uv * n) + 0.5) / n : uv;
     return progress < 0.5 ? getFromColor(p) : getToColor(p);
 }
 

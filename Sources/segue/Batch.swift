@@ -104,12 +104,15 @@ struct BatchJob {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIFailure.failure("cannot read the storyboard '\(file)'")
         }
-        let parsed = Storyboard.parse(json: data) { track in
+        let parsed = Storyboard.parse(json: data, loadTrack: { track in
             guard let text = FileManager.default.contents(atPath: relative(track)) else {
                 throw SegueError.failed("cannot read '\(relative(track))'")
             }
             return String(decoding: text, as: UTF8.self)
-        }
+        }, loadShader: { spec in
+            // A file relative to the storyboard, else a shipped transition's name.
+            try ShaderArguments.load(FileManager.default.fileExists(atPath: relative(spec)) ? relative(spec) : spec)
+        })
         var problems = parsed.problems
         let board = parsed.storyboard
 
@@ -186,8 +189,15 @@ struct BatchJob {
     }
 
     func run() throws {
+        let shaderStep = board.timeline.firstIndex { if case .shader = $0 { return true } else { return false } }
+        if let shaderStep, command.backend == BackendChoice.cpu.rawValue {
+            throw CLIFailure.usage("step \(shaderStep) of the timeline is a custom shader, which needs the GLES backend (not --backend cpu)")
+        }
         let renderer = try Backends.make(BackendChoice(rawValue: command.backend)!, platform: command.eglPlatform,
                                          threads: command.threads)
+        if let shaderStep, !(renderer is GLESRenderer) {
+            throw CLIFailure.failure("step \(shaderStep) of the timeline is a custom shader, which needs the GLES backend, and no EGL context could be made")
+        }
         var runs = board.runs(shard: shard)
         var skipped = 0
         if let directory {
@@ -221,11 +231,20 @@ struct BatchJob {
         let scale = board.scale, background = board.background, frame = self.frame, board = self.board
         let driverRuns = runs.map { run -> FrameDriver.Run in
             let (from, to) = board.timeline[run.step].screens
+            let frames = run.frames
+            if case let .shader(step, _, _) = board.timeline[run.step] {
+                // Back plays the shader in reverse between the swapped screens: it starts on `from`, ends on `to`.
+                let back = step.direction == .back
+                return FrameDriver.Run(snapshots: back ? [screens[to]!, screens[from]!] : [screens[from]!, screens[to]!],
+                                       indices: frames.map(\.index),
+                                       frames: .shader(step.transition, values: step.values,
+                                                       progress: frames.map { step.progress(at: $0.t) },
+                                                       width: width, height: height, background: background))
+            }
             let snapshots = [screens[from]!, screens[to]!]
             let info = snapshots.map(SnapshotInfo.init)
-            let frames = run.frames
             return FrameDriver.Run(snapshots: snapshots, indices: frames.map(\.index), list: { n in
-                DrawList(scene: board.scene(frames[n], size: frame), scale: scale, snapshots: info, background: background)
+                DrawList(scene: board.scene(frames[n], size: frame)!, scale: scale, snapshots: info, background: background)
             })
         }
         try FrameDriver.render(driverRuns, with: renderer, into: pipeline)

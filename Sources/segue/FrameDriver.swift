@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueCPU
+import SegueGLES
 
 /// Draws runs of frames into a pipeline: each run loads its two snapshots once, then the renderer draws its
 /// frames in order and hands each to the pipeline as soon as its pixels are ready. Ctrl-C (or SIGTERM) stops
@@ -11,8 +12,27 @@ enum FrameDriver {
         var snapshots: [Pixmap]
         /// Frame indices (file names, order in the stream) of the run, in order.
         var indices: [Int]
-        /// The draw list of the run's `n`th frame.
-        var list: (Int) -> DrawList
+        var frames: Frames
+
+        /// What the run's frames are.
+        enum Frames {
+            /// The draw list of the run's `n`th frame.
+            case drawLists((Int) -> DrawList)
+            /// A custom transition at these values of its `progress`, `width x height` pixels over `background`
+            /// (drawn by the GLES backend).
+            case shader(ShaderTransition, values: [String: ShaderValue], progress: [Double], width: Int, height: Int,
+                        background: Color)
+        }
+
+        init(snapshots: [Pixmap], indices: [Int], list: @escaping (Int) -> DrawList) {
+            self.init(snapshots: snapshots, indices: indices, frames: .drawLists(list))
+        }
+
+        init(snapshots: [Pixmap], indices: [Int], frames: Frames) {
+            self.snapshots = snapshots
+            self.indices = indices
+            self.frames = frames
+        }
     }
 
     static func render(_ runs: [Run], with renderer: Renderer, into pipeline: FramePipeline) throws {
@@ -20,21 +40,30 @@ enum FrameDriver {
         do {
             for run in runs where !run.indices.isEmpty {
                 try renderer.load(snapshots: run.snapshots)
-                if renderer is CPUCompositor {
+                let deliver: (Int, Pixmap) throws -> Void = { n, frame in
+                    if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
+                    try pipeline.submit(frame, index: run.indices[n])
+                }
+                switch run.frames {
+                case let .shader(transition, values, progress, width, height, background):
+                    guard let gles = renderer as? GLESRenderer else {
+                        throw CLIFailure.failure("a custom shader needs the GLES backend, not \(renderer.name)")
+                    }
+                    let prepared = try gles.prepare(transition, values: values)
+                    try gles.drawFrames(prepared, progress: progress, width: width, height: height,
+                                        background: background, deliver: deliver)
+                case let .drawLists(list) where renderer is CPUCompositor:
                     // Draws into buffers the pipeline is done with: no allocation or copy-on-write per frame.
                     for n in run.indices.indices {
                         if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
                         var buffer = pipeline.takeBuffer() ?? Pixmap(width: 0, height: 0)
-                        try renderer.draw(run.list(n), into: &buffer)
+                        try renderer.draw(list(n), into: &buffer)
                         try pipeline.submit(buffer, index: run.indices[n])
                     }
-                    continue
+                case let .drawLists(list):
+                    // A backend with its own drawFrames (GLES reads frame k back while it draws k+1).
+                    try renderer.drawFrames(count: run.indices.count, list: list, deliver: deliver)
                 }
-                // A backend with its own drawFrames (GLES reads frame k back while it draws k+1).
-                try renderer.drawFrames(count: run.indices.count, list: run.list, deliver: { n, frame in
-                    if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
-                    try pipeline.submit(frame, index: run.indices[n])
-                })
             }
             if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
         } catch {

@@ -64,9 +64,11 @@ enum Main {
 }
 
 /// A failure with its exit status and the one line to print.
-struct CLIFailure: Error {
+struct CLIFailure: Error, CustomStringConvertible {
     let message: String
     let status: Int32
+
+    var description: String { message }
 
     static func failure(_ message: String) -> CLIFailure { CLIFailure(message: message, status: ExitStatus.failure) }
     static func usage(_ message: String) -> CLIFailure { CLIFailure(message: message, status: ExitStatus.usage) }

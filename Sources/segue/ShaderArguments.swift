@@ -87,24 +87,14 @@ struct ShaderRenderJob {
             throw CLIFailure.failure("--shader needs the GLES backend, which is unavailable: \(error)")
         }
         let back = options.direction == .back
-        try renderer.load(snapshots: back ? [inputs.to, inputs.from] : [inputs.from, inputs.to])
-        let prepared = try renderer.prepare(transition, values: values)
         let outputs = try RenderJob.makeOutputs(OutputFormat(rawValue: options.format)!, options: options,
                                                 width: inputs.from.width, height: inputs.from.height)
         let pipeline = FramePipeline(outputs: outputs, total: progress.count, quiet: options.quiet)
-        Interrupt.install()
-        do {
-            try renderer.drawFrames(prepared, progress: progress, width: inputs.from.width, height: inputs.from.height,
-                                    background: options.background) { index, frame in
-                if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
-                try pipeline.submit(frame, index: index)
-            }
-            if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
-        } catch {
-            pipeline.abandon()
-            throw error
-        }
-        try pipeline.finish()
+        let run = FrameDriver.Run(snapshots: back ? [inputs.to, inputs.from] : [inputs.from, inputs.to],
+                                  indices: Array(progress.indices),
+                                  frames: .shader(transition, values: values, progress: progress, width: inputs.from.width,
+                                                  height: inputs.from.height, background: options.background))
+        try FrameDriver.render([run], with: renderer, into: pipeline)
     }
 }
 

@@ -54,6 +54,48 @@ import Testing
         #expect(try files(frames) == files(again))
     }
 
+    /// A `"shader:NAME"` step plays a custom transition (issue 6) inside the timeline: it starts exactly on
+    /// `from` and ends exactly on `to`, both directions; its params are checked like `--param`.
+    @Test func customShaderStepsPlayInTheTimeline() throws {
+        let dir = try temporaryDirectory()
+        func story(_ direction: String, _ params: String) -> String {
+            """
+            {"fps": 8, "size": [48, 80], "screens": {"home": "sample:home", "detail": "sample:detail"},
+             "timeline": [{"hold": "home", "duration": 0.25},
+                          {"transition": "shader:pixelate", "from": "home", "to": "detail", "duration": 0.5,
+                           "direction": "\(direction)", "options": {"params": \(params)}},
+                          {"hold": "detail", "duration": 0.25}]}
+            """
+        }
+        for direction in ["forward", "back"] {
+            let out = dir.appendingPathComponent(direction)
+            let path = try write(story(direction, #"{"cells": [4, 3]}"#), "\(direction).json", in: dir)
+            let r = try Segue.run(["batch", path, "--backend", "gles", "--quiet", "--out", out.path])
+            #expect(r.status == 0, "\(r.stderr)")
+            // 1 s at 8 fps: frames 0 ... 8; the shader runs over frames 2 ... 5 (t = 0, 0.25, 0.5, 0.75).
+            func frame(_ k: Int) throws -> Pixmap {
+                try ImageDecoder.decode(contentsOf: out.appendingPathComponent(String(format: "frame_%05d.png", k)).path)
+            }
+            let home = try frame(0), detail = try frame(8)
+            #expect(try frame(2) == home, "\(direction): the shader step starts on from")
+            #expect(try frame(6) == detail, "\(direction): the hold after it shows to")
+            let middle = try frame(4)
+            #expect(middle != home && middle != detail)
+        }
+        // A parameter of the wrong type is reported at its path, before anything renders.
+        let bad = try write(story("forward", #"{"cells": "many"}"#), "bad.json", in: dir)
+        let r = try Segue.run(["batch", bad, "--backend", "gles", "--quiet", "--out", dir.appendingPathComponent("bad").path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("$.timeline[1].options.params"), "\(r.stderr)")
+        #expect(r.stderr.contains("cells is declared ivec2"), "\(r.stderr)")
+        // --backend cpu cannot draw it.
+        let good = try write(story("forward", "{}"), "good.json", in: dir)
+        let cpu = try Segue.run(["batch", good, "--backend", "cpu", "--quiet", "--out", dir.appendingPathComponent("cpu").path])
+        #expect(cpu.status == 2)
+        #expect(cpu.stderr.contains("needs the GLES backend"), "\(cpu.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("bad").path))
+    }
+
     @Test func reportsEveryProblemWithItsPathBeforeRendering() throws {
         let dir = try temporaryDirectory()
         let story = try write("""

@@ -122,3 +122,53 @@ import Testing
         #expect(throws: SegueError.self) { try Shard(parsing: "x") }
     }
 }
+
+@Suite struct StoryboardShaderStepTests {
+    static let source = """
+        uniform float amount; // = 0.5
+        vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress * amount); }
+        """
+
+    func parse(_ step: String) -> Storyboard.Parsed {
+        let json = """
+            {"fps": 10, "screens": {"a": "a.png", "b": "b.png"}, "timeline": [\(step)]}
+            """
+        return Storyboard.parse(json: Data(json.utf8), loadTrack: { _ in "" }, loadShader: { spec in
+            guard spec == "mine.glsl" else { throw SegueError.failed("cannot read '\(spec)'") }
+            return try ShaderTransition(name: spec, source: Self.source)
+        })
+    }
+
+    @Test func aShaderStepTakesItsParamsDurationAndCurve() throws {
+        let parsed = parse(#"{"transition": "shader:mine.glsl", "from": "a", "to": "b", "duration": 0.4, "curve": "ease-in", "direction": "back", "options": {"params": {"amount": 0.25}}}"#)
+        #expect(parsed.problems.isEmpty, "\(parsed.problems)")
+        guard case let .shader(step, from, to)? = parsed.storyboard.timeline.first else {
+            Issue.record("not a shader step")
+            return
+        }
+        #expect(from == "a" && to == "b")
+        #expect(step.duration == 0.4 && step.curve == .easeIn && step.direction == .back)
+        #expect(step.values["amount"]?.components == [0.25])
+        // Back runs the shader from 1 to 0 (drawn with the screens swapped).
+        #expect(step.progress(at: 0) == 1 && step.progress(at: 1) == 0)
+        #expect(parsed.storyboard.frameCount == 5)
+    }
+
+    @Test func defaultsAreOneSecondLinear() {
+        let parsed = parse(#"{"transition": "shader:mine.glsl", "from": "a", "to": "b"}"#)
+        guard case let .shader(step, _, _)? = parsed.storyboard.timeline.first else {
+            Issue.record("not a shader step: \(parsed.problems)")
+            return
+        }
+        #expect(step.duration == 1 && step.curve == .linear && step.values.isEmpty)
+    }
+
+    @Test func problemsHaveTheirPaths() {
+        let unknown = parse(#"{"transition": "shader:mine.glsl", "from": "a", "to": "b", "options": {"params": {"nope": 1}}}"#)
+        #expect(unknown.problems.map(\.path) == ["$.timeline[0].options.params"])
+        let missing = parse(#"{"transition": "shader:other.glsl", "from": "a", "to": "b"}"#)
+        #expect(missing.problems.map(\.path) == ["$.timeline[0].transition"])
+        let options = parse(#"{"transition": "shader:mine.glsl", "from": "a", "to": "b", "options": {"zoom": 1}}"#)
+        #expect(options.problems.map(\.path) == ["$.timeline[0].options.zoom"])
+    }
+}

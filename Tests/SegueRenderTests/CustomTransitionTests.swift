@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueSamples
 @testable import SegueGLES
 import Testing
 
@@ -33,6 +34,24 @@ extension GLESSuite {
 
         private static func source(_ body: String, name: String = "test.glsl") throws -> ShaderTransition {
             try ShaderTransition(name: name, source: body)
+        }
+
+        /// The same on the built-in phone screens at 375x667, whose sharp edges show any sampling that is not
+        /// exactly at texel centres (pixelate once missed this: a division by zero in a branch it did not take
+        /// reached the texture derivatives on llvmpipe).
+        @Test("shipped transition is exact at the ends on the phone screens", arguments: ShippedTransitions.all.map(\.name))
+        func exactAtTheEndsOnPhoneScreens(name: String) throws {
+            let transition = try #require(ShippedTransitions.named(name))
+            let screens = [SampleScreens.home(), SampleScreens.detail()]
+            let renderer = try GLESRenderer()
+            try renderer.load(snapshots: screens)
+            let prepared = try renderer.prepare(transition)
+            var frames: [Pixmap] = []
+            try renderer.drawFrames(prepared, progress: [0, 1], width: screens[0].width, height: screens[0].height) { _, frame in
+                frames.append(frame)
+            }
+            #expect(Self.difference(frames[0], screens[0]) == nil)
+            #expect(Self.difference(frames[1], screens[1]) == nil)
         }
 
         /// At progress 0 the frame is `from` and at 1 it is `to`, byte for byte (over the black background a
