@@ -254,18 +254,7 @@ private struct Parser {
             }
         }
         let from = screen("from"), to = screen("to")
-        var duration: Double?
-        if let v = object["duration"], let d = number(v, "\(path).duration") {
-            if check(d > 0 && d <= 3600, "\(path).duration", "expected seconds in (0, 3600], not \(d.compact)") { duration = d }
-        }
-        var curve: TimingCurve?
-        if let v = object["curve"], let text = string(v, "\(path).curve") {
-            do { curve = try TimingCurve(parsing: text) } catch { problem("\(path).curve", "\(error)") }
-        }
-        var direction = Direction.forward
-        if let v = object["direction"], let text = string(v, "\(path).direction") {
-            if let d = Direction(rawValue: text) { direction = d } else { problem("\(path).direction", "expected \"forward\" or \"back\", not '\(text)'") }
-        }
+        let (duration, curve, direction) = timing(object, path)
         var options = EffectOptions()
         if let v = object["options"] {
             options = effectOptions(v, "\(path).options", effect: effect)
@@ -298,12 +287,8 @@ private struct Parser {
         return .transition(transition, from: from, to: to)
     }
 
-    /// A `"shader:NAME|FILE"` step: the transition read through `loadShader`, its `options.params` checked
-    /// against the parameters the file declares.
-    mutating func shaderStep(_ object: [String: Any], _ path: String, spec: String,
-                             from: String?, to: String?, before: Int) -> Storyboard.Step? {
-        var transition: ShaderTransition?
-        do { transition = try loadShader(spec) } catch { problem("\(path).transition", "\(error)") }
+    /// A step's `duration`, `curve` and `direction`, each checked (nil or forward when absent).
+    mutating func timing(_ object: [String: Any], _ path: String) -> (Double?, TimingCurve?, Direction) {
         var duration: Double?
         if let v = object["duration"], let d = number(v, "\(path).duration") {
             if check(d > 0 && d <= 3600, "\(path).duration", "expected seconds in (0, 3600], not \(d.compact)") { duration = d }
@@ -316,6 +301,16 @@ private struct Parser {
         if let v = object["direction"], let text = string(v, "\(path).direction") {
             if let d = Direction(rawValue: text) { direction = d } else { problem("\(path).direction", "expected \"forward\" or \"back\", not '\(text)'") }
         }
+        return (duration, curve, direction)
+    }
+
+    /// A `"shader:NAME|FILE"` step: the transition read through `loadShader`, its `options.params` checked
+    /// against the parameters the file declares.
+    mutating func shaderStep(_ object: [String: Any], _ path: String, spec: String,
+                             from: String?, to: String?, before: Int) -> Storyboard.Step? {
+        var transition: ShaderTransition?
+        do { transition = try loadShader(spec) } catch { problem("\(path).transition", "\(error)") }
+        let (duration, curve, direction) = timing(object, path)
         var values: [String: ShaderValue] = [:]
         if let options = object["options"] {
             if let options = options as? [String: Any] {

@@ -16,20 +16,6 @@ import Testing
         """
     }
 
-    func write(_ text: String, _ name: String, in dir: URL) throws -> String {
-        let url = dir.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
-    func files(_ dir: URL) throws -> [String: Data] {
-        var out: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
-            out[name] = try Data(contentsOf: dir.appendingPathComponent(name))
-        }
-        return out
-    }
-
     static let hasFFmpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
 
     @Test func rendersEveryFrameOfTheTimeline() throws {

@@ -10,20 +10,6 @@ import Testing
     /// 48 × 80 pixels, 1.3 s at 30 fps: frames 0 ... 39.
     static let story = BatchTests.storyboard()
 
-    func write(_ text: String, _ name: String, in dir: URL) throws -> String {
-        let url = dir.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
-    func files(_ dir: URL) throws -> [String: Data] {
-        var out: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
-            out[name] = try Data(contentsOf: dir.appendingPathComponent(name))
-        }
-        return out
-    }
-
     /// segue under `ulimit -f` (KiB): past it write() fails with EFBIG, as on a full disk.
     func runLimited(_ kib: Int, _ arguments: [String]) throws -> Segue.Result {
         let quoted = ([Segue.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
