@@ -48,18 +48,18 @@ let package = Package(
             path: "Tools/Soak",
             swiftSettings: fast),
 
-        .target(name: "SegueTestSupport", dependencies: ["SegueCore", "SegueImageIO"], path: "Tests/SegueTestSupport"),
+        .target(name: "SegueTestSupport", dependencies: ["SegueCore", "SegueImageIO", "CSPNG", "CTurboJPEG"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(
             name: "SegueCPUTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO"]),
+        .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO", "SegueTestSupport"]),
         .testTarget(
             name: "SegueRenderTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO"]),
+        .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

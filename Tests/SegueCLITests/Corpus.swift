@@ -3,6 +3,7 @@ import CTurboJPEG
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 
 /// The hostile-input corpus, made by code at test time: valid images to damage, damaged images, files that are
 /// not images, and valid but unusual images. Bytes only; the tests write them where they need them.
@@ -94,53 +95,6 @@ enum Corpus {
 
     // MARK: Valid but unusual images
 
-    /// Encodes raw samples in libspng's SPNG_FMT_PNG layout (16-bit samples host-endian).
-    static func spngEncode(
-        width: Int, height: Int, bitDepth: UInt8, colorType: spng_color_type, interlaced: Bool = false,
-        samples: [UInt8], palette: [(UInt8, UInt8, UInt8)] = []
-    ) -> [UInt8] {
-        let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue))!
-        defer { spng_ctx_free(ctx) }
-        var ihdr = spng_ihdr(
-            width: UInt32(width), height: UInt32(height), bit_depth: bitDepth, color_type: UInt8(colorType.rawValue),
-            compression_method: 0, filter_method: 0, interlace_method: interlaced ? 1 : 0)
-        precondition(spng_set_ihdr(ctx, &ihdr) == 0)
-        precondition(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1) == 0)
-        if !palette.isEmpty {
-            var plte = spng_plte()
-            plte.n_entries = UInt32(palette.count)
-            withUnsafeMutableBytes(of: &plte.entries) { raw in
-                let entries = raw.bindMemory(to: spng_plte_entry.self)
-                for (i, c) in palette.enumerated() { entries[i] = spng_plte_entry(red: c.0, green: c.1, blue: c.2, alpha: 255) }
-            }
-            precondition(spng_set_plte(ctx, &plte) == 0)
-        }
-        let rc = samples.withUnsafeBytes {
-            spng_encode_image(ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
-        }
-        precondition(rc == 0, String(cString: spng_strerror(rc)))
-        var length = 0
-        var error: Int32 = 0
-        let buffer = spng_get_png_buffer(ctx, &length, &error)!
-        defer { free(buffer) }
-        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
-    }
-
-    /// Compresses packed pixels with TurboJPEG (quality 95, 4:4:4).
-    static func jpegEncode(width: Int, height: Int, pixels: [UInt8], format: TJPF) throws -> [UInt8] {
-        let handle = tjInitCompress()!
-        defer { tjDestroy(handle) }
-        var output: UnsafeMutablePointer<UInt8>? = nil
-        var size: UInt = 0
-        let rc = pixels.withUnsafeBufferPointer {
-            tjCompress2(handle, $0.baseAddress, Int32(width), 0, Int32(height), format.rawValue, &output, &size,
-                        Int32(TJSAMP_444.rawValue), 95, 0)
-        }
-        precondition(rc == 0, String(cString: tjGetErrorStr2(handle)))
-        defer { tjFree(output) }
-        return [UInt8](UnsafeBufferPointer(start: output, count: Int(size)))
-    }
-
     /// `jpeg` with an APP1 Exif segment (big-endian TIFF, one IFD0 Orientation entry) after SOI.
     static func withOrientation(_ jpeg: [UInt8], _ orientation: UInt8) -> [UInt8] {
         let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1,
@@ -176,24 +130,24 @@ enum Corpus {
         var out: [UnusualImage] = []
         out.append(UnusualImage(
             name: "png-interlaced-rgba",
-            bytes: spngEncode(width: w, height: h, bitDepth: 8, colorType: SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, interlaced: true,
+            bytes: try! spngEncode(width: w, height: h, bitDepth: 8, colorType: SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, interlaced: true,
                               samples: halves([200, 30, 40, 255], [20, 40, 220, 255])),
             width: w, height: h, samples: expect((200, 30, 40), (20, 40, 220)), tolerance: 0))
         out.append(UnusualImage(
             name: "png-16-bit-rgb",
-            bytes: spngEncode(width: w, height: h, bitDepth: 16, colorType: SPNG_COLOR_TYPE_TRUECOLOR,
+            bytes: try! spngEncode(width: w, height: h, bitDepth: 16, colorType: SPNG_COLOR_TYPE_TRUECOLOR,
                               samples: halves([0xC8, 0xC8, 0x1E, 0x1E, 0x28, 0x28], [0x14, 0x14, 0x28, 0x28, 0xDC, 0xDC])),
             width: w, height: h, samples: expect((0xC8, 0x1E, 0x28), (0x14, 0x28, 0xDC)), tolerance: 0))
         out.append(UnusualImage(
             name: "png-palette-4-bit",
-            bytes: spngEncode(width: w, height: h, bitDepth: 4, colorType: SPNG_COLOR_TYPE_INDEXED,
+            bytes: try! spngEncode(width: w, height: h, bitDepth: 4, colorType: SPNG_COLOR_TYPE_INDEXED,
                               samples: (0..<h).flatMap { _ in [UInt8](repeating: 0x00, count: 4) + [UInt8](repeating: 0x11, count: 4) },
                               palette: [(10, 200, 30), (250, 240, 10)]),
             width: w, height: h, samples: expect((10, 200, 30), (250, 240, 10)), tolerance: 0))
         // Grey 200 at alpha 128 over black: 100; opaque grey 60: 60.
         out.append(UnusualImage(
             name: "png-gray-alpha",
-            bytes: spngEncode(width: w, height: h, bitDepth: 8, colorType: SPNG_COLOR_TYPE_GRAYSCALE_ALPHA,
+            bytes: try! spngEncode(width: w, height: h, bitDepth: 8, colorType: SPNG_COLOR_TYPE_GRAYSCALE_ALPHA,
                               samples: halves([200, 128], [60, 255])),
             width: w, height: h, samples: expect((100, 100, 100), (60, 60, 60)), tolerance: 1))
         // Adobe CMYK as TurboJPEG writes it (inverted: 255 = no ink): magenta | 50% black.
@@ -211,18 +165,3 @@ enum Corpus {
     }()
 }
 
-func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for b in bytes {
-        crc ^= UInt32(b)
-        for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
-}
-
-func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-    let body = Array(type.utf8) + data
-    return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body[...]))
-}
-
-func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }

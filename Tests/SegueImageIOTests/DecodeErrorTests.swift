@@ -2,6 +2,7 @@ import CTurboJPEG
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 @Suite struct DecodeErrorTests {

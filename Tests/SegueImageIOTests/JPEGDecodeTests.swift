@@ -1,6 +1,7 @@
 import CTurboJPEG
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 @Suite struct JPEGDecodeTests {

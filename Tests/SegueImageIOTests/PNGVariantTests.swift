@@ -1,6 +1,7 @@
 import CSPNG
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// PNG colour types and bit depths that `PNGEncoder` never writes, made with libspng's encoder.
