@@ -189,6 +189,7 @@ struct BatchJob {
     }
 
     func run() throws {
+        Interrupt.install()
         let shaderStep = board.timeline.firstIndex { if case .shader = $0 { return true } else { return false } }
         if let shaderStep, command.backend == BackendChoice.cpu.rawValue {
             throw CLIFailure.usage("step \(shaderStep) of the timeline is a custom shader, which needs the GLES backend (not --backend cpu)")

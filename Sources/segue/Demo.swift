@@ -54,6 +54,7 @@ struct Demo: ParsableCommand {
     }
 
     func run() throws {
+        Interrupt.install()
         let started = Date()
         let frame = SampleScreens.defaultSize
         let home = SampleScreens.home(width: frame.width, height: frame.height, scale: scale)

@@ -6,7 +6,7 @@ import SegueGLES
 /// Draws runs of frames into a pipeline: each run loads its two snapshots once, then the renderer draws its
 /// frames in order and hands each to the pipeline as soon as its pixels are ready. Ctrl-C (or SIGTERM) stops
 /// after the frame in flight: the pipeline finishes the frames it holds, removes partial output, and the
-/// command exits 130.
+/// command exits 130 (the command calls `Interrupt.install()` before it creates any output).
 enum FrameDriver {
     struct Run {
         var snapshots: [Pixmap]
@@ -36,12 +36,12 @@ enum FrameDriver {
     }
 
     static func render(_ runs: [Run], with renderer: Renderer, into pipeline: FramePipeline) throws {
-        Interrupt.install()
         do {
+            try Interrupt.check()
             for run in runs where !run.indices.isEmpty {
                 try renderer.load(snapshots: run.snapshots)
                 let deliver: (Int, Pixmap) throws -> Void = { n, frame in
-                    if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
+                    try Interrupt.check()
                     try pipeline.submit(frame, index: run.indices[n])
                 }
                 switch run.frames {
@@ -55,7 +55,7 @@ enum FrameDriver {
                 case let .drawLists(list) where renderer is CPUCompositor:
                     // Draws into buffers the pipeline is done with: no allocation or copy-on-write per frame.
                     for n in run.indices.indices {
-                        if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
+                        try Interrupt.check()
                         var buffer = pipeline.takeBuffer() ?? Pixmap(width: 0, height: 0)
                         try renderer.draw(list(n), into: &buffer)
                         try pipeline.submit(buffer, index: run.indices[n])
@@ -65,7 +65,7 @@ enum FrameDriver {
                     try renderer.drawFrames(count: run.indices.count, list: list, deliver: deliver)
                 }
             }
-            if Interrupt.requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
+            try Interrupt.check()
         } catch {
             pipeline.abandon()
             throw error

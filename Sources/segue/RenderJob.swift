@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import Synchronization
 
 /// One transition rendered to its output: inputs read and checked first, then frames drawn in order and
 /// handed to the frame pipeline as they are ready. Nothing is written before every check has passed.
@@ -61,6 +62,7 @@ struct RenderJob {
     }
 
     func run() throws {
+        Interrupt.install()
         let format = OutputFormat(rawValue: options.format)!
         let renderer = try Backends.make(BackendChoice(rawValue: options.backend)!, platform: options.eglPlatform,
                                          threads: options.threads)
@@ -98,19 +100,30 @@ struct RenderJob {
 
 /// SIGINT and SIGTERM ask the job to stop after the frame in flight; partial files are removed and the
 /// command exits 130.
+///
+/// A job calls `install()` before it creates any output, so a signal that comes while it is still setting up
+/// (a stream's temporary file already open, threads starting) is caught too: the first check, before the
+/// first frame, then removes what was created. The flag is an atomic because the handler runs on whichever
+/// thread the signal lands on.
 enum Interrupt {
-    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
+    private static let flag = Atomic<Int>(0)
 
-    static var requested: Bool { flag != 0 }
+    static var requested: Bool { flag.load(ordering: .relaxed) != 0 }
 
     static func install() {
+        _ = requested  // initialises `flag` here, never first inside the handler
         // A parent may have started us with these blocked (a spawning thread's mask is inherited).
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        signal(SIGINT) { _ in Interrupt.flag = 1 }
-        signal(SIGTERM) { _ in Interrupt.flag = 1 }
+        signal(SIGINT) { _ in Interrupt.flag.store(1, ordering: .relaxed) }
+        signal(SIGTERM) { _ in Interrupt.flag.store(1, ordering: .relaxed) }
+    }
+
+    /// Throws the interruption (exit 130) once a signal has come.
+    static func check() throws {
+        if requested { throw CLIFailure(message: "interrupted", status: ExitStatus.interrupted) }
     }
 }

@@ -80,6 +80,7 @@ struct ShaderRenderJob {
     }
 
     func run() throws {
+        Interrupt.install()
         let renderer: GLESRenderer
         do {
             renderer = try GLESRenderer(platform: options.eglPlatform)

@@ -201,7 +201,7 @@ import Testing
         process.arguments = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9", "--out", out.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        while ((try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0) < 10 { usleep(2000) }
+        while ((try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0) < 10 && process.isRunning { usleep(2000) }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)

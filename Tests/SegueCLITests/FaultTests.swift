@@ -75,9 +75,13 @@ import Testing
         process.standardError = err
         try process.run()
         while ((try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0) < 5 && process.isRunning { usleep(1000) }
-        try FileManager.default.removeItem(at: out)
+        // Moved away in one step (deleting it in place races the job's next file: ENOTEMPTY), deleted once the
+        // job has stopped.
+        let gone = dir.appendingPathComponent("gone")
+        #expect(rename(out.path, gone.path) == 0)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try FileManager.default.removeItem(at: gone)
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 1, "\(stderr)")
         #expect(stderr.hasPrefix("segue: error: ") && stderr.contains("frames/frame_") && stderr.contains("no such directory"),
@@ -129,8 +133,9 @@ import Testing
         func temporaries() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(".story.y4m.tmp-") }
         }
-        while temporaries().isEmpty && s.isRunning { usleep(1000) }
-        usleep(20_000)
+        // The signal as soon as the temporary file exists, while the job may still be starting its threads: it
+        // must be caught there too (it once killed the process and left the temporary file behind).
+        while temporaries().isEmpty && s.isRunning { usleep(100) }
         kill(s.processIdentifier, signal)
         s.waitUntilExit()
         if s.terminationStatus == 130 {
