@@ -90,6 +90,20 @@ enum PixelMath {
     }
 }
 
+extension PixelMath {
+    /// `lerp` of four pixel pairs at once, each with its own weight in `0...256`.
+    @inline(__always)
+    static func lerp(_ p: SIMD4<UInt32>, _ q: SIMD4<UInt32>, _ w: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        // Each pixel's weight in both of its 16-bit lanes.
+        let wq = unsafeBitCast(w | w &<< 16, to: SIMD8<UInt16>.self)
+        let wp = SIMD8<UInt16>(repeating: 256) &- wq
+        let half = SIMD8<UInt16>(repeating: 128)
+        let a = EvenOdd(p), b = EvenOdd(q)
+        return EvenOdd(even: (a.even &* wp &+ b.even &* wq &+ half) &>> 8,
+                       odd: (a.odd &* wp &+ b.odd &* wq &+ half) &>> 8).pixels
+    }
+}
+
 /// Four pixels as two vectors of 16-bit lanes, `even` holding each pixel's channels 0 and 2 (red, blue) and
 /// `odd` channels 1 and 3 (green, alpha). Splitting by masks and shifts keeps every step one SSE2
 /// instruction; Swift's widening conversion between SIMD types is a call, not an instruction.
@@ -109,6 +123,20 @@ struct EvenOdd {
         let lanes = UnsafeRawPointer(pixels).loadUnaligned(as: SIMD8<UInt16>.self)
         even = lanes & SIMD8(repeating: 0x00FF)
         odd = lanes &>> 8
+    }
+
+    /// The four pixels held in a vector.
+    @inline(__always)
+    init(_ pixels: SIMD4<UInt32>) {
+        let lanes = unsafeBitCast(pixels, to: SIMD8<UInt16>.self)
+        even = lanes & SIMD8(repeating: 0x00FF)
+        odd = lanes &>> 8
+    }
+
+    /// The four pixels as a vector; every lane must hold a channel, `0...255`.
+    @inline(__always)
+    var pixels: SIMD4<UInt32> {
+        unsafeBitCast(even | (odd &<< 8), to: SIMD4<UInt32>.self)
     }
 
     /// Stores the four pixels; every lane must hold a channel, `0...255`.
