@@ -205,6 +205,17 @@ struct LayerShader: @unchecked Sendable {
                 let root = disc.squareRoot()
                 lo = max(lo, (-qb - root) / (2 * qa)); hi = min(hi, (-qb + root) / (2 * qa))
             }
+        case let .roundedRect(cx, cy, hx, hy, r) where db == 0:
+            // Unrotated, v is constant along the row, which crosses the mask less the slack (a rounded
+            // rectangle of half size h - slack and radius r - slack) over one interval: between the corner
+            // arcs when the row is level with the corners, else the full width less the slack.
+            let slack = Double(maskSlack), radius = Double(r), dy = abs(v0 - Double(cy))
+            guard dy <= Double(hy) - slack else { return (0, 0) }
+            let intoCorner = dy - (Double(hy) - radius)  // > 0 only when radius - slack >= intoCorner > 0
+            let half = intoCorner > 0
+                ? Double(hx) - radius + ((radius - slack) * (radius - slack) - intoCorner * intoCorner).squareRoot()
+                : Double(hx) - slack
+            keep(u0, da, Double(cx) - half, Double(cx) + half)
         case let .roundedRect(cx, cy, hx, hy, r):
             // The rectangle inside the rounded corners, less the slack: wholly inside the mask.
             let inset = Double(max(r, maskSlack))
