@@ -41,11 +41,14 @@ public final class CPUCompositor: Renderer {
         let width = list.width, height = list.height
         let background = list.background, clears = list.clearsBackground
         // Bands of about 16 rows, at least 4 per thread so uneven work evens out.
+        let scratchCount = LayerShader.scratchCount(textures: textures)
         let bandCount = threads == 1 ? 1 : min(height, max(threads * 4, height / 16))
         target.pixels.withUnsafeMutableBufferPointer { buffer in
             let frame = FrameRows(base: buffer.baseAddress!, width: width)
             let draw: @Sendable (Int) -> Void = { band in
                 let y0 = band * height / bandCount, y1 = (band + 1) * height / bandCount
+                let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: scratchCount)
+                defer { scratch.deallocate() }
                 if clears { (frame.base + y0 * width).update(repeating: background, count: (y1 - y0) * width) }
                 for shader in shaders {
                     var y = max(y0, shader.bounds.y0)
@@ -53,7 +56,7 @@ public final class CPUCompositor: Renderer {
                     while y < end {
                         defer { y += 1 }
                         let (x0, x1) = shader.span(row: y)
-                        if x0 < x1 { shader.draw(row: frame.base + y * width, y: y, from: x0, to: x1) }
+                        if x0 < x1 { shader.draw(row: frame.base + y * width, y: y, from: x0, to: x1, scratch: scratch) }
                     }
                 }
             }

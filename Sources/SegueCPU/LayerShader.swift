@@ -149,8 +149,9 @@ struct LayerShader: @unchecked Sendable {
         return (start, max(start, end))
     }
 
-    /// Draws the item over columns `x0..<x1` of row `y`, whose first pixel is at `row`.
-    func draw(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+    /// Draws the item over columns `x0..<x1` of row `y`, whose first pixel is at `row`. `scratch` holds at
+    /// least `scratchCount` pixels that this call may overwrite (one buffer per band).
+    func draw(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, scratch: UnsafeMutablePointer<UInt32>) {
         if let blit, y >= blit.rect.y0, y < blit.rect.y1 {
             drawBlit(blit, row: row, y: y, from: max(x0, blit.rect.x0), to: min(x1, blit.rect.x1))
             return
@@ -164,7 +165,7 @@ struct LayerShader: @unchecked Sendable {
             return
         }
         drawGeneral(row: row, y: y, from: x0, to: i0)
-        drawInterior(row: row, y: y, from: i0, to: i1)
+        drawInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
         drawGeneral(row: row, y: y, from: i1, to: x1)
     }
 
@@ -204,6 +205,17 @@ struct LayerShader: @unchecked Sendable {
                 let root = disc.squareRoot()
                 lo = max(lo, (-qb - root) / (2 * qa)); hi = min(hi, (-qb + root) / (2 * qa))
             }
+        case let .roundedRect(cx, cy, hx, hy, r) where db == 0:
+            // Unrotated, v is constant along the row, which crosses the mask less the slack (a rounded
+            // rectangle of half size h - slack and radius r - slack) over one interval: between the corner
+            // arcs when the row is level with the corners, else the full width less the slack.
+            let slack = Double(maskSlack), radius = Double(r), dy = abs(v0 - Double(cy))
+            guard dy <= Double(hy) - slack else { return (0, 0) }
+            let intoCorner = dy - (Double(hy) - radius)  // > 0 only when radius - slack >= intoCorner > 0
+            let half = intoCorner > 0
+                ? Double(hx) - radius + ((radius - slack) * (radius - slack) - intoCorner * intoCorner).squareRoot()
+                : Double(hx) - slack
+            keep(u0, da, Double(cx) - half, Double(cx) + half)
         case let .roundedRect(cx, cy, hx, hy, r):
             // The rectangle inside the rounded corners, less the slack: wholly inside the mask.
             let inset = Double(max(r, maskSlack))
@@ -248,7 +260,8 @@ struct LayerShader: @unchecked Sendable {
     }
 
     /// Fully covered pixels of an affine item: content, overlay and opacity, no coverage or mask.
-    private func drawInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+    private func drawInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
+                              scratch: UnsafeMutablePointer<UInt32>) {
         if !affine {
             drawPerspectiveInterior(row: row, y: y, from: x0, to: x1)
             return
@@ -282,7 +295,7 @@ struct LayerShader: @unchecked Sendable {
         let lowX = Int64(Double(self.lowX) * one), highX = Int64(Double(self.highX) * one)
         let lowY = Int64(Double(self.lowY) * one), highY = Int64(Double(self.highY) * one)
         if stepY == 0, let texels {
-            drawAxisAlignedInterior(row: row, texels: texels, from: x0, to: x1, fx: fx, stepX: stepX,
+            drawAxisAlignedInterior(row: row, texels: texels, scratch: scratch, from: x0, to: x1, fx: fx, stepX: stepX,
                                     fy: min(max(fy, lowY), highY), lowX: lowX, highX: highX, py: py, store: store)
             return
         }
@@ -328,30 +341,91 @@ struct LayerShader: @unchecked Sendable {
         }
     }
 
-    /// The interior of an affine row along which the texel row does not change (no rotation): the two source
-    /// rows and the vertical weight are found once, and each pixel steps only in x.
+    /// The pixels of scratch space `draw` needs: one texel row of the widest snapshot and two more.
+    static func scratchCount(textures: [Texture]) -> Int {
+        (textures.map(\.width).max() ?? 0) + 2
+    }
+
+    /// The interior of an affine row along which the texel row does not change (no rotation), in two passes
+    /// as the bilinear filter is separable: the two texel rows are blended vertically once per texel column
+    /// the row reads (into `scratch`; none when the vertical weight is 0), then each pixel blends two
+    /// neighbouring columns of that. The same arithmetic and rounding as `bilinear`, in another order.
     private func drawAxisAlignedInterior(row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
+                                         scratch: UnsafeMutablePointer<UInt32>,
                                          from x0: Int, to x1: Int, fx start: Int64, stepX: Int64, fy: Int64,
                                          lowX: Int64, highX: Int64, py: Float, store: Bool) {
         let iy = Int(truncatingIfNeeded: fy >> 32)
         let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
         let top = texels + iy * textureWidth
         let bottom = iy + 1 < textureHeight ? top + textureWidth : top
+        let end = start &+ Int64(x1 - x0 - 1) &* stepX
+        let firstX = min(max(start, lowX), highX), lastX = min(max(end, lowX), highX)
+        // Vertical pass: `columns[c]` is texel column `c + origin` blended between the two rows, for the
+        // columns from the row's leftmost texel to one past its rightmost (its right neighbour).
+        let origin: Int, columns: UnsafePointer<UInt32>
+        if wy == 0 {
+            origin = 0
+            columns = top
+        } else {
+            origin = Int(truncatingIfNeeded: min(firstX, lastX) >> 32)
+            let through = min(Int(truncatingIfNeeded: max(firstX, lastX) >> 32) + 1, textureWidth - 1)
+            PixelMath.lerpRows(scratch, top + origin, bottom + origin, count: through - origin + 1, w: wy)
+            columns = UnsafePointer(scratch)
+        }
+        let shift = Int64(origin) << 32
+        if store, let run = unitStepRun(first: firstX, last: lastX, unclamped: (start, end), count: x1 - x0) {
+            PixelMath.lerpRows(row + x0, columns + (run.column - origin), columns + (run.column - origin + 1),
+                               count: x1 - x0, w: run.weight)
+            return
+        }
+        drawColumns(row: row, columns: columns, from: x0, to: x1, fx: start &- shift, stepX: stepX,
+                    lowX: lowX &- shift, highX: highX &- shift, py: py, store: store)
+    }
+
+    /// When a row's pixels step exactly one texel column each with one horizontal weight (the texels at
+    /// their own size, at a fractional offset), its first column and that weight. Checked at both ends:
+    /// the offset from a whole-texel step changes monotonically along the row, so equal ends mean all equal.
+    @inline(__always)
+    private func unitStepRun(first: Int64, last: Int64, unclamped: (Int64, Int64), count: Int) -> (column: Int, weight: UInt32)? {
+        guard first == unclamped.0, last == unclamped.1 else { return nil }
+        let c0 = Int(truncatingIfNeeded: first >> 32), c1 = Int(truncatingIfNeeded: last >> 32)
+        let w0 = UInt32(truncatingIfNeeded: ((first & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let w1 = UInt32(truncatingIfNeeded: ((last & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        guard c1 - c0 == count - 1, w0 == w1 else { return nil }
+        return (c0, w0)
+    }
+
+    /// The horizontal pass: each pixel blends the two columns around its texel position (32.32 fixed point,
+    /// clamped to the sub-rectangle, in `columns`' own indices).
+    private func drawColumns(row: UnsafeMutablePointer<UInt32>, columns: UnsafePointer<UInt32>, from x0: Int, to x1: Int,
+                             fx start: Int64, stepX: Int64, lowX: Int64, highX: Int64, py: Float, store: Bool) {
         let k = opacity255
         var fx = start
-        for x in x0..<x1 {
+        var x = x0
+        if store && !hasOverlay {
+            // Four pixels a step: their columns and weights gathered into vectors, blended at once.
+            while x + 4 <= x1 {
+                var p = SIMD4<UInt32>(), q = SIMD4<UInt32>(), w = SIMD4<UInt32>()
+                for j in 0..<4 {
+                    let cx = min(max(fx, lowX), highX)
+                    fx &+= stepX
+                    let ix = Int(truncatingIfNeeded: cx >> 32)
+                    p[j] = columns[ix]
+                    q[j] = columns[ix + 1]
+                    w[j] = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+                }
+                UnsafeMutableRawPointer(row + x).storeBytes(of: PixelMath.lerp(p, q, w), as: SIMD4<UInt32>.self)
+                x += 4
+            }
+        }
+        while x < x1 {
+            defer { x += 1 }
             let cx = min(max(fx, lowX), highX)
             fx &+= stepX
             let ix = Int(truncatingIfNeeded: cx >> 32)
             let wx = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
-            var content: UInt32
-            if wx == 0 {
-                content = wy == 0 ? top[ix] : PixelMath.lerp(top[ix], bottom[ix], wy)
-            } else if wy == 0 {
-                content = PixelMath.lerp(top[ix], top[ix + 1], wx)
-            } else {
-                content = PixelMath.bilinear(top + ix, bottom + ix, wx, wy)
-            }
+            // With wx = 0 the right column is read but weighs nothing (see `Texture`'s padding).
+            var content = PixelMath.lerp(columns[ix], columns[ix + 1], wx)
             if hasOverlay {
                 let px = Float(x) + 0.5
                 content = overlay(content, d * py + g + px * a, e * py + h + px * b)

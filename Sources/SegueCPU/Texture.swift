@@ -9,8 +9,10 @@ final class Texture: @unchecked Sendable {
     init(_ pixmap: Pixmap) {
         width = pixmap.width
         height = pixmap.height
-        base = .allocate(capacity: max(1, pixmap.pixels.count))
+        // One texel of padding: a bilinear step reads the right neighbour of the last texel, with weight 0.
+        base = .allocate(capacity: pixmap.pixels.count + 1)
         pixmap.pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
+        (base + pixmap.pixels.count).initialize(to: 0)
     }
 
     deinit { base.deallocate() }
