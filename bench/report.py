@@ -5,6 +5,7 @@
 Usage: bench/report.py RESULTS.json   (writes RESULTS.md, RESULTS.png and RESULTS.svg beside it)
 """
 import json
+import math
 import os
 import sys
 
@@ -105,8 +106,10 @@ def markdown(report):
         w, h = pipe["png end to end"]["width"], pipe["png end to end"]["height"]
         png = pipe["png encoder alone"]["msPerFrame"] / pipe["png end to end"]["msPerFrame"]
         raw = pipe["draw alone"]["msPerFrame"] / pipe["raw end to end"]["msPerFrame"]
-        target("pipeline: PNG output >= 90% of the encoder alone", f"{png * 100:.0f}%", png >= 0.9)
-        target("pipeline: raw output >= 90% of draw alone", f"{raw * 100:.0f}%", raw >= 0.9)
+        def percent(ratio):  # rounded down, so a ratio just under the target does not print as on it
+            return f"{math.floor(ratio * 1000) / 10:.1f}%"
+        target("pipeline: PNG output >= 90% of the encoder alone", percent(png), png >= 0.9)
+        target("pipeline: raw output >= 90% of draw alone", percent(raw), raw >= 0.9)
         def fps(stage):
             r = pipe[stage]
             return f"{1000 / r['msPerFrame']:.1f} ({1000 / r['msMax']:.0f}-{1000 / r['msMin']:.0f})"
@@ -114,8 +117,8 @@ def markdown(report):
                           "End to end is per frame once running: (a run at 240 fps - the same run at 60 fps) / the extra frames, "
                           "so start-up cancels. Medians, with the range over the runs.", "",
                           "| output | end to end fps | alone fps | ratio |", "|---|---|---|---|",
-                          f"| PNG frames (level 2) | {fps('png end to end')} | encoder alone {fps('png encoder alone')} | {png * 100:.0f}% |",
-                          f"| raw RGBA stream | {fps('raw end to end')} | draw alone {fps('draw alone')} | {raw * 100:.0f}% |"]
+                          f"| PNG frames (level 2) | {fps('png end to end')} | encoder alone {fps('png encoder alone')} | {percent(png)} |",
+                          f"| raw RGBA stream | {fps('raw end to end')} | draw alone {fps('draw alone')} | {percent(raw)} |"]
     lines += pipeline_lines
     return "\n".join(lines) + "\n"
 
