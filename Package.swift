@@ -1,17 +1,23 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs
-// and the command line are their own targets, and the C wrappers (CEGL, CGBM, CSPNG, CTurboJPEG) are never
-// public API.
-let fast: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
+// Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs,
+// the job layer (SegueRender) and the command line are their own targets, and the C wrappers (CEGL, CGBM,
+// CSPNG, CTurboJPEG) are never public API. No target has unsafe flags: a package that depends on Segue by
+// version could not build otherwise (the hot loops use wrapping arithmetic and pointers instead).
 
 let package = Package(
     name: "Segue",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "segue", targets: ["segue"]),
+        // What a program needs to render: the job layer, and the core, backends, image I/O and samples under it.
+        .library(name: "SegueRender", targets: ["SegueRender"]),
         .library(name: "SegueCore", targets: ["SegueCore"]),
+        .library(name: "SegueCPU", targets: ["SegueCPU"]),
+        .library(name: "SegueGLES", targets: ["SegueGLES"]),
+        .library(name: "SegueImageIO", targets: ["SegueImageIO"]),
+        .library(name: "SegueSamples", targets: ["SegueSamples"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -22,31 +28,30 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl glesv2", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
 
-        .target(name: "SegueCore", swiftSettings: fast),
-        .target(name: "SegueSamples", dependencies: ["SegueCore"], swiftSettings: fast),
-        .target(name: "SegueCPU", dependencies: ["SegueCore"], swiftSettings: fast),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"], swiftSettings: fast),
-        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], swiftSettings: fast),
+        .target(name: "SegueCore"),
+        .target(name: "SegueSamples", dependencies: ["SegueCore"]),
+        .target(name: "SegueCPU", dependencies: ["SegueCore"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"]),
+        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"]),
+        // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
+        .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"]),
         .executableTarget(
             name: "segue",
             dependencies: [
-                "SegueCore", "SegueCPU", "SegueImageIO", "SegueGLES", "SegueSamples",
+                "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: fast),
+            ]),
 
         .executableTarget(
             name: "segue-bench",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"],
-            path: "bench/Sources/SegueBench",
-            swiftSettings: fast),
+            path: "bench/Sources/SegueBench"),
 
         // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).
         .executableTarget(
             name: "segue-soak",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueSamples"],
-            path: "Tools/Soak",
-            swiftSettings: fast),
+            path: "Tools/Soak"),
 
         .target(name: "SegueTestSupport", dependencies: ["SegueCore", "SegueImageIO", "CSPNG", "CTurboJPEG"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
@@ -60,6 +65,7 @@ let package = Package(
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
         .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO", "SegueTestSupport"]),
+        .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueRender", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

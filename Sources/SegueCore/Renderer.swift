@@ -1,26 +1,102 @@
-/// A backend: it takes a transition's snapshots once, then draws draw lists into premultiplied RGBA8 pixmaps.
-/// Implemented by the CPU compositor and the GLES renderer; a backend never knows which effect it draws.
+/// A backend: draws frames (draw lists, and custom transitions where it can) into premultiplied RGBA8.
+/// A job asks a renderer what it can do through `capabilities`, never by its type.
 public protocol Renderer: AnyObject {
     /// A short name: `cpu`, `gles`.
     var name: String { get }
     /// One line on what it runs on (for `segue info` and reports).
     var details: String { get }
-    /// Takes the snapshots the draw lists refer to (`snapshots[id.rawValue]`); uploaded once per transition.
+    /// What it can do beyond drawing draw lists.
+    var capabilities: RendererCapabilities { get }
+    /// Objects it holds in a driver (GL textures, buffers, programs...), for checks that nothing leaks; 0 for
+    /// a renderer that holds none.
+    var liveObjects: Int { get }
+    /// Takes the snapshots the frames refer to (`snapshots[id.rawValue]`); uploaded once per transition.
     func load(snapshots: [Pixmap]) throws
     /// Draws one frame into `target`, replacing its contents; `target` is resized to the frame if it differs.
     func draw(_ list: DrawList, into target: inout Pixmap) throws
-    /// Draws `count` frames in order and hands each to `deliver` as soon as its pixels are ready. A backend may
-    /// draw frame k+1 while frame k is read back; `deliver` sees frames in order.
-    func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws
+    /// Compiles a custom transition with `values` over its defaults, for `RenderFrame.shader` (renderers with
+    /// `.customShaders`; others throw).
+    func prepareShader(_ transition: ShaderTransition, values: [String: ShaderValue]) throws -> any PreparedShader
+    /// Draws one frame of any kind into `target`, as `draw(_:into:)` does.
+    func draw(_ frame: RenderFrame, into target: inout Pixmap) throws
+    /// Draws `count` frames in order, each into a buffer that `buffer` lends (a frame buffer the caller is done
+    /// with; nil when it has none, and a buffer of another size is replaced), and hands each to `deliver` as
+    /// soon as its pixels are ready, in order. With `.pipelinedReadback` frame k + 1 is drawn while frame k is
+    /// read back.
+    func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,
+                    deliver: (Int, Pixmap) throws -> Void) throws
+}
+
+/// What a renderer can do beyond drawing draw lists one at a time.
+public struct RendererCapabilities: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Draws custom transitions in the gl-transitions interface (`prepareShader`, `RenderFrame.shader`).
+    public static let customShaders = RendererCapabilities(rawValue: 1 << 0)
+    /// Reads frame k back while it draws frame k + 1 in `drawFrames`.
+    public static let pipelinedReadback = RendererCapabilities(rawValue: 1 << 1)
+}
+
+/// A custom transition compiled by one renderer, with the value of each of its parameters.
+public protocol PreparedShader: AnyObject, Sendable {
+    var transition: ShaderTransition { get }
+}
+
+/// One frame for a renderer to draw.
+public enum RenderFrame {
+    /// A draw list (every built-in effect, holds, storyboard steps).
+    case layers(DrawList)
+    /// A custom transition at `progress` (after its timing curve) on a `width` x `height` frame over the opaque
+    /// `background`, sampling the loaded snapshots `[from, to]` stretched to the frame.
+    case shader(any PreparedShader, progress: Double, width: Int, height: Int, background: Color)
+
+    public var width: Int {
+        switch self {
+        case let .layers(list): return list.width
+        case let .shader(_, _, width, _, _): return width
+        }
+    }
+
+    public var height: Int {
+        switch self {
+        case let .layers(list): return list.height
+        case let .shader(_, _, _, height, _): return height
+        }
+    }
 }
 
 extension Renderer {
-    public func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
-        var frame = Pixmap(width: 0, height: 0)
-        for k in 0..<count {
-            try draw(try list(k), into: &frame)
-            try deliver(k, frame)
+    public var capabilities: RendererCapabilities { [] }
+    public var liveObjects: Int { 0 }
+
+    public func prepareShader(_ transition: ShaderTransition, values: [String: ShaderValue]) throws -> any PreparedShader {
+        throw unsupported(transition)
+    }
+
+    private func unsupported(_ transition: ShaderTransition) -> SegueError {
+        .failed("\(transition.name) is a custom shader, which the \(name) backend does not run (it needs GLES)")
+    }
+
+    public func draw(_ frame: RenderFrame, into target: inout Pixmap) throws {
+        switch frame {
+        case let .layers(list): try draw(list, into: &target)
+        case let .shader(prepared, _, _, _, _): throw unsupported(prepared.transition)
         }
+    }
+
+    public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,
+                           deliver: (Int, Pixmap) throws -> Void) throws {
+        for k in 0..<count {
+            var target = buffer() ?? Pixmap(width: 0, height: 0)
+            try draw(try frame(k), into: &target)
+            try deliver(k, target)
+        }
+    }
+
+    /// Draws `count` draw lists in order into new buffers (see `drawFrames(count:frame:buffer:deliver:)`).
+    public func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
+        try drawFrames(count: count, frame: { .layers(try list($0)) }, buffer: { nil }, deliver: deliver)
     }
 
     /// Draws one frame into a new pixmap.

@@ -320,9 +320,9 @@ private struct Parser {
                         // JSON values as --param spells them: 0.5, 3, true, [1, 2] -> "1,2".
                         func text(_ v: Any) -> String? {
                             if let b = v as? Bool { return b ? "true" : "false" }
-                            if let n = Self.jsonNumber(v) { return n.compact }
+                            if let n = JSONNumber.value(v) { return n.compact }
                             if let a = v as? [Any] {
-                                let parts = a.compactMap(Self.jsonNumber).map(\.compact)
+                                let parts = a.compactMap(JSONNumber.value).map(\.compact)
                                 return parts.count == a.count ? parts.joined(separator: ",") : nil
                             }
                             return v as? String
@@ -351,49 +351,30 @@ private struct Parser {
                                   direction: direction), from: from, to: to)
     }
 
-    /// Effect options, named as on the command line: `{"center": [x, y], "from-rect": [x, y, w, h], "color": "RRGGBB", ...}`.
+    /// Effect options, named and checked by the option table: `{"center": [x, y], "from-rect": [x, y, w, h],
+    /// "color": "RRGGBB", ...}`.
     mutating func effectOptions(_ raw: Any, _ path: String, effect: Effect?) -> EffectOptions {
         var o = EffectOptions()
         guard let object = raw as? [String: Any] else {
             problem(path, "expected an object of effect options (as 'segue effects' names them)")
             return o
         }
-        let applicable = effect.map { Set(EffectCatalog.info($0).options.map(\.name)) }
         for name in object.keys.sorted() {
-            let p = path + key(name), v = object[name]!
-            let known = ["zoom", "center", "start-radius", "end-radius", "color", "perspective", "shadow", "from-rect",
-                         "to-rect", "from-radius", "to-radius", "height"]
-            guard known.contains(name) else {
-                problem(p, "unknown option (options: \(known.joined(separator: ", ")))")
+            let p = path + key(name)
+            guard let option = EffectOption.named(name) else {
+                problem(p, "unknown option (options: \(EffectOption.all.map(\.name).joined(separator: ", ")))")
                 continue
             }
-            if let applicable, let effect, !applicable.contains(name) {
-                let takes = applicable.isEmpty ? "takes no options" : "takes " + applicable.sorted().joined(separator: ", ")
-                problem(p, "does not apply to \(effect.rawValue), which \(takes)")
+            if let effect, option.use(by: effect) == nil {
+                let takes = EffectOption.options(of: effect).map(\.name)
+                problem(p, "does not apply to \(effect.rawValue), which " + (takes.isEmpty ? "takes no options" : "takes " + takes.sorted().joined(separator: ", ")))
                 continue
             }
-            switch name {
-            case "center":
-                if let a = numbers(v, p, count: 2, form: "[x, y]") { o.center = Point(a[0], a[1]) }
-            case "from-rect", "to-rect":
-                if let a = numbers(v, p, count: 4, form: "[x, y, w, h]") {
-                    if name == "from-rect" { o.fromRect = Rect(a[0], a[1], a[2], a[3]) } else { o.toRect = Rect(a[0], a[1], a[2], a[3]) }
-                }
-            case "color":
-                o.color = color(v, p)
-            default:
-                guard let x = number(v, p) else { continue }
-                switch name {
-                case "zoom": o.zoom = x
-                case "start-radius": o.startRadius = x
-                case "end-radius": o.endRadius = x
-                case "perspective": o.perspective = x
-                case "shadow": o.shadow = x
-                case "from-radius": o.fromRadius = x
-                case "to-radius": o.toRadius = x
-                default: o.height = x
-                }
+            guard let value = OptionValue(json: object[name]!, kind: option.kind) else {
+                problem(p, "expected \(OptionValue.jsonForm(option.kind))")
+                continue
             }
+            o[option] = value
         }
         return o
     }
@@ -406,25 +387,19 @@ private struct Parser {
     }
 
     mutating func number(_ v: Any, _ path: String) -> Double? {
-        if let n = Parser.jsonNumber(v), n.isFinite { return n }
+        if let n = JSONNumber.value(v), n.isFinite { return n }
         problem(path, "expected a number")
         return nil
     }
 
     mutating func numbers(_ v: Any, _ path: String, count: Int, form: String) -> [Double]? {
         guard let array = v as? [Any], array.count == count,
-              case let values = array.compactMap(Parser.jsonNumber),
+              case let values = array.compactMap(JSONNumber.value),
               values.count == count, values.allSatisfy(\.isFinite) else {
             problem(path, "expected \(form)")
             return nil
         }
         return values
-    }
-
-    /// A JSON number (JSONSerialization gives booleans as NSNumber too; their type is `c`).
-    static func jsonNumber(_ v: Any) -> Double? {
-        guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-        return n.doubleValue
     }
 
     mutating func string(_ v: Any, _ path: String) -> String? {
@@ -449,5 +424,13 @@ private struct Parser {
     func key(_ name: String) -> String {
         let identifier = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
         return identifier ? ".\(name)" : "[\"\(name)\"]"
+    }
+}
+
+/// A JSON number as `JSONSerialization` gives it (booleans come as NSNumber too; their type is `c`).
+enum JSONNumber {
+    static func value(_ v: Any) -> Double? {
+        guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+        return n.doubleValue
     }
 }

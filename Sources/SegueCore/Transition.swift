@@ -20,52 +20,60 @@ public struct Transition: Sendable, Equatable {
         self.duration = duration ?? info.defaultDuration(direction)
     }
 
-    /// Checks the options against the effect and a frame of `frame` points; throws a usage error naming the
-    /// first problem.
+    /// Checks the options against the effect's entries in the option table and a frame of `frame` points;
+    /// throws a usage error naming the first problem.
     public func validate(frame: Size) throws {
-        let info = EffectCatalog.info(effect)
-        let allowed = Set(info.options.map(\.name))
-        if let stray = options.setNames.first(where: { !allowed.contains($0) }) {
-            let takes = allowed.isEmpty ? "takes no options" : "takes " + info.options.map { "--" + $0.name }.joined(separator: ", ")
-            throw SegueError.invalidValue("--\(stray) does not apply to \(effect.rawValue), which \(takes)")
+        let takes = EffectOption.options(of: effect)
+        if let stray = options.setOptions.first(where: { $0.use(by: effect) == nil }) {
+            let list = takes.isEmpty ? "takes no options" : "takes " + takes.map { "--" + $0.name }.joined(separator: ", ")
+            throw SegueError.invalidValue("--\(stray.name) does not apply to \(effect.rawValue), which \(list)")
         }
         guard duration.isFinite, duration > 0 else {
             throw SegueError.invalidValue("--duration must be a positive number of seconds, not \(duration.compact)")
         }
-        func nonNegative(_ v: Double?, _ name: String) throws {
-            if let v, !(v >= 0 && v.isFinite) { throw SegueError.invalidValue("--\(name) must be >= 0, not \(v.compact)") }
-        }
-        func rect(_ r: Rect?, _ name: String) throws {
-            guard let r else { return }
-            guard [r.x, r.y, r.width, r.height].allSatisfy(\.isFinite), r.width > 0, r.height > 0 else {
-                throw SegueError.invalidValue("--\(name) \(r) has no area (width and height must be > 0)")
+        for option in takes {
+            let use = option.use(by: effect)!
+            guard let value = options[option] else {
+                if use.defaultValue == .required {
+                    throw SegueError.invalidValue("\(effect.rawValue) needs --\(option.name) \(option.valueName)")
+                }
+                continue
             }
+            try Self.check(value, of: option, use: use, frame: frame)
         }
-        try nonNegative(options.startRadius, "start-radius")
-        try nonNegative(options.endRadius, "end-radius")
-        try nonNegative(options.fromRadius, "from-radius")
-        try nonNegative(options.toRadius, "to-radius")
-        try nonNegative(options.perspective, "perspective")
-        try rect(options.fromRect, "from-rect")
-        try rect(options.toRect, "to-rect")
-        if let z = options.zoom, !(z > 0 && z.isFinite) {
-            throw SegueError.invalidValue("--zoom must be > 0, not \(z.compact)")
-        }
-        if let s = options.shadow, !(0...1).contains(s) {
-            throw SegueError.invalidValue("--shadow must be in [0, 1], not \(s.compact)")
-        }
-        if let c = options.center, !(c.x.isFinite && c.y.isFinite) {
-            throw SegueError.invalidValue("--center must be two finite numbers")
-        }
-        if effect == .pageFlip, let d = options.perspective, d == 0 {
-            throw SegueError.invalidValue("--perspective must be > 0 for page-flip (500 by default)")
-        }
-        if effect == .hero {
-            if options.fromRect == nil { throw SegueError.invalidValue("hero needs --from-rect x,y,w,h") }
-            if options.toRect == nil { throw SegueError.invalidValue("hero needs --to-rect x,y,w,h") }
-        }
-        if let h = options.height, !(h > 0 && h <= frame.height) {
-            throw SegueError.invalidValue("--height must be in (0, \(frame.height.compact)] (the frame's height in points), not \(h.compact)")
+    }
+
+    /// A set value against its kind and range.
+    private static func check(_ value: OptionValue, of option: EffectOption, use: EffectOption.Use, frame: Size) throws {
+        let name = "--\(option.name)"
+        guard value.kind == option.kind else { throw SegueError.invalidValue("\(name) takes \(option.kind.form), not \(value)") }
+        switch value {
+        case let .number(x):
+            guard x.isFinite else { throw SegueError.invalidValue("\(name) must be a finite number, not \(x.compact)") }
+            switch use.range {
+            case .positive where !(x > 0):
+                // A shared option (perspective) whose range differs by effect says which effect needs more.
+                let shared = option.uses.contains { $0.range != use.range }
+                let which = shared ? " for \(use.effect.rawValue) (\(option.defaultText(for: use.effect)) by default)" : ""
+                throw SegueError.invalidValue("\(name) must be > 0\(which), not \(x.compact)")
+            case .nonNegative where !(x >= 0):
+                throw SegueError.invalidValue("\(name) must be >= 0, not \(x.compact)")
+            case .unit where !(0...1).contains(x):
+                throw SegueError.invalidValue("\(name) must be in [0, 1], not \(x.compact)")
+            case .upToFrameHeight where !(x > 0 && x <= frame.height):
+                throw SegueError.invalidValue("\(name) must be in (0, \(frame.height.compact)] (the frame's height in points), not \(x.compact)")
+            default:
+                break
+            }
+        case let .point(p):
+            guard p.x.isFinite, p.y.isFinite else { throw SegueError.invalidValue("\(name) must be two finite numbers") }
+        case let .rect(r):
+            let hasArea = r.width > 0 && r.height > 0
+            guard [r.x, r.y, r.width, r.height].allSatisfy(\.isFinite), hasArea || use.range != .area else {
+                throw SegueError.invalidValue("\(name) \(r) has no area (width and height must be > 0)")
+            }
+        case .color:
+            break
         }
     }
 
@@ -76,6 +84,7 @@ public struct Transition: Sendable, Equatable {
     public func scene(at t: Double, frame: Size) -> Scene {
         let w = frame.width, h = frame.height
         let c = Point(w / 2, h / 2)
+        let o = options.resolved(for: effect, frame: frame)
         let forward = direction == .forward
         let (first, second): (SnapshotID, SnapshotID) = forward ? (.from, .to) : (.to, .from)
         let leftHalf = Rect(0, 0, w / 2, h), rightHalf = Rect(w / 2, 0, w / 2, h)
@@ -96,7 +105,7 @@ public struct Transition: Sendable, Equatable {
 
         case .door:
             let e = eased(t)
-            let zoom = options.zoom ?? 0.7
+            let zoom = o.number(.zoom)!
             let behind: SnapshotID = forward ? .to : .from
             let doors: SnapshotID = forward ? .from : .to
             let k = forward ? lerp(zoom, 1, e) : lerp(1, zoom, e)
@@ -108,20 +117,20 @@ public struct Transition: Sendable, Equatable {
 
         case .circleSpread:
             let e = eased(t)
-            let center = options.center ?? c
-            let start = options.startRadius ?? 30
-            let end = options.endRadius ?? farthestCorner(center, frame)
+            let center = o.point(.center) ?? c
+            let start = o.number(.startRadius)!
+            let end = o.number(.endRadius) ?? farthestCorner(center, frame)
             var top = full(second)
             top.mask = .circle(center: center, radius: max(0, forward ? lerp(start, end, e) : lerp(end, start, e)))
             return Scene(size: frame, layers: [full(first), top])
 
         case .circleZoom:
             let e = eased(t)
-            let center = options.center ?? c
+            let center = o.point(.center) ?? c
             let radius = farthestCorner(center, frame)
             let k = forward ? lerp(0.01, 1, e) : lerp(1, 0.01, e)
             let disc = Layer(bounds: Size(2 * radius, 2 * radius), position: center, transform: .scale(k, k),
-                             content: .color(options.color ?? Color(hex: "FFA500")!),
+                             content: .color(o.color(.color)!),
                              mask: .circle(center: Point(radius, radius), radius: radius))
             var screen = scaled(full(second), k)
             screen.position = forward ? lerp(center, c, e) : lerp(c, center, e)
@@ -131,7 +140,7 @@ public struct Transition: Sendable, Equatable {
         case .pageFlip:
             let e = eased(t)
             let k1 = min(max(e / 0.5, 0), 1), k2 = min(max((e - 0.5) / 0.5, 0), 1)
-            let shadow = options.shadow ?? 0.1
+            let shadow = o.number(.shadow)!
             let spine = Point(w / 2, h / 2)
             // A half turning about the spine; `spineOnLeft` when its anchor is its left edge.
             func turning(_ id: SnapshotID, _ half: Rect, spineOnLeft: Bool, angle: Double, overlay: Double) -> Layer {
@@ -152,12 +161,12 @@ public struct Transition: Sendable, Equatable {
             }
             layers.append(.piece(.to, turnedHalf))
             layers.append(turning(.from, turnedHalf, spineOnLeft: forward, angle: lerp(0, -sign * .pi / 2, k1), overlay: 1))
-            return Scene(size: frame, sublayerTransform: .perspective(options.perspective ?? 500), layers: layers)
+            return Scene(size: frame, sublayerTransform: .perspective(o.number(.perspective)!), layers: layers)
 
         case .hero:
             let e = eased(t)
-            let r0 = options.fromRect ?? Rect(0, 0, w, h), r1 = options.toRect ?? Rect(0, 0, w, h)
-            let a0 = options.fromRadius ?? 0, a1 = options.toRadius ?? 0
+            let r0 = o.rect(.fromRect) ?? Rect(0, 0, w, h), r1 = o.rect(.toRect) ?? Rect(0, 0, w, h)
+            let a0 = o.number(.fromRadius)!, a1 = o.number(.toRadius)!
             let (startRect, endRect, startRadius, endRadius) = forward ? (r0, r1, a0, a1) : (r1, r0, a1, a0)
             let rect = Rect.lerp(startRect, endRect, e)
             let size = Size(max(0, rect.width), max(0, rect.height))
@@ -182,7 +191,7 @@ public struct Transition: Sendable, Equatable {
                 layer = full(.to)
                 layer.transform = .rotationY(lerp(3 * .pi / 2, 2 * .pi, e2))
             }
-            return Scene(size: frame, sublayerTransform: perspective, layers: [layer])
+            return Scene(size: frame, sublayerTransform: Self.perspective(o), layers: [layer])
 
         case .hinge:
             let e = eased(t)
@@ -190,11 +199,11 @@ public struct Transition: Sendable, Equatable {
             swinging.anchor = Point(1, 0.5)
             swinging.position = Point(w, h / 2)
             swinging.transform = .rotationY(forward ? lerp(.pi / 2, 0, e) : lerp(0, .pi / 2, e))
-            return Scene(size: frame, sublayerTransform: perspective, layers: [full(first), swinging])
+            return Scene(size: frame, sublayerTransform: Self.perspective(o), layers: [full(first), swinging])
 
         case .sheet:
             let e = eased(t)
-            let sheetHeight = options.height ?? min(400, h)
+            let sheetHeight = o.number(.height)!
             let behind = scaled(full(first), forward ? lerp(1, 0.88, e) : lerp(0.88, 1, e))
             let top = forward ? lerp(h, h - sheetHeight, e) : lerp(h - sheetHeight, h, e)
             let sheet = Layer(bounds: Size(w, sheetHeight), position: Point(w / 2, top + sheetHeight / 2),
@@ -204,8 +213,8 @@ public struct Transition: Sendable, Equatable {
     }
 
     /// The sublayer transform of the effects whose `--perspective` defaults to none.
-    private var perspective: Transform3D {
-        if let d = options.perspective, d > 0 { return .perspective(d) }
+    private static func perspective(_ options: EffectOptions) -> Transform3D {
+        if let d = options.number(.perspective), d > 0 { return .perspective(d) }
         return .identity
     }
 }

@@ -2,7 +2,7 @@ import SegueCore
 
 /// A custom transition compiled for one `GLESRenderer`, with the value of each of its parameters: made once
 /// per job by `GLESRenderer.prepare`, then drawn at any progress by that renderer's `draw` and `drawFrames`.
-public final class PreparedTransition: @unchecked Sendable {
+public final class PreparedTransition: PreparedShader, @unchecked Sendable {
     public let transition: ShaderTransition
     /// Every parameter's value: the defaults, with what was given to `prepare` over them.
     public let values: [String: ShaderValue]
@@ -63,15 +63,21 @@ extension GLESRenderer {
             try pipeline.drawFrames(count: progress.count, frame: { k in
                 pipeline.transitionFrame(transition.program, values: transition.values, progress: progress[k],
                                          width: width, height: height, background: bg)
-            }, deliver: deliver)
+            }, buffer: { nil }, deliver: deliver)
         }
     }
 
     private func check(_ transition: PreparedTransition) throws {
-        guard transition.owner == ObjectIdentifier(self) else {
-            throw GLError.invalidInput("\(transition.transition.name) was prepared by another renderer")
-        }
+        _ = try own(transition)
     }
 
-    private static func opaque(_ color: Color) -> UInt32 { color.premultipliedPixel | 0xFF00_0000 }
+    /// `prepared` as this renderer's own compiled transition.
+    func own(_ prepared: any PreparedShader) throws -> PreparedTransition {
+        guard let transition = prepared as? PreparedTransition, transition.owner == ObjectIdentifier(self) else {
+            throw GLError.invalidInput("\(prepared.transition.name) was prepared by another renderer")
+        }
+        return transition
+    }
+
+    static func opaque(_ color: Color) -> UInt32 { color.premultipliedPixel | 0xFF00_0000 }
 }

@@ -102,7 +102,36 @@ public final class GLESRenderer: Renderer {
         try thread.sync { try pipeline.draw(list, into: &frame) }
     }
 
-    public func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
-        try thread.sync { try pipeline.drawFrames(count: count, list: list, deliver: deliver) }
+    public var capabilities: RendererCapabilities { [.customShaders, .pipelinedReadback] }
+
+    public var liveObjects: Int { liveGLObjects }
+
+    public func prepareShader(_ transition: ShaderTransition, values: [String: ShaderValue]) throws -> any PreparedShader {
+        try prepare(transition, values: values)
+    }
+
+    public func draw(_ frame: RenderFrame, into target: inout Pixmap) throws {
+        switch frame {
+        case let .layers(list):
+            try draw(list, into: &target)
+        case let .shader(prepared, progress, width, height, background):
+            try draw(try own(prepared), progress: progress, width: width, height: height, background: background, into: &target)
+        }
+    }
+
+    public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,
+                           deliver: (Int, Pixmap) throws -> Void) throws {
+        try thread.sync {
+            try pipeline.drawFrames(count: count, frame: { k in
+                switch try frame(k) {
+                case let .layers(list):
+                    return pipeline.frame(list)
+                case let .shader(prepared, progress, width, height, background):
+                    let transition = try own(prepared)
+                    return pipeline.transitionFrame(transition.program, values: transition.values, progress: progress,
+                                                    width: width, height: height, background: Self.opaque(background))
+                }
+            }, buffer: buffer, deliver: deliver)
+        }
     }
 }

@@ -98,7 +98,7 @@ final class GLPipeline {
     typealias Frame = (width: Int, height: Int, issue: () throws -> Void)
 
     /// A draw list as a frame.
-    private func frame(_ list: DrawList) -> Frame {
+    func frame(_ list: DrawList) -> Frame {
         (list.width, list.height, { try self.issue(list) })
     }
 
@@ -160,20 +160,29 @@ final class GLPipeline {
 
     /// Draws `count` frames with up to `ring.count` in flight: frame k is drawn and its read-back started
     /// into a pack buffer before frame k - 2 is waited on, mapped and delivered. No `glFinish`.
+    /// As `drawFrames(count:frame:buffer:deliver:)` for draw lists, into new buffers.
     func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
-        try drawFrames(count: count, frame: { self.frame(try list($0)) }, deliver: deliver)
+        try drawFrames(count: count, frame: { self.frame(try list($0)) }, buffer: { nil }, deliver: deliver)
     }
 
-    /// As `drawFrames(count:list:deliver:)` for frames of any kind (draw lists, custom transitions).
-    func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, deliver: (Int, Pixmap) throws -> Void) throws {
+    /// Draws frames of any kind (draw lists, custom transitions), each read back into a buffer `buffer` lends
+    /// (nil: a new one), so no frame is copied on write however long the caller keeps the ones delivered.
+    func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, buffer: () -> Pixmap?,
+                    deliver: (Int, Pixmap) throws -> Void) throws {
         var pending: [(index: Int, slot: Int)] = []
-        var frame = Pixmap(width: 0, height: 0)
+        var (width, height) = (0, 0)
         var nextSlot = 0
         defer { for p in pending { ring.dropFence(p.slot) } }
+
+        func target() -> Pixmap {
+            if let lent = buffer(), lent.width == width, lent.height == height { return lent }
+            return Pixmap(width: width, height: height)
+        }
 
         func finishOldest() throws {
             let (index, slot) = pending.removeFirst()
             let start = ContinuousClock.now
+            var frame = target()
             try ring.finishRead(from: slot) { bytes in
                 frame.pixels.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
             }
@@ -183,22 +192,22 @@ final class GLPipeline {
 
         for k in 0..<count {
             let next = try nextFrame(k)
-            if next.width != frame.width || next.height != frame.height {
+            if next.width != width || next.height != height {
                 while !pending.isEmpty { try finishOldest() }
                 if next.width > 0 && next.height > 0 {
                     try RenderTarget.checkLimits(width: next.width, height: next.height, info: context.info)
                     try ring.resize(bytes: next.width * next.height * 4)
                 }
-                frame = Pixmap(width: next.width, height: next.height)
+                (width, height) = (next.width, next.height)
             }
             guard next.width > 0, next.height > 0 else {
                 while !pending.isEmpty { try finishOldest() }
-                try deliver(k, frame)
+                try deliver(k, target())
                 continue
             }
             if pending.count == ring.count { try finishOldest() }
             let start = ContinuousClock.now
-            try target.bind(width: next.width, height: next.height)
+            try self.target.bind(width: next.width, height: next.height)
             try next.issue()
             try ring.startRead(into: nextSlot, width: next.width, height: next.height)
             stats.drawSeconds += (ContinuousClock.now - start).seconds

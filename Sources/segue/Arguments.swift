@@ -1,28 +1,11 @@
 import Foundation
 import ArgumentParser
 import SegueCore
+import SegueGLES
+import SegueRender
 
 /// Parsers for the command line's compound values; each failure names the value and the expected form.
 enum Parse {
-    static func numbers(_ text: String, count: Int, separator: Character, form: String) throws -> [Double] {
-        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
-        let values = parts.map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == count, values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
-            throw ValidationError("'\(text)' is not \(form)")
-        }
-        return values.map { $0! }
-    }
-
-    static func point(_ text: String) throws -> Point {
-        let v = try numbers(text, count: 2, separator: ",", form: "a point x,y")
-        return Point(v[0], v[1])
-    }
-
-    static func rect(_ text: String) throws -> Rect {
-        let v = try numbers(text, count: 4, separator: ",", form: "a rectangle x,y,w,h")
-        return Rect(v[0], v[1], v[2], v[3])
-    }
-
     static func color(_ text: String) throws -> Color {
         guard let c = Color(hex: text) else { throw ValidationError("'\(text)' is not a colour RRGGBB") }
         return c
@@ -42,11 +25,6 @@ enum Parse {
     static func curve(_ text: String) throws -> TimingCurve {
         do { return try TimingCurve(parsing: text) } catch let error as SegueError { throw ValidationError(error.description) }
     }
-
-    static func number(_ text: String, _ name: String) throws -> Double {
-        guard let v = Double(text), v.isFinite else { throw ValidationError("--\(name) '\(text)' is not a number") }
-        return v
-    }
 }
 
 extension Effect: ExpressibleByArgument {
@@ -58,53 +36,56 @@ extension Direction: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
 }
 
-/// Every effect option, named as in EFFECTS.md. Which apply to which effect: `segue effects`.
-struct EffectOptionArguments: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("door: scale of the screen behind the doors at the start (0.7).", valueName: "k"))
-    var zoom: Double?
+extension EGLPlatform: ExpressibleByArgument {}
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("circle-spread, circle-zoom: the circle's centre in points (frame centre).", valueName: "x,y"),
-            transform: Parse.point)
-    var center: Point?
+/// The effect options on the command line (`--zoom 0.5`, `--center=110,150`), read from the option table:
+/// `Render` collects the arguments it does not know itself and they are parsed here, each value by its kind.
+enum EffectArguments {
+    /// The effect's name (the one word that is not an option) and the `--NAME VALUE` or `--NAME=VALUE` pairs
+    /// into options; anything else is a usage error naming it.
+    static func parse(_ arguments: [String]) throws -> (effect: Effect?, options: EffectOptions) {
+        var options = EffectOptions()
+        var effect: Effect?
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            guard argument.hasPrefix("--") else {
+                guard effect == nil else { throw ValidationError("unexpected argument '\(argument)' (the effect is \(effect!.rawValue))") }
+                guard let named = Effect(rawValue: argument) else {
+                    throw ValidationError("unknown effect '\(argument)' (effects: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")); or --shader FILE.glsl)")
+                }
+                effect = named
+                i += 1
+                continue
+            }
+            var name = String(argument.dropFirst(2)), value: String?
+            if let eq = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let option = EffectOption.named(name) else {
+                throw ValidationError("unknown option '--\(name)' (effect options: \(EffectOption.all.map { "--" + $0.name }.joined(separator: ", ")); see 'segue render --help')")
+            }
+            if value == nil {
+                i += 1
+                guard i < arguments.count else { throw ValidationError("missing value for '--\(name) <\(option.valueName)>'") }
+                value = arguments[i]
+            }
+            guard let parsed = OptionValue(parsing: value!, kind: option.kind) else {
+                throw ValidationError("--\(name) '\(value!)' is not \(option.kind.form)")
+            }
+            if options[option] != nil { throw ValidationError("--\(name) is given twice") }
+            options[option] = parsed
+            i += 1
+        }
+        return (effect, options)
+    }
 
-    @Option(name: .customLong("start-radius"), parsing: .unconditional, help: ArgumentHelp("circle-spread: radius at the start, points (30).", valueName: "r"))
-    var startRadius: Double?
-
-    @Option(name: .customLong("end-radius"), parsing: .unconditional, help: ArgumentHelp("circle-spread: radius at the end, points (farthest corner).", valueName: "r"))
-    var endRadius: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("circle-zoom: the disc's colour (FFA500).", valueName: "RRGGBB"), transform: Parse.color)
-    var color: Color?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("page-flip (500), spin and hinge (0 = none): eye distance d in points, m34 = -1/d.", valueName: "d"))
-    var perspective: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("page-flip: shadow opacity at the spine, 0...1 (0.1).", valueName: "a"))
-    var shadow: Double?
-
-    @Option(name: .customLong("from-rect"), parsing: .unconditional, help: ArgumentHelp("hero: where the snapshot starts, points (required).", valueName: "x,y,w,h"),
-            transform: Parse.rect)
-    var fromRect: Rect?
-
-    @Option(name: .customLong("to-rect"), parsing: .unconditional, help: ArgumentHelp("hero: where the snapshot lands, points (required).", valueName: "x,y,w,h"),
-            transform: Parse.rect)
-    var toRect: Rect?
-
-    @Option(name: .customLong("from-radius"), parsing: .unconditional, help: ArgumentHelp("hero: corner radius at the start, points (0).", valueName: "r"))
-    var fromRadius: Double?
-
-    @Option(name: .customLong("to-radius"), parsing: .unconditional, help: ArgumentHelp("hero: corner radius at the end, points (0).", valueName: "r"))
-    var toRadius: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("sheet: the sheet's height in points (400, at most the frame's height).", valueName: "h"))
-    var height: Double?
-
-    var options: EffectOptions {
-        var o = EffectOptions()
-        o.zoom = zoom; o.center = center; o.startRadius = startRadius; o.endRadius = endRadius
-        o.color = color; o.perspective = perspective; o.shadow = shadow
-        o.fromRect = fromRect; o.toRect = toRect; o.fromRadius = fromRadius; o.toRadius = toRadius
-        o.height = height
-        return o
+    /// The "Effect options" section of `segue render --help`, from the option table.
+    static var help: String {
+        EffectOption.all.map { option in
+            let uses = option.uses.map { "\($0.effect.rawValue) (\(option.defaultText(for: $0.effect)))" }.joined(separator: ", ")
+            return "  --\(option.name) <\(option.valueName)>\n        \(option.help); \(uses)"
+        }.joined(separator: "\n")
     }
 }

@@ -16,7 +16,9 @@ struct Effects: ParsableCommand {
                 var entry: [String: Any] = [
                     "name": info.effect.rawValue, "summary": info.summary, "duration": info.duration,
                     "curve": info.curve.description, "seed": info.seed,
-                    "options": info.options.map { ["name": $0.name, "default": $0.defaultValue, "help": $0.help] },
+                    "options": info.options.map {
+                        ["name": $0.name, "type": $0.kind.rawValue, "default": $0.defaultText(for: info.effect), "help": $0.help]
+                    },
                 ]
                 if let d = info.backDuration { entry["backDuration"] = d }
                 if let c = info.backCurve { entry["backCurve"] = c.description }
@@ -31,7 +33,7 @@ struct Effects: ParsableCommand {
             if let d = info.backDuration, let c = info.backCurve { timing += "; back \(d.compact) s, \(c)" }
             print("\(info.effect.rawValue) - \(info.summary) (\(timing))")
             for option in info.options {
-                print("    --\(option.name) (\(option.defaultValue)): \(option.help)")
+                print("    --\(option.name) \(option.valueName) (\(option.defaultText(for: info.effect))): \(option.help)")
             }
             print("    seed: \(info.seed)")
         }

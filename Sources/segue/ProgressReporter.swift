@@ -1,4 +1,5 @@
 import Foundation
+import SegueRender
 
 /// Progress on standard error: a live line when it is a terminal (frames done, frames/s, ETA), one line per
 /// 10% otherwise, nothing when quiet or for a single frame.
@@ -30,13 +31,32 @@ struct ProgressReporter {
             lastDraw = Date()
             let width = 24, filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(line)\u{1B}[K\(done == total ? "\n" : "")".utf8))
+            Console.write("\r[\(bar)] \(line)\u{1B}[K\(done == total ? "\n" : "")")
         } else {
             let decile = total > 0 ? done * 10 / total : 10
             if decile > lastDecile {
                 lastDecile = decile
-                FileHandle.standardError.write(Data("segue: \(decile * 10)% \(line)\n".utf8))
+                Console.write("segue: \(decile * 10)% \(line)\n")
             }
         }
+    }
+}
+
+/// What a job tells the user: notes always, status lines and progress unless `--quiet`.
+final class JobConsole: @unchecked Sendable {
+    private var progress: ProgressReporter?
+    private let quiet: Bool
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    /// Called by the job one call at a time (the frame pipeline reports under its lock).
+    var observer: RenderJob.Observer {
+        RenderJob.Observer(
+            note: { Console.note($0) },
+            status: { [quiet] line in if !quiet { Console.note(line) } },
+            progress: { [self] done, total in
+                if progress == nil { progress = ProgressReporter(total: total, quiet: quiet) }
+                progress!.update(done: done)
+            })
     }
 }

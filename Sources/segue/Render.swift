@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SegueCore
 import SegueGLES
+import SegueRender
 
 /// Options every rendering command shares: inputs, frame size, timing, backend and output.
 struct RenderOptions: ParsableArguments {
@@ -98,7 +99,7 @@ struct RenderOptions: ParsableArguments {
     }
 }
 
-/// `segue render EFFECT`: one frame or the whole sequence of one transition.
+/// `segue render EFFECT`: one frame or the whole sequence of one transition, as a job of one step.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render one transition: one frame (--progress) or every frame of it.",
@@ -109,29 +110,112 @@ struct Render: ParsableCommand {
               segue render page-flip --from a.png --to b.png --out - --format y4m | ffmpeg -i - flip.mp4
               segue render --shader ripple --from a.png --to b.png --param amplitude=0.05 --out frames/
             Each effect's options, defaults and seeds, and the shipped shaders: 'segue effects'.
+
+            Effect options (only the effects named take each; defaults in brackets):
+            \(EffectArguments.help)
             """)
 
-    @Argument(help: ArgumentHelp("The effect: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")) (or --shader).", valueName: "effect"))
-    var effect: Effect?
+    /// The effect and its options (`door --zoom 0.5`), read from the option table by `EffectArguments`: the
+    /// argument parser hands over everything it does not know itself.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(
+        "The effect: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")) (or --shader), and its options (below).",
+        valueName: "effect"))
+    var effectArguments: [String] = []
 
     @OptionGroup var render: RenderOptions
-    @OptionGroup(title: "Effect options") var effectOptions: EffectOptionArguments
     @OptionGroup(title: "Custom GLSL transition") var shaderOptions: ShaderArguments
 
     func validate() throws {
+        let effect = try EffectArguments.parse(effectArguments).effect
         if effect != nil && shaderOptions.shader != nil { throw ValidationError("give an effect or --shader, not both") }
         if effect == nil && shaderOptions.shader == nil { throw ValidationError("give an effect, or --shader FILE.glsl") }
         if shaderOptions.shader == nil, let param = shaderOptions.params.first {
             throw ValidationError("--param '\(param)' applies only to --shader")
         }
+        if render.track != nil && render.progress != nil {
+            throw ValidationError("--track renders the whole interaction; it does not combine with --progress")
+        }
+        if render.threshold != nil && render.track == nil { throw ValidationError("--threshold needs --track") }
+        if render.track != nil && shaderOptions.shader != nil { throw ValidationError("--track applies to effects, not --shader") }
     }
 
     func run() throws {
-        guard let effect else {
-            return try ShaderRenderJob(shaderOptions.shader!, params: shaderOptions.params, options: render,
-                                       effectOptions: effectOptions.options).run()
+        let (effect, options) = try EffectArguments.parse(effectArguments)
+        let step: Storyboard.Step
+        if let spec = shaderOptions.shader {
+            if let stray = options.setNames.first {
+                throw ValidationError("--\(stray) does not apply to --shader (set the shader's parameters with --param)")
+            }
+            let transition = try ShaderLibrary.load(spec)
+            step = .shader(ShaderStep(transition: transition, values: try transition.values(assigning: shaderOptions.params),
+                                      duration: render.duration, curve: render.curve, direction: render.direction),
+                           from: "from", to: "to")
+        } else {
+            let transition = Transition(effect!, direction: render.direction, options: options, curve: render.curve,
+                                        duration: render.duration)
+            if let path = render.track {
+                // The track is read before the images: a bad track is a usage error and nothing is decoded.
+                let track = try InteractiveTrack(samples: try Self.readTrack(path),
+                                                 threshold: render.threshold ?? InteractiveTrack.defaultThreshold,
+                                                 duration: transition.duration)
+                step = .interactive(transition, from: "from", to: "to", track: track)
+            } else {
+                step = .transition(transition, from: "from", to: "to")
+            }
         }
-        let job = try RenderJob(effect: effect, options: render, effectOptions: effectOptions.options)
-        try job.run()
+        var job = RenderJob(storyboard: Storyboard(fps: render.fps, scale: render.scale,
+                                                   size: render.size.map { (width: $0.0, height: $0.1) },
+                                                   background: render.background,
+                                                   screens: ["from": render.from, "to": render.to], timeline: [step]),
+                            output: render.output)
+        job.progress = render.progress.map { [$0] }
+        render.configure(&job)
+        try JobRunner.run(job, quiet: render.quiet)
+    }
+
+    /// The samples of a track CSV; errors name the file.
+    static func readTrack(_ path: String) throws -> [InteractiveTrack.Sample] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw JobError.failure("cannot read the track '\(path)'")
+        }
+        do {
+            return try InteractiveTrack.parseCSV(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw JobError.usage("track '\(path)': \(error)")
+        }
+    }
+}
+
+extension RenderOptions {
+    /// Where `--out` and `--format` send the frames: a stream for `-` or a stream format, one PNG file for
+    /// `--progress` unless `--out` is a directory, else a directory of frames.
+    var output: RenderJob.Output {
+        let format = OutputFormat(rawValue: format)!
+        if out == "-" || format != .png {
+            return .stream(out, format: format, y4mChroma: Y4M.Chroma(rawValue: y4mChroma)!)
+        }
+        var isDirectory: ObjCBool = false
+        if progress != nil, !(FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            return .image(out)
+        }
+        return .frames(directory: out)
+    }
+
+    /// The backend and encoding options of `job`.
+    func configure(_ job: inout RenderJob) {
+        job.backend = BackendChoice(rawValue: backend)!
+        job.eglPlatform = eglPlatform
+        job.threads = threads
+        job.pngLevel = pngLevel
+        job.maxPixels = maxPixels
+    }
+}
+
+/// Runs a job with progress on standard error, stopping on SIGINT/SIGTERM.
+enum JobRunner {
+    @discardableResult
+    static func run(_ job: RenderJob, quiet: Bool, renderer: (any Renderer)? = nil) throws -> RenderJob.Summary {
+        Signals.install()
+        return try job.run(renderer: renderer, cancellation: Signals.cancellation, observer: JobConsole(quiet: quiet).observer)
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import SegueCore
-import SegueGLES
-import SegueImageIO
+import SegueRender
 
 /// `segue`: renders iOS-style view transitions offscreen, frame by frame, at any resolution.
 struct Segue: ParsableCommand {
@@ -25,6 +23,14 @@ enum ExitStatus {
     static let failure: Int32 = 1
     static let usage: Int32 = 2
     static let interrupted: Int32 = 130
+
+    static func of(_ kind: JobError.Kind) -> Int32 {
+        switch kind {
+        case .usage: return usage
+        case .failure: return failure
+        case .interrupted: return interrupted
+        }
+    }
 }
 
 @main
@@ -36,17 +42,12 @@ enum Main {
         do {
             var command = try Segue.parseAsRoot()
             try command.run()
-        } catch let error as SegueError {
-            fail(error.description, status: error.isUsageError ? ExitStatus.usage : ExitStatus.failure)
-        } catch let error as CLIFailure {
-            fail(error.message, status: error.status)
-        } catch let error as ImageIOError {
-            fail(error.description, status: ExitStatus.failure)
-        } catch let error as EGLError {
-            fail(error.description, status: ExitStatus.failure)
-        } catch let error as GLError {
-            fail(error.description, status: ExitStatus.failure)
         } catch {
+            // The library's errors (and the core's, the codecs' and the backends') carry their kind; the rest
+            // are the argument parser's.
+            if let failure = JobError(classifying: error) {
+                fail(failure.message, status: ExitStatus.of(failure.kind))
+            }
             let code = Segue.exitCode(for: error)
             if code == .success {
                 Segue.exit(withError: error)  // --help, --version
@@ -57,26 +58,45 @@ enum Main {
         }
     }
 
+    /// Prints each line of `message` as `segue: error: ...` and exits.
     static func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("segue: error: \(message)\n".utf8))
+        Console.write(message.split(separator: "\n", omittingEmptySubsequences: false).map { "segue: error: \($0)\n" }.joined())
         exit(status)
     }
 }
 
-/// A failure with its exit status and the one line to print.
-struct CLIFailure: Error, CustomStringConvertible {
-    let message: String
-    let status: Int32
+/// Lines for the user on standard error, written with plain write(2): a closed or full standard error loses
+/// the line, never the job.
+enum Console {
+    static func note(_ line: String) { write("segue: \(line)\n") }
 
-    var description: String { message }
-
-    static func failure(_ message: String) -> CLIFailure { CLIFailure(message: message, status: ExitStatus.failure) }
-    static func usage(_ message: String) -> CLIFailure { CLIFailure(message: message, status: ExitStatus.usage) }
+    static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
 }
 
-/// Lines for the user on standard error.
-enum Console {
-    static func note(_ line: String) {
-        FileHandle.standardError.write(Data("segue: \(line)\n".utf8))
+/// SIGINT and SIGTERM cancel the running job: it stops after the frame in flight, partial files are removed
+/// and the command exits 130. A command installs the handlers before it creates any output, so a signal
+/// that comes while it is still setting up is caught too.
+enum Signals {
+    static let cancellation = CancellationFlag()
+
+    static func install() {
+        _ = cancellation  // initialised here, never first inside the handler
+        // A parent may have started us with these blocked (a spawning thread's mask is inherited).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        signal(SIGINT) { _ in Signals.cancellation.cancel() }
+        signal(SIGTERM) { _ in Signals.cancellation.cancel() }
     }
 }

@@ -263,3 +263,39 @@ import Testing
         return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }
+
+/// One frame schedule behind every command: `segue render`, a storyboard of that one step and `segue demo`
+/// write the same files.
+@Suite struct OneScheduleTests {
+    @Test func renderAndAStoryboardOfItsOneStepWriteTheSameFiles() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("A"), b = dir.appendingPathComponent("B")
+        let r = try Segue.run(["render", "door", "--from", "sample:home", "--to", "sample:detail", "--fps", "30",
+                               "--duration", "0.5", "--backend", "cpu", "--quiet", "--out", a.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let story = try write("""
+            {"fps": 30, "screens": {"from": "sample:home", "to": "sample:detail"},
+             "timeline": [{"transition": "door", "from": "from", "to": "to", "duration": 0.5}]}
+            """, "story.json", in: dir)
+        let s = try Segue.run(["batch", story, "--backend", "cpu", "--quiet", "--out", b.path])
+        #expect(s.status == 0, "\(s.stderr)")
+        let frames = try files(a)
+        #expect(frames.count == 16)
+        #expect(frames == (try files(b)))
+    }
+
+    @Test func demoFramesAreTheEquivalentRender() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let demo = dir.appendingPathComponent("demo"), render = dir.appendingPathComponent("render")
+        let d = try Segue.run(["demo", "--backend", "cpu", "--quiet", "--out", demo.path])
+        #expect(d.status == 0, "\(d.stderr)")
+        let r = try Segue.run(["render", "door", "--from", "sample:home", "--to", "sample:detail", "--fps", "30",
+                               "--backend", "cpu", "--quiet", "--out", render.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try files(render)
+        #expect(frames.count == 16)
+        #expect(frames == (try files(demo.appendingPathComponent("door-forward"))))
+    }
+}

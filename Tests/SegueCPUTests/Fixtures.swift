@@ -18,12 +18,12 @@ enum Fixture {
         var o = EffectOptions()
         switch effect {
         case .hero:
-            o.fromRect = Rect(4, 18, 14, 14); o.toRect = Rect(0, 0, 64, 47); o.fromRadius = 3; o.toRadius = 0
-        case .sheet: o.height = 48
-        case .circleSpread: o.startRadius = 4; o.center = Point(20, 30)
-        case .circleZoom: o.center = Point(20, 30)
-        case .pageFlip: o.perspective = 80
-        case .hinge: o.perspective = 150
+            o.set(.fromRect, Rect(4, 18, 14, 14)); o.set(.toRect, Rect(0, 0, 64, 47)); o.set(.fromRadius, 3); o.set(.toRadius, 0)
+        case .sheet: o.set(.height, 48)
+        case .circleSpread: o.set(.startRadius, 4); o.set(.center, Point(20, 30))
+        case .circleZoom: o.set(.center, Point(20, 30))
+        case .pageFlip: o.set(.perspective, 80)
+        case .hinge: o.set(.perspective, 150)
         default: break
         }
         return Transition(effect, direction: direction, options: o)

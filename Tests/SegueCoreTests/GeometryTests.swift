@@ -47,7 +47,7 @@ import Testing
     @Test func circleSpreadEndRadiusMatchesTheSeed() {
         #expect(abs(farthestCorner(Point(110, 150), Size(375, 667)) - 581.0) < 0.05)
         var options = EffectOptions()
-        options.center = Point(110, 150)
+        options.set(.center, Point(110, 150))
         let scene = Transition(.circleSpread, options: options).scene(at: 1, frame: Size(375, 667))
         guard case let .circle(_, radius)? = scene.layers[1].mask else { Issue.record("no mask"); return }
         #expect(abs(radius - 581.0) < 0.05)

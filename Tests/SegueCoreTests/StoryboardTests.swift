@@ -29,14 +29,14 @@ import Testing
         #expect(board.timeline.count == 3)
         guard case let .transition(t, from, to) = board.timeline[1] else { Issue.record("not a transition"); return }
         #expect(t.effect == .circleSpread && t.curve == .easeInOut && t.duration == 0.5 && from == "home" && to == "detail")
-        #expect(t.options.center == Point(110, 150))
+        #expect(t.options.point(.center) == Point(110, 150))
         // 1.3 s at 30 fps: frames 0 ... 39.
-        #expect(board.frameCount == 40)
+        #expect(board.schedule.count == 40)
         #expect(board.problems(frame: Size(187.5, 333.5)) == [])
     }
 
     @Test func framesFallInTheirSteps() throws {
-        let board = parse(Self.example).storyboard
+        let board = parse(Self.example).storyboard.schedule
         #expect(board.frame(0) == .init(index: 0, step: 0, t: 0))
         #expect(board.frame(14).step == 0)
         #expect(board.frame(15) == .init(index: 15, step: 1, t: 0))
@@ -104,9 +104,9 @@ import Testing
             """
         let parsed = parse(json, tracks: ["drag.csv": "time,progress\n0,0\n0.5,0.7\n"])
         #expect(parsed.problems == [])
-        let board = parsed.storyboard
+        let board = parsed.storyboard.schedule
         // 0.5 s of drag, then (1 - 0.7) * 1 s to finish: 0.8 s, frames 0 ... 8; the last at t = 1.
-        #expect(board.frameCount == 9)
+        #expect(board.count == 9)
         #expect(board.frame(8).t == 1)
         #expect(abs(board.frame(5).t - 0.7) < 1e-12)
     }
@@ -151,7 +151,7 @@ import Testing
         #expect(step.values["amount"]?.components == [0.25])
         // Back runs the shader from 1 to 0 (drawn with the screens swapped).
         #expect(step.progress(at: 0) == 1 && step.progress(at: 1) == 0)
-        #expect(parsed.storyboard.frameCount == 5)
+        #expect(parsed.storyboard.schedule.count == 5)
     }
 
     @Test func defaultsAreOneSecondLinear() {

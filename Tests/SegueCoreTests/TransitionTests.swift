@@ -21,7 +21,7 @@ import Testing
 
     @Test func optionsThatDoNotApplyAreRefused() {
         var o = EffectOptions()
-        o.zoom = 0.5
+        o.set(.zoom, 0.5)
         #expect(throws: SegueError.invalidValue("--zoom does not apply to fade, which takes no options")) {
             try Transition(.fade, options: o).validate(frame: frame)
         }
@@ -34,20 +34,20 @@ import Testing
             set(&o)
             do { try Transition(effect, options: o).validate(frame: frame); return nil } catch { return "\(error)" }
         }
-        #expect(message(.circleSpread) { $0.startRadius = -1 } == "--start-radius must be >= 0, not -1")
-        #expect(message(.hero) { $0.fromRect = Rect(0, 0, 0, 10); $0.toRect = Rect(0, 0, 5, 5) }
+        #expect(message(.circleSpread) { $0.set(.startRadius, -1) } == "--start-radius must be >= 0, not -1")
+        #expect(message(.hero) { $0.set(.fromRect, Rect(0, 0, 0, 10)); $0.set(.toRect, Rect(0, 0, 5, 5)) }
                 == "--from-rect 0,0,0,10 has no area (width and height must be > 0)")
-        #expect(message(.hero) { $0.toRect = Rect(0, 0, 5, 5) } == "hero needs --from-rect x,y,w,h")
-        #expect(message(.pageFlip) { $0.shadow = 2 } == "--shadow must be in [0, 1], not 2")
-        #expect(message(.pageFlip) { $0.perspective = 0 } == "--perspective must be > 0 for page-flip (500 by default)")
-        #expect(message(.sheet) { $0.height = 700 } == "--height must be in (0, 667] (the frame's height in points), not 700")
-        #expect(message(.door) { $0.zoom = 0 } == "--zoom must be > 0, not 0")
+        #expect(message(.hero) { $0.set(.toRect, Rect(0, 0, 5, 5)) } == "hero needs --from-rect x,y,w,h")
+        #expect(message(.pageFlip) { $0.set(.shadow, 2) } == "--shadow must be in [0, 1], not 2")
+        #expect(message(.pageFlip) { $0.set(.perspective, 0) } == "--perspective must be > 0 for page-flip (500 by default), not 0")
+        #expect(message(.sheet) { $0.set(.height, 700) } == "--height must be in (0, 667] (the frame's height in points), not 700")
+        #expect(message(.door) { $0.set(.zoom, 0) } == "--zoom must be > 0, not 0")
     }
 
     @Test func sceneIsAPureFunctionOfItsInputs() {
         for effect in Effect.allCases {
             var o = EffectOptions()
-            if effect == .hero { o.fromRect = Rect(10, 10, 50, 50); o.toRect = Rect(0, 0, 375, 200) }
+            if effect == .hero { o.set(.fromRect, Rect(10, 10, 50, 50)); o.set(.toRect, Rect(0, 0, 375, 200)) }
             let t = Transition(effect, options: o)
             #expect(t.scene(at: 0.37, frame: frame) == t.scene(at: 0.37, frame: frame))
         }

@@ -10,14 +10,14 @@ enum TestTransitions {
         var options = EffectOptions()
         switch effect {
         case .hero:
-            options.fromRect = Rect(10, 20, 40, 60)
-            options.toRect = Rect(25, 70, 85, 110)
-            options.fromRadius = 6
-            options.toRadius = 20
+            options.set(.fromRect, Rect(10, 20, 40, 60))
+            options.set(.toRect, Rect(25, 70, 85, 110))
+            options.set(.fromRadius, 6)
+            options.set(.toRadius, 20)
         case .sheet:
-            options.height = 80
+            options.set(.height, 80)
         case .hinge:
-            options.perspective = 300
+            options.set(.perspective, 300)
         default:
             break
         }

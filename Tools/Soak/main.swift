@@ -36,9 +36,9 @@ func residentBytes() -> Int {
 func transition(_ effect: Effect) -> Transition {
     var o = EffectOptions()
     switch effect {
-    case .hero: o.fromRect = Rect(40, 60, 120, 120); o.toRect = Rect(0, 0, 960, 300); o.fromRadius = 24
-    case .circleSpread, .circleZoom: o.center = Point(300, 200)
-    case .sheet: o.height = 300
+    case .hero: o.set(.fromRect, Rect(40, 60, 120, 120)); o.set(.toRect, Rect(0, 0, 960, 300)); o.set(.fromRadius, 24)
+    case .circleSpread, .circleZoom: o.set(.center, Point(300, 200))
+    case .sheet: o.set(.height, 300)
     default: break
     }
     return Transition(effect, options: o)
@@ -61,7 +61,7 @@ for name in backends {
         failed = true
         continue
     }
-    let gles = renderer as? GLESRenderer
+    let holdsObjects = renderer.liveObjects > 0
     var rssAfterFirst = 0, objectsAfterFirst = 0, peak = 0, objectsPeak = 0
     var checksum: UInt64 = 0
     let start = Date()
@@ -87,7 +87,7 @@ for name in backends {
         done += count
         cycle += 1
         let rss = residentBytes()
-        let objects = gles?.liveGLObjects ?? 0
+        let objects = renderer.liveObjects
         if done == 100 { rssAfterFirst = rss; objectsAfterFirst = objects }
         peak = max(peak, rss)
         objectsPeak = max(objectsPeak, objects)
@@ -96,7 +96,7 @@ for name in backends {
         }
     }
     let seconds = Date().timeIntervalSince(start)
-    let rssEnd = residentBytes(), objectsEnd = gles?.liveGLObjects ?? 0
+    let rssEnd = residentBytes(), objectsEnd = renderer.liveObjects
     peak = max(peak, rssEnd)
     let growth = rssAfterFirst > 0 ? Double(rssEnd - rssAfterFirst) / Double(rssAfterFirst) * 100 : 0
     let ok = done == frames && growth < 5 && objectsEnd <= objectsAfterFirst && objectsPeak <= objectsAfterFirst
@@ -105,7 +105,7 @@ for name in backends {
         format: "%@: %d frames at 1920x1080 in %.0f s (%.1f ms/frame); RSS after frame 100 %.1f MiB, at the end %.1f MiB (%+.2f%%), peak %.1f MiB%@ — %@",
         name, done, seconds, seconds * 1000 / Double(max(done, 1)), Double(rssAfterFirst) / 1048576, Double(rssEnd) / 1048576,
         growth, Double(peak) / 1048576,
-        gles != nil ? "; GL objects after frame 100 \(objectsAfterFirst), peak \(objectsPeak), at the end \(objectsEnd)" : "",
+        holdsObjects ? "; GL objects after frame 100 \(objectsAfterFirst), peak \(objectsPeak), at the end \(objectsEnd)" : "",
         ok ? "ok" : "FAILED")
     print(line)
     lines.append(line)

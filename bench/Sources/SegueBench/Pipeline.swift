@@ -33,8 +33,9 @@ enum PipelineBench {
         func frameCount(fps: Double) -> Int { Int((transition.duration * fps).rounded()) + 1 }
         let (short, long) = (frameCount(fps: 60), frameCount(fps: 240))
         var effectArguments = [effect.rawValue, "--from", from, "--to", to, "--scale", "\(scale)", "--backend", "cpu", "--quiet"]
-        if let c = transition.options.center { effectArguments += ["--center", "\(c.x),\(c.y)"] }
-        if let d = transition.options.perspective { effectArguments += ["--perspective", "\(d)"] }
+        for option in transition.options.setOptions {
+            effectArguments += ["--\(option.name)", transition.options[option]!.description]
+        }
 
         func seconds(_ arguments: [String]) throws -> Double {
             let start = DispatchTime.now().uptimeNanoseconds

@@ -15,12 +15,12 @@ enum BenchScene {
     static func transition(_ effect: Effect) -> Transition {
         var o = EffectOptions()
         switch effect {
-        case .pageFlip: o.perspective = 1700
+        case .pageFlip: o.set(.perspective, 1700)
         case .hero:
-            o.fromRect = Rect(80, 120, 160, 160); o.toRect = Rect(0, 0, 1280, 400); o.fromRadius = 36
-        case .circleSpread, .circleZoom: o.center = Point(400, 300)
-        case .sheet: o.height = 400
-        case .hinge, .spin: o.perspective = 2000
+            o.set(.fromRect, Rect(80, 120, 160, 160)); o.set(.toRect, Rect(0, 0, 1280, 400)); o.set(.fromRadius, 36)
+        case .circleSpread, .circleZoom: o.set(.center, Point(400, 300))
+        case .sheet: o.set(.height, 400)
+        case .hinge, .spin: o.set(.perspective, 2000)
         default: break
         }
         return Transition(effect, options: o)

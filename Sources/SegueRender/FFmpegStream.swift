@@ -33,14 +33,14 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
             let candidate = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw CLIFailure.failure("--video needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
+        throw JobError.failure("--video needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
     }
 
     /// Checks the extension; `extraArguments` (from `--ffmpeg-args`) replace the codec defaults.
     static func validate(_ path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()
         guard defaults[ext] != nil else {
-            throw CLIFailure.usage("--video '\(path)': the file must end in .mp4, .webm, .mov or .gif")
+            throw JobError.usage("--video '\(path)': the file must end in .mp4, .webm, .mov or .gif")
         }
     }
 
@@ -65,7 +65,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         do {
             try process.run()
         } catch {
-            throw CLIFailure.failure("cannot start ffmpeg: \(error.localizedDescription)")
+            throw JobError.failure("cannot start ffmpeg: \(error.localizedDescription)")
         }
         let reader = Thread { [unowned self] in
             self.errorOutput = errors.fileHandleForReading.readDataToEndOfFile()
@@ -89,14 +89,14 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     }
 
     /// What ffmpeg said, once it has exited.
-    private func failure() -> CLIFailure {
+    private func failure() -> JobError {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         errorDone.wait()
         errorDone.signal()
         unlink(temporaryPath)
         let said = String(decoding: errorOutput, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "no message"
-        return CLIFailure.failure("ffmpeg failed (exit \(process.terminationStatus)) writing '\(path)': \(said)")
+        return JobError.failure("ffmpeg failed (exit \(process.terminationStatus)) writing '\(path)': \(said)")
     }
 
     func finish() throws {
@@ -108,7 +108,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            throw CLIFailure.failure("cannot write '\(path)': \(reason)")
+            throw JobError.failure("cannot write '\(path)': \(reason)")
         }
     }
 

@@ -14,7 +14,7 @@ struct FrameDirectory {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CLIFailure.failure("cannot create the output directory '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+            throw JobError.failure("cannot create the output directory '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
         }
     }
 

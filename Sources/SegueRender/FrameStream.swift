@@ -54,7 +54,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming over it would replace it.
             signal(SIGPIPE, SIG_IGN)
             guard let h = FileHandle(forWritingAtPath: path) else {
-                throw CLIFailure.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
+                throw JobError.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
             }
             handle = h
             finalPath = nil
@@ -64,7 +64,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             StaleTemporaries.remove(besides: path)
             guard FileManager.default.createFile(atPath: temp, contents: nil),
                   let h = FileHandle(forWritingAtPath: temp) else {
-                throw CLIFailure.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
+                throw JobError.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
             }
             handle = h
             finalPath = path
@@ -97,7 +97,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             try payload.withBytes { try handle.write(contentsOf: $0) }
         } catch {
             let what = finalPath.map { "'\($0)'" } ?? "standard output"
-            throw CLIFailure.failure("writing to \(what) failed: \((error as NSError).localizedDescription)")
+            throw JobError.failure("writing to \(what) failed: \((error as NSError).localizedDescription)")
         }
     }
 
@@ -107,7 +107,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         guard rename(temporaryPath, finalPath) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            throw CLIFailure.failure("cannot write '\(finalPath)': \(reason)")
+            throw JobError.failure("cannot write '\(finalPath)': \(reason)")
         }
     }
 

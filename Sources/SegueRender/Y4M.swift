@@ -2,8 +2,8 @@ import SegueCore
 
 /// YUV4MPEG2 framing for `--format y4m`: full-range BT.601 (JPEG) YCbCr, 4:4:4 (`C444`) or 4:2:0 (`C420jpeg`),
 /// which `ffmpeg -i -` reads.
-struct Y4M {
-    enum Chroma: String { case c444 = "444", c420 = "420" }
+public struct Y4M: Sendable {
+    public enum Chroma: String, Sendable { case c444 = "444", c420 = "420" }
 
     let width: Int
     let height: Int

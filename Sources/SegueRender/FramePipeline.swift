@@ -10,14 +10,6 @@ import SegueImageIO
 /// PNG files are written atomically (a temporary name, renamed when complete), each by the worker that encoded
 /// it, in any order; a stream (raw RGBA, Y4M, an ffmpeg process) is written by the one writer thread, in order.
 final class FramePipeline: @unchecked Sendable {
-    /// The PNG compression level used unless `--png-level` says otherwise. Measured on 60 frames of circle-spread
-    /// between the sample screens at 1920x1080 (release build, 2 cores, libspng 0.7.3), ms per frame on one thread
-    /// and KiB per frame: level 0 12 ms / 6086 KiB (stored), 1 32 ms / 83, 2 33 ms / 82, 3 52 ms / 82, 4 66 ms / 55,
-    /// 6 72 ms / 56, 9 121 ms / 54. Levels 1-2 compress 75:1 at a quarter of level 9's time; level 3 costs 60% more
-    /// for nothing (it searches every filter), and 4-9 buy a third smaller files at 2-4x the time. Level 0 is faster
-    /// but writes 6 MB a frame. So 2, as `segue render` has always used.
-    static let defaultPNGLevel = 2
-
     struct Outputs {
         /// A directory for `frame_%05d.png` files, named by frame index.
         var directory: String?
@@ -35,7 +27,7 @@ final class FramePipeline: @unchecked Sendable {
     private var ready: [Int: FramePayload] = [:]
     private var nextToWrite = 0
     private var failure: Error?
-    private var progress: ProgressReporter
+    private let progress: (Int) -> Void
     private var done = 0
     private var pool: [Pixmap] = []
     private let poolLimit: Int
@@ -45,14 +37,16 @@ final class FramePipeline: @unchecked Sendable {
     private let finished = DispatchGroup()
 
     /// `workers` encoding threads (the cores by default); `capacity` frames at most in flight (twice the workers).
-    init(outputs: Outputs, total: Int, quiet: Bool, workers: Int? = nil, capacity: Int? = nil) {
+    /// `progress` is told how many frames are complete after each one, on the pipeline's threads, one call at
+    /// a time.
+    init(outputs: Outputs, workers: Int? = nil, capacity: Int? = nil, progress: @escaping (Int) -> Void = { _ in }) {
         self.outputs = outputs
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workerCount = max(1, workers ?? cores)
         let slotCount = max(1, capacity ?? 2 * max(cores, workerCount))
         slots = DispatchSemaphore(value: slotCount)
         poolLimit = slotCount
-        progress = ProgressReporter(total: total, quiet: quiet)
+        self.progress = progress
         for n in 0..<workerCount {
             let t = Thread { [unowned self] in self.work() }
             t.name = "segue-encode-\(n)"
@@ -207,7 +201,7 @@ final class FramePipeline: @unchecked Sendable {
     /// Counts one frame done (with `lock` held).
     private func completeOne() {
         done += 1
-        progress.update(done: done)
+        progress(done)
     }
 }
 

@@ -1,0 +1,128 @@
+/// Which step of a timeline each frame shows, and that step's progress: the one place that maps frame `k` to
+/// what it draws, for `segue render` (a timeline of one step), storyboards, the demo and the bench.
+///
+/// A timeline at `fps` has frames `k = 0 ... round(total * fps)`, frame `k` showing time `k / fps`; a frame on
+/// the boundary of two steps belongs to the later one, and the last frame shows the end of the last step.
+/// Planning is linear in the steps (their end times are summed once) and each frame is found by a binary
+/// search, so a long timeline costs nothing until its frames are asked for.
+public struct FrameSchedule: Sendable {
+    /// One frame: its index, the step it falls in and that step's progress `t` (0 for a hold).
+    public struct Frame: Sendable, Equatable {
+        public var index: Int
+        public var step: Int
+        public var t: Double
+
+        public init(index: Int, step: Int, t: Double) {
+            self.index = index
+            self.step = step
+            self.t = t
+        }
+    }
+
+    /// Consecutive frames of one step (a renderer loads each run's screens once).
+    public struct Run: Sendable, Equatable {
+        public var step: Int
+        public var frames: [Frame]
+    }
+
+    private enum Source: Sendable {
+        /// Steps played one after another at `fps`; `ends[i]` is the time step `i` ends.
+        case timeline(steps: [Storyboard.Step], ends: [Double], fps: Double)
+        /// Frames of step 0 at these progress values (one frame with `--progress`, the bench's samples).
+        case progress([Double])
+    }
+
+    private let source: Source
+    /// How many frames there are.
+    public let count: Int
+
+    /// The frames of `storyboard`'s timeline at its `fps`.
+    public init(_ storyboard: Storyboard) {
+        var ends: [Double] = []
+        ends.reserveCapacity(storyboard.timeline.count)
+        var total = 0.0
+        for step in storyboard.timeline {
+            total += step.duration
+            ends.append(total)
+        }
+        source = .timeline(steps: storyboard.timeline, ends: ends, fps: storyboard.fps)
+        count = storyboard.timeline.isEmpty ? 0 : Int((total * storyboard.fps).rounded()) + 1
+    }
+
+    /// Frames of the first step at these values of its progress, in order.
+    public init(progress: [Double]) {
+        source = .progress(progress)
+        count = progress.count
+    }
+
+    /// Seconds a timeline lasts (0 for progress samples).
+    public var duration: Double {
+        if case let .timeline(_, ends, _) = source { return ends.last ?? 0 }
+        return 0
+    }
+
+    /// Frame `k`, `0 <= k < count`.
+    public func frame(_ k: Int) -> Frame {
+        precondition(k >= 0 && k < count, "frame \(k) is outside the schedule's \(count) frames")
+        switch source {
+        case let .progress(values):
+            return Frame(index: k, step: 0, t: values[k])
+        case let .timeline(steps, ends, fps):
+            let time = Double(k) / fps
+            // The first step whose end is after `time` (the later step on a boundary), else the last.
+            var low = 0, high = ends.count - 1
+            while low < high {
+                let mid = (low + high) / 2
+                if time < ends[mid] { high = mid } else { low = mid + 1 }
+            }
+            let start = low == 0 ? 0 : ends[low - 1]
+            return Frame(index: k, step: low, t: Self.progress(of: steps[low], at: time - start))
+        }
+    }
+
+    /// Progress of `step` at `local` seconds from its start.
+    static func progress(of step: Storyboard.Step, at local: Double) -> Double {
+        switch step {
+        case .hold:
+            return 0
+        case let .interactive(_, _, _, track):
+            return track.progress(at: max(0, local))
+        case .transition, .shader:
+            return min(max(local / step.duration, 0), 1)
+        }
+    }
+
+    /// The frames `k` with `k mod shard.count == shard.index`, grouped into runs of consecutive frames that fall
+    /// in the same step.
+    public func runs(shard: Shard = .whole) -> [Run] {
+        var runs: [Run] = []
+        for k in stride(from: shard.index, to: count, by: shard.count) {
+            let f = frame(k)
+            if let last = runs.last, last.step == f.step {
+                runs[runs.count - 1].frames.append(f)
+            } else {
+                runs.append(Run(step: f.step, frames: [f]))
+            }
+        }
+        return runs
+    }
+}
+
+extension Storyboard {
+    /// The frames of the timeline.
+    public var schedule: FrameSchedule { FrameSchedule(self) }
+
+    /// The scene of `frame` on a frame of `size` points, drawn from two snapshots: `.from` is the step's
+    /// `from` screen and `.to` its `to` screen (a hold shows its one screen as `.from`). Nil for a custom shader
+    /// step, which is no layer tree: its frames are the shader's at `ShaderStep.progress(at: frame.t)`.
+    public func scene(_ frame: FrameSchedule.Frame, size: Size) -> Scene? {
+        switch timeline[frame.step] {
+        case .hold:
+            return Scene(size: size, layers: [.full(.from, frame: size)])
+        case let .transition(transition, _, _), let .interactive(transition, _, _, _):
+            return transition.scene(at: frame.t, frame: size)
+        case .shader:
+            return nil
+        }
+    }
+}

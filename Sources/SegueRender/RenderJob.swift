@@ -1,0 +1,317 @@
+import Foundation
+import SegueCore
+import SegueGLES
+
+/// A job: a storyboard (screens, and a timeline of holds, transitions, interactive and custom-shader steps, at
+/// `fps`) rendered into an output. `segue render` is a job whose timeline has one step, `segue batch` a
+/// storyboard file, `segue demo` a set of jobs.
+///
+/// `run` checks everything before it writes anything: every screen is read and resampled to the job's size,
+/// every step checked against the frame, the renderer made and custom shaders compiled; then frames are drawn
+/// in order (frame `k` from `FrameSchedule`) and handed to the frame pipeline as they are ready.
+public struct RenderJob: Sendable {
+    /// Where the frames go.
+    public enum Output: Sendable, Equatable {
+        /// `frame_00000.png ...` in a directory (created if needed).
+        case frames(directory: String)
+        /// One PNG file: a job of one frame (`progress` with one value).
+        case image(String)
+        /// Every frame in one stream; `-` is standard output. A stream file appears only when complete.
+        case stream(String, format: OutputFormat, y4mChroma: Y4M.Chroma = .c444)
+        /// A video encoded by ffmpeg (`.mp4`, `.webm`, `.mov`, `.gif`); `ffmpegArguments` replace the codec's.
+        case video(String, ffmpegArguments: [String]? = nil)
+    }
+
+    /// What is rendered. Screens are image paths (relative to `storyboardFile`'s directory) or `sample:home` /
+    /// `sample:detail`.
+    public var storyboard: Storyboard
+    /// Where the frames go: one output, or a directory of frames and a stream or video written together.
+    public var outputs: [Output]
+    /// Frames of the first step at these progress values instead of the timeline at `fps` (`--progress`).
+    public var progress: [Double]?
+    public var backend: BackendChoice = .auto
+    public var eglPlatform: EGLPlatform?
+    /// CPU compositor threads (all cores when nil).
+    public var threads: Int?
+    /// PNG compression, 0 (fastest) ... 9 (smallest).
+    public var pngLevel = RenderJob.defaultPNGLevel
+    /// Input images with more pixels are refused from their header, before they are decoded.
+    public var maxPixels = 16384 * 16384
+    /// Only frames `k` with `k mod count == index`.
+    public var shard: Shard = .whole
+    /// Skip frames already complete in the output directory.
+    public var resume = false
+    /// The storyboard file the job was read from: problems are reported at their JSON paths in it, and relative
+    /// screen paths are resolved from its directory. Nil for a job made in code or from command-line options,
+    /// whose first problem is reported as it is.
+    public var storyboardFile: String?
+    /// Problems found while reading the storyboard file (`Storyboard.parse`), reported with the rest.
+    public var parseProblems: [StoryboardProblem] = []
+    /// The JSON path of each step, for problems (`Storyboard.Parsed.stepPaths`).
+    public var stepPaths: [String]?
+
+    /// The PNG compression level used unless `--png-level` says otherwise. Measured on 60 frames of circle-spread
+    /// between the sample screens at 1920x1080 (release build, 2 cores, libspng 0.7.3), ms per frame on one thread
+    /// and KiB per frame: level 0 12 ms / 6086 KiB (stored), 1 32 ms / 83, 2 33 ms / 82, 3 52 ms / 82, 4 66 ms / 55,
+    /// 6 72 ms / 56, 9 121 ms / 54. Levels 1-2 compress 75:1 at a quarter of level 9's time; level 3 costs 60% more
+    /// for nothing (it searches every filter), and 4-9 buy a third smaller files at 2-4x the time. Level 0 is faster
+    /// but writes 6 MB a frame. So 2, as `segue render` has always used.
+    public static let defaultPNGLevel = 2
+
+    public init(storyboard: Storyboard, output: Output) {
+        self.storyboard = storyboard
+        outputs = [output]
+    }
+
+    /// A job of one transition from `from` to `to` (paths or samples), at `fps` frames per second.
+    public init(_ transition: Transition, from: String, to: String, fps: Double = 60, scale: Double = 1,
+                size: (width: Int, height: Int)? = nil, background: Color = .black, output: Output) {
+        self.init(storyboard: Storyboard(fps: fps, scale: scale, size: size, background: background,
+                                         screens: ["from": from, "to": to],
+                                         timeline: [.transition(transition, from: "from", to: "to")]),
+                  output: output)
+    }
+
+    /// Reads a storyboard file: its problems are kept in `parseProblems` and reported by `run`, with those
+    /// of its screens and steps, before anything renders. Tracks and shaders are read relative to it.
+    public init(storyboardFile file: String, output: Output) throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw JobError.failure("cannot read the storyboard '\(file)'")
+        }
+        let resolve = Self.resolver(file)
+        let parsed = Storyboard.parse(json: data, loadTrack: { track in
+            guard let text = FileManager.default.contents(atPath: resolve(track)) else {
+                throw SegueError.failed("cannot read '\(resolve(track))'")
+            }
+            return String(decoding: text, as: UTF8.self)
+        }, loadShader: { spec in
+            // A file relative to the storyboard, else a shipped transition's name.
+            try ShaderLibrary.load(FileManager.default.fileExists(atPath: resolve(spec)) ? resolve(spec) : spec)
+        })
+        self.init(storyboard: parsed.storyboard, output: output)
+        storyboardFile = file
+        parseProblems = parsed.problems
+        stepPaths = parsed.stepPaths
+    }
+
+    /// Checks a video path's extension: `.mp4`, `.webm`, `.mov` or `.gif` (a usage error otherwise).
+    public static func checkVideo(_ path: String) throws {
+        try FFmpegStream.validate(path)
+    }
+
+    /// Paths in a storyboard file are relative to it; samples and absolute paths are as they are.
+    public static func resolver(_ storyboardFile: String?) -> @Sendable (String) -> String {
+        let base = storyboardFile.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        return { path in
+            path.hasPrefix("/") || path.hasPrefix("sample:") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+        }
+    }
+
+    /// What a run did.
+    public struct Summary: Sendable {
+        /// Frames drawn and written.
+        public var rendered: Int
+        /// Frames skipped because `resume` found them complete.
+        public var skipped: Int
+        public var width: Int
+        public var height: Int
+        /// The renderer that drew them (`cpu`, `gles`).
+        public var renderer: String
+    }
+
+    /// What a job tells while it runs, each on the thread where it happens, one call at a time.
+    public struct Observer: Sendable {
+        /// Something the user should know whatever else they asked (a fallback, a skipped output).
+        public var note: @Sendable (String) -> Void
+        /// How the job is getting on ("resuming: ..."), for a progress display.
+        public var status: @Sendable (String) -> Void
+        /// Frames complete so far, of `total`.
+        public var progress: @Sendable (_ done: Int, _ total: Int) -> Void
+
+        public init(note: @escaping @Sendable (String) -> Void = { _ in },
+                    status: @escaping @Sendable (String) -> Void = { _ in },
+                    progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) {
+            self.note = note
+            self.status = status
+            self.progress = progress
+        }
+    }
+
+    /// Renders the job. `renderer` draws when given (a demo reuses one), else one is made from `backend`.
+    /// `cancellation` stops it after the frame in flight, removing partial output (`JobError.interrupted`).
+    @discardableResult
+    public func run(renderer given: (any Renderer)? = nil, cancellation: CancellationFlag? = nil,
+                    observer: Observer = Observer()) throws -> Summary {
+        try run(renderer: given, cancellation: cancellation, observer: observer, memory: nil)
+    }
+
+    /// Renders the job's frames into memory, in order, ignoring `outputs` (for contact sheets and programs
+    /// that use the pixels themselves).
+    public func frames(renderer given: (any Renderer)? = nil) throws -> [Pixmap] {
+        let memory = MemoryStream()
+        try run(renderer: given, cancellation: nil, observer: Observer(), memory: memory)
+        return memory.frames
+    }
+
+    private func run(renderer given: (any Renderer)?, cancellation: CancellationFlag?, observer: Observer,
+                     memory: MemoryStream?) throws -> Summary {
+        let inputs = try loadInputs()
+        let (width, height) = inputs.size
+        try cancellation?.check()
+
+        let shaderSteps = storyboard.timeline.indices.filter { if case .shader = storyboard.timeline[$0] { true } else { false } }
+        let renderer = try given ?? backend.makeRenderer(
+            platform: eglPlatform, threads: threads,
+            needsShaders: shaderSteps.first.map { storyboardFile == nil ? "--shader" : "step \($0) of the timeline is a custom shader, which" },
+            note: observer.note)
+        if let step = shaderSteps.first, !renderer.capabilities.contains(.customShaders) {
+            throw JobError.failure("step \(step) of the timeline is a custom shader, which the \(renderer.name) backend does not run (it needs GLES)")
+        }
+        // Every custom shader compiled before any output exists: a compile error leaves nothing behind.
+        var prepared: [Int: any PreparedShader] = [:]
+        for i in shaderSteps {
+            guard case let .shader(step, _, _) = storyboard.timeline[i] else { continue }
+            prepared[i] = try renderer.prepareShader(step.transition, values: step.values)
+        }
+
+        let schedule = progress.map { FrameSchedule(progress: $0) } ?? FrameSchedule(storyboard)
+        var runs = schedule.runs(shard: shard)
+        let sink = try makeSink(width: width, height: height, memory: memory)
+        var skipped = 0
+        if resume, let directory = sink.directory {
+            let complete = directory.completeFrames()
+            for i in runs.indices {
+                let before = runs[i].frames.count
+                runs[i].frames.removeAll { complete.contains($0.index) }
+                skipped += before - runs[i].frames.count
+            }
+        }
+        let total = runs.reduce(0) { $0 + $1.frames.count }
+        if skipped > 0 { observer.status("resuming: \(skipped) frames already complete, \(total) to render") }
+
+        let pipeline = FramePipeline(outputs: sink.outputs, progress: { observer.progress($0, total) })
+        let scale = storyboard.scale, background = storyboard.background, board = storyboard
+        let frameSize = inputs.frame
+        let driverRuns = runs.map { run -> FrameDriver.Run in
+            let (from, to) = board.timeline[run.step].screens
+            let frames = run.frames
+            let indices = frames.map(\.index)
+            if case let .shader(step, _, _) = board.timeline[run.step], let shader = prepared[run.step] {
+                // Back plays the shader in reverse between the swapped screens: it starts on `from`, ends on `to`.
+                let back = step.direction == .back
+                return FrameDriver.Run(
+                    snapshots: back ? [inputs.screens[to]!, inputs.screens[from]!] : [inputs.screens[from]!, inputs.screens[to]!],
+                    indices: indices,
+                    frame: { n in .shader(shader, progress: step.progress(at: frames[n].t), width: width, height: height,
+                                          background: background) })
+            }
+            let snapshots = [inputs.screens[from]!, inputs.screens[to]!]
+            let info = snapshots.map(SnapshotInfo.init)
+            return FrameDriver.Run(snapshots: snapshots, indices: indices, frame: { n in
+                .layers(DrawList(scene: board.scene(frames[n], size: frameSize)!, scale: scale, snapshots: info,
+                                 background: background))
+            })
+        }
+        try FrameDriver.render(driverRuns, with: renderer, into: pipeline, cancellation: cancellation)
+        return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
+    }
+
+    // MARK: Inputs
+
+    /// The screens at the job's pixel size, and the frame in points.
+    struct Inputs {
+        var screens: [String: Pixmap]
+        var size: (width: Int, height: Int)
+        var frame: Size
+    }
+
+    /// Reads every screen and checks every step against the frame; every problem is reported together for a
+    /// storyboard file, the first one as it is otherwise.
+    func loadInputs() throws -> Inputs {
+        if storyboard.timeline.isEmpty && parseProblems.isEmpty {
+            throw JobError.usage("the timeline has no steps")
+        }
+        let loaded = Screens.load(storyboard.screens, order: storyboard.usedScreens,
+                                  size: storyboard.size.map { ($0.width, $0.height) }, scale: storyboard.scale,
+                                  maxPixels: maxPixels, resolve: Self.resolver(storyboardFile))
+        let size = loaded.size ?? Screens.defaultSize(scale: storyboard.scale)
+        let frame = Size(Double(size.width) / storyboard.scale, Double(size.height) / storyboard.scale)
+        guard let file = storyboardFile else {
+            if let first = loaded.problems.first { throw first.error }
+            for step in storyboard.timeline {
+                if case let .transition(t, _, _) = step { try t.validate(frame: frame) }
+                if case let .interactive(t, _, _, _) = step { try t.validate(frame: frame) }
+            }
+            return Inputs(screens: loaded.images, size: size, frame: frame)
+        }
+        let screenProblems = loaded.problems.map { StoryboardProblem("$.screens.\($0.name)", $0.error.message) }
+        let problems = parseProblems + screenProblems + storyboard.problems(frame: frame, stepPaths: stepPaths)
+        if !problems.isEmpty {
+            // Unreadable images alone are a failure; anything the file itself says wrong is a usage error.
+            let onlyImages = problems.count == screenProblems.count
+                && loaded.problems.allSatisfy { $0.error.kind == .failure }
+            throw JobError(onlyImages ? .failure : .usage, problems.map { "\(file): \($0)" }.joined(separator: "\n"))
+        }
+        return Inputs(screens: loaded.images, size: size, frame: frame)
+    }
+
+    // MARK: Output
+
+    struct Sink {
+        var outputs: FramePipeline.Outputs
+        var directory: FrameDirectory?
+    }
+
+    /// Creates the outputs (nothing is created before every check has passed): at most one directory of
+    /// frames, and at most one stream, video or image.
+    func makeSink(width: Int, height: Int, memory: MemoryStream?) throws -> Sink {
+        if let memory {
+            return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, stream: memory), directory: nil)
+        }
+        let directories = outputs.compactMap { if case let .frames(path) = $0 { path } else { nil } }
+        let streams = outputs.filter { if case .frames = $0 { false } else { true } }
+        guard !outputs.isEmpty, directories.count <= 1, streams.count <= 1 else {
+            throw JobError.usage("a job writes one directory of frames and one stream or video at most, not \(outputs.count) outputs")
+        }
+        if let partial = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame" : resume ? "--resume skips frames already written" : nil,
+           !streams.isEmpty {
+            throw JobError.usage("\(partial), which only PNG frames in a directory (--out DIR) can do: a stream or a video needs every frame")
+        }
+        var stream: FrameStream?
+        switch streams.first {
+        case let .image(path)?:
+            stream = try ByteStream(path: path, format: .png, y4m: nil, pngLevel: pngLevel)
+        case let .stream(path, format, chroma)?:
+            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: chroma) : nil
+            stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
+        case let .video(path, arguments)?:
+            stream = try FFmpegStream(path: path, y4m: Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444),
+                                      ffmpegArguments: arguments)
+        case .frames?, nil:
+            break
+        }
+        var directory: FrameDirectory?
+        do {
+            directory = try directories.first.map { try FrameDirectory(creating: $0) }
+        } catch {
+            stream?.abandon()
+            throw error
+        }
+        directory?.removeTemporaryFiles(owned: shard.contains)
+        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, stream: stream), directory: directory)
+    }
+}
+
+/// Frames kept in memory, in order (`RenderJob.frames`).
+final class MemoryStream: FrameStream, @unchecked Sendable {
+    private(set) var frames: [Pixmap] = []
+
+    func encode(_ frame: Pixmap) throws -> FramePayload { .pixels(frame) }
+
+    func write(_ payload: FramePayload) throws {
+        if case let .pixels(frame) = payload { frames.append(frame) }
+    }
+
+    func finish() throws {}
+    func abandon() { frames = [] }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import SegueCore
+import SegueGLES
+
+/// Custom transitions by name or file, for `segue render --shader` and storyboards' `shader:` steps.
+public enum ShaderLibrary {
+    /// The transition `spec` names: an existing file, else a shipped transition's name.
+    public static func load(_ spec: String) throws -> ShaderTransition {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue {
+            guard let data = FileManager.default.contents(atPath: spec) else {
+                throw JobError.failure("cannot read '\(spec)'")
+            }
+            return try ShaderTransition(name: spec, source: String(decoding: data, as: UTF8.self))
+        }
+        if let shipped = ShippedTransitions.named(spec) { return shipped }
+        if spec.contains("/") || spec.hasSuffix(".glsl") || isDirectory.boolValue {
+            throw JobError.failure("cannot read '\(spec)': \(isDirectory.boolValue ? "a directory" : "no such file")")
+        }
+        let names = ShippedTransitions.all.map(\.name).joined(separator: ", ")
+        throw JobError.usage("unknown --shader '\(spec)' (shipped: \(names); or give a .glsl file)")
+    }
+
+    /// The shipped transitions, by name.
+    public static var shipped: [(name: String, transition: ShaderTransition)] { ShippedTransitions.all }
+}
