@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "SegueSamples", dependencies: ["SegueCore"], swiftSettings: fast),
         .target(name: "SegueCPU", dependencies: ["SegueCore"], swiftSettings: fast),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"], swiftSettings: fast),
-        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], swiftSettings: fast),
+        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")], swiftSettings: fast),
         .executableTarget(
             name: "segue",
             dependencies: [
