@@ -59,7 +59,8 @@ let package = Package(
             name: "SegueRenderTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO", "SegueTestSupport"]),
+        // Runs the `segue` binary: declared so that building the tests builds it (found beside the test bundle).
+        .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueCore", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
