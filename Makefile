@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo test test-slurm check-shaders shaders bench bench-quick bench-deps clean \
+.PHONY: all deps build release demo test test-slurm check-shaders bench bench-quick bench-deps clean \
 	fuzz-build fuzz fuzz-smoke soak test-sanitizers
 
 all: build
@@ -25,7 +25,7 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	@if [ -x Shaders/check.sh ]; then Shaders/check.sh; fi
+	scripts/check-shaders.sh
 
 # A real single-node Slurm (installed if missing) renders a storyboard as a 4-task job array; the frames must
 # equal a single-process run byte for byte (scripts/test-slurm.sh; needs root or sudo, about 10 s).
@@ -33,12 +33,9 @@ test-slurm: deps
 	$(SWIFT) build --product segue
 	scripts/test-slurm.sh .build/debug/segue
 
-# Regenerates Sources/SegueGLES/ShaderSources.swift from Shaders/ (a test checks they agree).
-shaders:
-	Shaders/generate.sh
-
+# glslangValidator over Sources/SegueGLES/Shaders/ (SwiftPM embeds those files into SegueGLES at build time).
 check-shaders: deps
-	Shaders/check.sh
+	scripts/check-shaders.sh
 
 # The benchmark harness: Segue's backends stage by stage against pixman, ffmpeg xfade and a plain copy, at
 # 1280x720 ... 7680x4320; writes bench/results/<host>-<date>.json, .md (the table) and .png/.svg (the chart).

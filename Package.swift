@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "SegueSamples", dependencies: ["SegueCore"]),
         .target(name: "SegueCPU", dependencies: ["SegueCore"]),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"]),
-        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"]),
+        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"]),
         .executableTarget(
@@ -64,7 +64,8 @@ let package = Package(
             name: "SegueRenderTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SegueCLITests", dependencies: ["SegueCore", "SegueImageIO", "SegueTestSupport"]),
+        // Runs the `segue` binary: declared so that building the tests builds it (found beside the test bundle).
+        .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueCore", "SegueImageIO", "SegueTestSupport"]),
         .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueRender", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,8 +12,8 @@ public enum LayerContent: Sendable, Equatable {
     case color(Color)
 }
 
-/// A layer's mask, in the layer's own (unit-less, unscaled) coordinates: `(0, 0)` is the top-left corner of
-/// its bounds, as a `CAShapeLayer` mask is.
+/// A layer's mask, in the layer's own local coordinates, in points (not unit coordinates, and before the
+/// layer's transform): `(0, 0)` is the top-left corner of its bounds, as a `CAShapeLayer` mask's path is.
 public enum Mask: Sendable, Equatable {
     case circle(center: Point, radius: Double)
     case roundedRect(Rect, radius: Double)

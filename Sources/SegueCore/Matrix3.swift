@@ -30,12 +30,13 @@ public struct Matrix3: Sendable, Equatable {
         (x * a + y * d + g, x * b + y * e + h, x * c + y * f + i)
     }
 
-    /// All nine entries divided by `k`.
+    /// All nine entries multiplied by `k` (the map is the same for any `k != 0`; `scaled(by: 1 / i)` makes
+    /// the constant row's last entry 1).
     public func scaled(by k: Double) -> Matrix3 {
         Matrix3(a * k, b * k, c * k, d * k, e * k, f * k, g * k, h * k, i * k)
     }
 
-    /// Entries in row order, as GLSL's column-major `mat3` wants them for `M * v == [x y 1] * self`...
-    /// transposed: `uniformMatrix3fv(transpose: false)` with these nine values gives `v * M` in GLSL.
+    /// Entries in row order. Uploaded with `uniformMatrix3fv(transpose: false)`, GLSL reads them column by
+    /// column, so the `mat3` M has this matrix's rows as its columns and `M * vec3(x, y, 1)` is `[x, y, 1] * self`.
     public var rowMajor: [Double] { [a, b, c, d, e, f, g, h, i] }
 }

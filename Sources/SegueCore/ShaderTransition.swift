@@ -1,6 +1,7 @@
 /// A transition written to the gl-transitions interface: a GLSL file that defines `vec4 transition(vec2 uv)`
 /// and may call `getFromColor(vec2)`, `getToColor(vec2)` and read `progress` and `ratio`, all provided by the
-/// renderer. Its parameters are the uniforms it declares with a default in a comment:
+/// renderer. Its parameters are the uniforms it declares (other than the reserved ones the renderer sets),
+/// each with an optional default in a comment, GL's zero otherwise:
 /// `uniform float amplitude; // = 0.03` or `uniform vec2 center /* = vec2(0.5) */;`.
 ///
 /// This is the text side only (pure Swift): it finds the parameters, checks values given for them, and gives
@@ -24,8 +25,8 @@ public struct ShaderTransition: Sendable, Equatable {
     public let body: String
 
     /// Parses `source`; `name` is how errors name the file. Throws `SegueError.failed` naming the file and
-    /// line for a parameter of a type Segue cannot set, a default that is not of its type, or a file with
-    /// no `transition` function.
+    /// line for a uniform declaration it cannot read, a parameter of a type Segue cannot set, a default that
+    /// is not of its type, a parameter declared twice, or a file with no `transition` function.
     public init(name: String, source: String) throws {
         self.name = name
         self.source = source

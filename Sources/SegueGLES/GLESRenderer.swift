@@ -1,8 +1,9 @@
 import Foundation
 import SegueCore
 
-/// The GLES 3 backend: draws draw lists with one shader program (`Shaders/layer.vert`, `Shaders/layer.frag`)
-/// into an offscreen framebuffer on an EGL context with no surface, and reads the pixels back.
+/// The GLES 3 backend: draws draw lists with the layer program (`Shaders/layer.vert`, `Shaders/layer.frag`,
+/// one compiled variant per combination of `LayerVariant` switches the items need) into an offscreen
+/// framebuffer on an EGL context with no surface, and reads the pixels back.
 ///
 /// Every GL and EGL call goes through the renderer's own thread (`GLThread`), on which its context is current
 /// for its whole life, so renderers can be created, used from any thread (one call at a time) and dropped

@@ -2,7 +2,7 @@ import CEGL
 import Foundation
 import SegueCore
 
-/// Everything a GLES renderer owns on the GL side: the context, the program, the snapshots' textures, the
+/// Everything a GLES renderer owns on the GL side: the context, the programs, the snapshots' textures, the
 /// framebuffer and the read-back ring. It lives on the renderer's `GLThread` and is only touched there.
 final class GLPipeline {
     let context: GLContext
@@ -18,7 +18,8 @@ final class GLPipeline {
     var stats = GLESStats()
     private var destroyed = false
 
-    /// Creates the context (on `platform`, or the first that works) and compiles the program.
+    /// Creates the context (on `platform`, or the first that works) and compiles the most common variant of
+    /// the layer program; the others are compiled when an item first needs them.
     init(platform: EGLPlatform?, environment: [String: String]) throws {
         let (result, probes) = GLContext.create(forced: platform, environment: environment)
         self.probes = probes

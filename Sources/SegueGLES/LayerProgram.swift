@@ -37,7 +37,7 @@ final class LayerProgram {
         self.ledger = ledger
         guard let vertexText = ShaderSources.text(of: Self.vertexFile),
               let fragmentText = ShaderSources.text(of: Self.fragmentFile) else {
-            throw GLError.invalidInput("ShaderSources.swift lacks \(Self.vertexFile) or \(Self.fragmentFile); run Shaders/generate.sh")
+            throw GLError.invalidInput("ShaderSources lacks \(Self.vertexFile) or \(Self.fragmentFile) (Sources/SegueGLES/ShaderSources.swift)")
         }
         program = try Self.link(vertex: (Self.vertexFile, vertexText),
                                 fragment: ("\(Self.fragmentFile) (\(variant))", variant.apply(to: fragmentText)), ledger: ledger)

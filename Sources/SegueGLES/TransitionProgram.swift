@@ -18,7 +18,7 @@ final class TransitionProgram {
         self.ledger = ledger
         name = transition.name
         guard let vertex = ShaderSources.text(of: Self.vertexFile), let preamble = ShaderSources.text(of: Self.preambleFile) else {
-            throw GLError.invalidInput("ShaderSources.swift lacks \(Self.vertexFile) or \(Self.preambleFile); run Shaders/generate.sh")
+            throw GLError.invalidInput("ShaderSources lacks \(Self.vertexFile) or \(Self.preambleFile) (Sources/SegueGLES/ShaderSources.swift)")
         }
         let fragment = Self.fragmentSource(preamble: preamble, body: transition.body)
         let program: GLuint

@@ -166,7 +166,7 @@ import Testing
         #expect(total == 721)
 
         let process = Process()
-        process.executableURL = Segue.executable
+        process.executableURL = try Segue.executable
         process.arguments = args + ["--out", resumed.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -197,7 +197,7 @@ import Testing
                               "story.json", in: dir)
         let out = dir.appendingPathComponent("frames")
         let process = Process()
-        process.executableURL = Segue.executable
+        process.executableURL = try Segue.executable
         process.arguments = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9", "--out", out.path]
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -11,19 +11,48 @@ struct Segue {
         let stderr: String
     }
 
-    /// The `segue` executable beside this test bundle (swift test builds it with the tests).
-    static let executable: URL = {
-        let products = Bundle.main.bundleURL
-        var candidates = [products.appendingPathComponent("segue")]
-        var dir = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { dir.deleteLastPathComponent() }
-        candidates.append(dir.appendingPathComponent(".build/debug/segue"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    struct MissingExecutable: Error, CustomStringConvertible {
+        let looked: [String]
+        var description: String {
+            "the segue executable is not beside the test bundle (looked for \(looked.joined(separator: ", "))); "
+                + "build it with the tests: swift build --build-tests"
+        }
+    }
+
+    /// The directories SwiftPM may have put this build's products in: the one holding the test bundle
+    /// (`<products>/SeguePackageTests.xctest`, a bundle directory on macOS) or the test executable (Linux).
+    /// Whatever the configuration or scratch path, `segue` is built there, since the test target depends on it.
+    private static var productDirectories: [URL] {
+        var dirs: [URL] = []
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            dirs.append(bundle.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        if let main = Bundle.main.executableURL {
+            dirs.append(main.resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        dirs.append(URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent())
+        return dirs
+    }
+
+    private static let located: Swift.Result<URL, MissingExecutable> = {
+        var seen: [String] = []
+        for dir in productDirectories {
+            let candidate = dir.appendingPathComponent("segue")
+            if seen.contains(candidate.path) { continue }
+            seen.append(candidate.path)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return .success(candidate) }
+        }
+        return .failure(MissingExecutable(looked: seen))
     }()
+
+    /// The `segue` executable of this build, beside the test bundle; throws a clear error when it is missing.
+    static var executable: URL {
+        get throws { try located.get() }
+    }
 
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = try executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -12,7 +12,8 @@ import Testing
 
     /// segue under `ulimit -f` (KiB): past it write() fails with EFBIG, as on a full disk.
     func runLimited(_ kib: Int, _ arguments: [String]) throws -> Segue.Result {
-        let quoted = ([Segue.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let executable = try Segue.executable.path
+        let quoted = ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "ulimit -f \(kib); exec \(quoted)"]
@@ -69,7 +70,7 @@ import Testing
         let out = dir.appendingPathComponent("frames")
         let args = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9", "--threads", "1", "--out", out.path]
         let process = Process()
-        process.executableURL = Segue.executable
+        process.executableURL = try Segue.executable
         process.arguments = args
         let err = Pipe()
         process.standardError = err
@@ -108,7 +109,7 @@ import Testing
         #expect(try Segue.run(args + ["--out", clean.path]).status == 0)
 
         let process = Process()
-        process.executableURL = Segue.executable
+        process.executableURL = try Segue.executable
         process.arguments = args + ["--out", out.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -126,7 +127,7 @@ import Testing
 
         let stream = dir.appendingPathComponent("story.y4m")
         let s = Process()
-        s.executableURL = Segue.executable
+        s.executableURL = try Segue.executable
         s.arguments = args + ["--format", "y4m", "--out", stream.path]
         s.standardError = FileHandle.nullDevice
         try s.run()

@@ -48,7 +48,8 @@ public struct ImageComparison: Sendable, CustomStringConvertible {
             + String(format: "%.3f%% within", fractionWithin * 100)
     }
 
-    /// |actual - expected| per channel, times 16, opaque: where the frames differ, at a glance.
+    /// |actual - expected| per colour channel (or the alpha difference, where that is larger), times 16,
+    /// opaque: where the frames differ, at a glance.
     public static func diffImage(actual: Pixmap, expected: Pixmap) -> Pixmap {
         var out = Pixmap(width: actual.width, height: actual.height)
         for k in 0..<actual.pixels.count {

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Checks every shader in Shaders/ with glslangValidator (the stage comes from the extension), and every
-# variant of layer.frag (the #define switches LayerVariant.swift compiles it with), and every shipped custom
-# transition in transitions/ wrapped as the renderer wraps it (transition.frag, #line 1, the file).
-# Usage: Shaders/check.sh    (exit status non-zero when any shader fails)
+# Checks every shader in Sources/SegueGLES/Shaders/ (the files SwiftPM embeds into SegueGLES) with
+# glslangValidator (the stage comes from the extension), and every variant of layer.frag (the #define
+# switches LayerVariant.swift compiles it with), and every shipped custom transition in transitions/ wrapped
+# as the renderer wraps it (transition.frag, #line 1, the file).
+# Usage: scripts/check-shaders.sh    (from anywhere; exit status non-zero when any shader fails)
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/../Sources/SegueGLES/Shaders"
 shopt -s nullglob
 status=0
 files=(*.vert *.frag)
-if [ ${#files[@]} -eq 0 ]; then echo "check.sh: no shaders in $(pwd)" >&2; exit 1; fi
+if [ ${#files[@]} -eq 0 ]; then echo "check-shaders.sh: no shaders in $(pwd)" >&2; exit 1; fi
 for f in "${files[@]}"; do
     if glslangValidator "$f" >/dev/null; then
         echo "ok   $f"

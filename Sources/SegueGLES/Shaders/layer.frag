@@ -5,7 +5,7 @@
 //
 // Variants: llvmpipe (and many GPUs) run both sides of a branch, so the renderer compiles one program per
 // combination of these switches (LayerVariant.swift inserts the #defines after the #version line, as
-// Weston does); the defaults below are the most general variant. Shaders/check.sh validates every one.
+// Weston does); the defaults below are the most general variant. scripts/check-shaders.sh validates each.
 #ifndef SOURCE
 #define SOURCE 1       // 0: a colour, 1: a snapshot
 #endif
