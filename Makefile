@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo test test-slurm check-shaders bench bench-quick bench-deps clean \
+.PHONY: all deps build release demo example test test-slurm check-shaders bench bench-quick bench-deps clean \
 	fuzz-build fuzz fuzz-smoke soak test-sanitizers
 
 all: build
@@ -20,6 +20,14 @@ release: deps
 # Every effect, both directions, into ./segue-demo (see `segue demo --help`).
 demo: release
 	$(SEGUE) demo --out segue-demo
+
+# examples/library, a separate package that renders through the SegueRender library product: it must build on
+# its own and its PNG must equal the command line's, byte for byte.
+example: build
+	cd examples/library && $(SWIFT) build
+	examples/library/.build/debug/segue-library-example .build/example-library.png
+	.build/debug/segue render door --from sample:home --to sample:detail --progress 0.5 --backend cpu --quiet --out .build/example-cli.png
+	cmp .build/example-library.png .build/example-cli.png && echo "example: the library's PNG equals segue render's"
 
 # Unit, golden, GLES-against-CPU and command-line tests, then every shader through glslangValidator.
 test: deps

@@ -76,7 +76,9 @@ public struct FrameSchedule: Sendable {
                 if time < ends[mid] { high = mid } else { low = mid + 1 }
             }
             let start = low == 0 ? 0 : ends[low - 1]
-            return Frame(index: k, step: low, t: Self.progress(of: steps[low], at: time - start))
+            // The last frame is the end of the last step exactly, whatever `k / fps - start` rounds to.
+            let local = k == count - 1 ? steps[low].duration : time - start
+            return Frame(index: k, step: low, t: Self.progress(of: steps[low], at: local))
         }
     }
 
