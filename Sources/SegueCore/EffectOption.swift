@@ -84,7 +84,8 @@ public struct EffectOption: Sendable, Hashable, CustomStringConvertible {
         case let .computed(how): text = how
         case .required: text = "required"
         }
-        if let note = use.note { text += ", \(note)" }
+        // A note that restates the value ("0 = none") stands for it.
+        if let note = use.note { text = note.hasPrefix(text) ? note : "\(text), \(note)" }
         return text
     }
 
@@ -124,7 +125,7 @@ public struct EffectOption: Sendable, Hashable, CustomStringConvertible {
         [(.circleZoom, .value(.color(Color(hex: "FFA500")!)), .any, nil)])
     public static let perspective = EffectOption(
         "perspective", .number, "d",
-        help: "eye distance d in points (m34 = -1/d); about 1.3 x the width suits wide frames",
+        help: "eye distance d in points, m34 = -1/d (about 1.3 x the width for wide frames)",
         [(.pageFlip, .value(.number(500)), .positive, nil),
          (.spin, .value(.number(0)), .nonNegative, "0 = none"),
          (.hinge, .value(.number(0)), .nonNegative, "0 = none")])

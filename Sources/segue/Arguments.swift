@@ -85,7 +85,7 @@ enum EffectArguments {
     static var help: String {
         EffectOption.all.map { option in
             let uses = option.uses.map { "\($0.effect.rawValue) (\(option.defaultText(for: $0.effect)))" }.joined(separator: ", ")
-            return "  --\(option.name) <\(option.valueName)>\n        \(option.help); \(uses)"
+            return "  --\(option.name) <\(option.valueName)>: \(uses)\n      \(option.help)"
         }.joined(separator: "\n")
     }
 }

@@ -111,7 +111,7 @@ struct Render: ParsableCommand {
               segue render --shader ripple --from a.png --to b.png --param amplitude=0.05 --out frames/
             Each effect's options, defaults and seeds, and the shipped shaders: 'segue effects'.
 
-            Effect options (only the effects named take each; defaults in brackets):
+            Effect options (each taken by the effects named; their defaults in parentheses):
             \(EffectArguments.help)
             """)
 

@@ -1,10 +1,11 @@
 // swift-tools-version: 6.0
-// A program that renders a transition through Segue's library, as any other package would use it.
+// A program that renders a transition through Segue's library, as any other package would use it. The path
+// dependency is named: a path package's identity is otherwise its directory's name, which differs between clones.
 import PackageDescription
 
 let package = Package(
     name: "segue-library-example",
-    dependencies: [.package(path: "../..")],
+    dependencies: [.package(name: "Segue", path: "../..")],
     targets: [
         .executableTarget(
             name: "segue-library-example",

@@ -30,7 +30,9 @@ enum PipelineBench {
         try Data(try PNGEncoder.encode(snapshots[0])).write(to: URL(fileURLWithPath: from))
         try Data(try PNGEncoder.encode(snapshots[1])).write(to: URL(fileURLWithPath: to))
         let transition = BenchScene.transition(effect)
-        func frameCount(fps: Double) -> Int { Int((transition.duration * fps).rounded()) + 1 }
+        func frameCount(fps: Double) -> Int {
+            Storyboard(fps: fps, screens: [:], timeline: [.transition(transition, from: "from", to: "to")]).schedule.count
+        }
         let (short, long) = (frameCount(fps: 60), frameCount(fps: 240))
         var effectArguments = [effect.rawValue, "--from", from, "--to", to, "--scale", "\(scale)", "--backend", "cpu", "--quiet"]
         for option in transition.options.setOptions {
