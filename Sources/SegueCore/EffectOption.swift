@@ -185,49 +185,35 @@ public enum OptionValue: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `text` as the command line writes a value of `kind`; nil when it is not of that form.
     public init?(parsing text: String, kind: EffectOption.Kind) {
-        func numbers(_ count: Int) -> [Double]? {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            let values = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == count, values.count == count, values.allSatisfy(\.isFinite) else { return nil }
-            return values
-        }
-        switch kind {
-        case .number:
-            guard let v = numbers(1) else { return nil }
-            self = .number(v[0])
-        case .point:
-            guard let v = numbers(2) else { return nil }
-            self = .point(Point(v[0], v[1]))
-        case .rect:
-            guard let v = numbers(4) else { return nil }
-            self = .rect(Rect(v[0], v[1], v[2], v[3]))
-        case .color:
+        if kind == .color {
             guard let c = Color(hex: text) else { return nil }
             self = .color(c)
+            return
         }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        self.init(numbers: parts.map { Double($0.trimmingCharacters(in: .whitespaces)) }, kind: kind)
     }
 
     /// A JSON value of `kind` as storyboards write it: `0.5`, `[x, y]`, `[x, y, w, h]`, `"RRGGBB"`.
     public init?(json: Any, kind: EffectOption.Kind) {
-        func numbers(_ count: Int) -> [Double]? {
-            let items: [Any] = count == 1 ? [json] : (json as? [Any] ?? [])
-            let values = items.compactMap(JSONNumber.value)
-            guard items.count == count, values.count == count, values.allSatisfy(\.isFinite) else { return nil }
-            return values
-        }
-        switch kind {
-        case .number:
-            guard let v = numbers(1) else { return nil }
-            self = .number(v[0])
-        case .point:
-            guard let v = numbers(2) else { return nil }
-            self = .point(Point(v[0], v[1]))
-        case .rect:
-            guard let v = numbers(4) else { return nil }
-            self = .rect(Rect(v[0], v[1], v[2], v[3]))
-        case .color:
+        if kind == .color {
             guard let s = json as? String, let c = Color(hex: s) else { return nil }
             self = .color(c)
+            return
+        }
+        let items: [Any] = kind == .number ? [json] : (json as? [Any] ?? [])
+        self.init(numbers: items.map(JSONNumber.value), kind: kind)
+    }
+
+    /// A number, point or rectangle from exactly its 1, 2 or 4 finite numbers.
+    private init?(numbers: [Double?], kind: EffectOption.Kind) {
+        let v = numbers.compactMap { $0 }.filter(\.isFinite)
+        guard v.count == numbers.count else { return nil }
+        switch (kind, v.count) {
+        case (.number, 1): self = .number(v[0])
+        case (.point, 2): self = .point(Point(v[0], v[1]))
+        case (.rect, 4): self = .rect(Rect(v[0], v[1], v[2], v[3]))
+        default: return nil
         }
     }
 
