@@ -23,6 +23,15 @@ public struct Storyboard: Sendable, Equatable {
             }
         }
 
+        /// What the step plays, for messages: `hold`, an effect's name, `shader:NAME`.
+        public var name: String {
+            switch self {
+            case .hold: return "hold"
+            case let .transition(t, _, _), let .interactive(t, _, _, _): return t.effect.rawValue
+            case let .shader(step, _, _): return "shader:\(step.transition.name)"
+            }
+        }
+
         /// The screens the step shows: `from` and `to` (the same screen twice for a hold).
         public var screens: (from: String, to: String) {
             switch self {

@@ -74,6 +74,11 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         reader.start()
     }
 
+    func register(with control: JobControl) {
+        control.register(temporaryFile: temporaryPath)
+        control.register(child: process.processIdentifier)
+    }
+
     func encode(_ frame: Pixmap) throws -> FramePayload { .bytes(y4m.frame(frame)) }
 
     func write(_ payload: FramePayload) throws {

@@ -10,26 +10,32 @@ enum FrameDriver {
         var snapshots: [Pixmap]
         /// Frame indices (file names, order in the stream) of the run, in order.
         var indices: [Int]
+        /// What the run draws, for messages: `door`, `shader:ripple`, `hold`.
+        var what: String
         /// The run's `n`th frame.
         var frame: (Int) throws -> RenderFrame
     }
 
     static func render(_ runs: [Run], with renderer: any Renderer, into pipeline: FramePipeline,
-                       cancellation: CancellationFlag?) throws {
+                       control: JobControl?) throws {
         do {
-            try cancellation?.check()
+            try control?.check()
             for run in runs where !run.indices.isEmpty {
                 try renderer.load(snapshots: run.snapshots)
                 try renderer.drawFrames(
                     count: run.indices.count,
                     frame: { n in
-                        try cancellation?.check()
+                        try control?.check()
+                        control?.touch("drawing frame \(run.indices[n]) (\(run.what))")
                         return try run.frame(n)
                     },
                     buffer: { pipeline.takeBuffer() },
-                    deliver: { n, frame in try pipeline.submit(frame, index: run.indices[n]) })
+                    deliver: { n, frame in
+                        control?.touch()
+                        try pipeline.submit(frame, index: run.indices[n])
+                    })
             }
-            try cancellation?.check()
+            try control?.check()
         } catch {
             pipeline.abandon()
             throw error

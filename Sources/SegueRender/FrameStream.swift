@@ -6,6 +6,8 @@ import SegueImageIO
 /// thread in frame order, then `finish` (complete: renamed into place, process waited for) or `abandon`
 /// (partial output removed).
 protocol FrameStream: AnyObject, Sendable {
+    /// Tells `control` its temporary file (and process), for a watchdog that must end the job at once.
+    func register(with control: JobControl)
     func encode(_ frame: Pixmap) throws -> FramePayload
     func write(_ payload: FramePayload) throws
     func finish() throws
@@ -70,6 +72,10 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             finalPath = path
             temporaryPath = temp
         }
+    }
+
+    func register(with control: JobControl) {
+        if let temporaryPath { control.register(temporaryFile: temporaryPath) }
     }
 
     func encode(_ frame: Pixmap) throws -> FramePayload {

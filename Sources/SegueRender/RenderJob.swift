@@ -138,26 +138,30 @@ public struct RenderJob: Sendable {
     }
 
     /// Renders the job. `renderer` draws when given (a demo reuses one), else one is made from `backend`.
-    /// `cancellation` stops it after the frame in flight, removing partial output (`JobError.interrupted`).
+    /// `control` stops it after the frame in flight, removing partial output (`JobError.interrupted`), and
+    /// tells a watchdog how the job is getting on.
     @discardableResult
-    public func run(renderer given: (any Renderer)? = nil, cancellation: CancellationFlag? = nil,
+    public func run(renderer given: (any Renderer)? = nil, control: JobControl? = nil,
                     observer: Observer = Observer()) throws -> Summary {
-        try run(renderer: given, cancellation: cancellation, observer: observer, memory: nil)
+        try run(renderer: given, control: control, observer: observer, memory: nil)
     }
 
     /// Renders the job's frames into memory, in order, ignoring `outputs` (for contact sheets and programs
     /// that use the pixels themselves).
     public func frames(renderer given: (any Renderer)? = nil) throws -> [Pixmap] {
         let memory = MemoryStream()
-        try run(renderer: given, cancellation: nil, observer: Observer(), memory: memory)
+        try run(renderer: given, control: nil, observer: Observer(), memory: memory)
         return memory.frames
     }
 
-    private func run(renderer given: (any Renderer)?, cancellation: CancellationFlag?, observer: Observer,
+    private func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
                      memory: MemoryStream?) throws -> Summary {
+        let control = givenControl ?? JobControl()
+        control.touch("reading the screens", timed: false)
+        defer { control.idle() }
         let inputs = try loadInputs()
         let (width, height) = inputs.size
-        try cancellation?.check()
+        try control.check()
 
         let shaderSteps = storyboard.timeline.indices.filter { if case .shader = storyboard.timeline[$0] { true } else { false } }
         let renderer = try given ?? backend.makeRenderer(
@@ -171,12 +175,15 @@ public struct RenderJob: Sendable {
         var prepared: [Int: any PreparedShader] = [:]
         for i in shaderSteps {
             guard case let .shader(step, _, _) = storyboard.timeline[i] else { continue }
+            control.touch("compiling the custom shader \(step.transition.name)")
             prepared[i] = try renderer.prepareShader(step.transition, values: step.values)
+            try control.check()
         }
 
         let schedule = progress.map { FrameSchedule(progress: $0) } ?? FrameSchedule(storyboard)
         var runs = schedule.runs(shard: shard)
-        let sink = try makeSink(width: width, height: height, memory: memory)
+        control.creatingOutput()
+        let sink = try makeSink(width: width, height: height, memory: memory, control: control)
         var skipped = 0
         if resume, let directory = sink.directory {
             let complete = directory.completeFrames()
@@ -201,18 +208,18 @@ public struct RenderJob: Sendable {
                 let back = step.direction == .back
                 return FrameDriver.Run(
                     snapshots: back ? [inputs.screens[to]!, inputs.screens[from]!] : [inputs.screens[from]!, inputs.screens[to]!],
-                    indices: indices,
+                    indices: indices, what: "shader:\(step.transition.name)",
                     frame: { n in .shader(shader, progress: step.progress(at: frames[n].t), width: width, height: height,
                                           background: background) })
             }
             let snapshots = [inputs.screens[from]!, inputs.screens[to]!]
             let info = snapshots.map(SnapshotInfo.init)
-            return FrameDriver.Run(snapshots: snapshots, indices: indices, frame: { n in
+            return FrameDriver.Run(snapshots: snapshots, indices: indices, what: board.timeline[run.step].name, frame: { n in
                 .layers(DrawList(scene: board.scene(frames[n], size: frameSize)!, scale: scale, snapshots: info,
                                  background: background))
             })
         }
-        try FrameDriver.render(driverRuns, with: renderer, into: pipeline, cancellation: cancellation)
+        try FrameDriver.render(driverRuns, with: renderer, into: pipeline, control: control)
         return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
     }
 
@@ -264,7 +271,7 @@ public struct RenderJob: Sendable {
 
     /// Creates the outputs (nothing is created before every check has passed): at most one directory of
     /// frames, and at most one stream, video or image.
-    func makeSink(width: Int, height: Int, memory: MemoryStream?) throws -> Sink {
+    func makeSink(width: Int, height: Int, memory: MemoryStream?, control: JobControl) throws -> Sink {
         if let memory {
             return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, stream: memory), directory: nil)
         }
@@ -298,6 +305,8 @@ public struct RenderJob: Sendable {
             throw error
         }
         directory?.removeTemporaryFiles(owned: shard.contains)
+        if let directory { control.register(directory: directory.path) }
+        stream?.register(with: control)
         return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, stream: stream), directory: directory)
     }
 }
@@ -305,6 +314,8 @@ public struct RenderJob: Sendable {
 /// Frames kept in memory, in order (`RenderJob.frames`).
 final class MemoryStream: FrameStream, @unchecked Sendable {
     private(set) var frames: [Pixmap] = []
+
+    func register(with control: JobControl) {}
 
     func encode(_ frame: Pixmap) throws -> FramePayload { .pixels(frame) }
 

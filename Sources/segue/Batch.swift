@@ -63,10 +63,17 @@ struct Batch: ParsableCommand {
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse screen images with more pixels than this.", valueName: "n"))
     var maxPixels: Int = 16384 * 16384
 
+    @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
+    var frameTimeout: Double = 30
+
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
     func validate() throws {
+        guard frameTimeout > 0, frameTimeout <= 86400 else {
+            throw ValidationError("--frame-timeout must be in (0, 86400] seconds, not \(frameTimeout.compact)")
+        }
         guard BackendChoice(rawValue: backend) != nil else { throw ValidationError("unknown backend '\(backend)' (use auto, cpu or gles)") }
         guard OutputFormat(rawValue: format) != nil else { throw ValidationError("unknown format '\(format)' (use png, rgba or y4m)") }
         guard Y4M.Chroma(rawValue: y4mChroma) != nil else { throw ValidationError("--y4m-chroma must be 444 or 420") }
@@ -124,6 +131,6 @@ struct Batch: ParsableCommand {
         job.threads = threads
         job.pngLevel = pngLevel
         job.maxPixels = maxPixels
-        try JobRunner.run(job, quiet: quiet)
+        try JobRunner.run(job, quiet: quiet, frameTimeout: frameTimeout)
     }
 }

@@ -45,7 +45,7 @@ struct Demo: ParsableCommand {
 
     func run() throws {
         let started = Date()
-        Signals.install()
+        Signals.watch(frameTimeout: 30)
         let renderer = try BackendChoice(rawValue: backend)!.makeRenderer(note: Console.note)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
 
@@ -58,7 +58,7 @@ struct Demo: ParsableCommand {
             let directory = (out as NSString).appendingPathComponent("\(effect.rawValue)-\(direction.rawValue)")
             var job = RenderJob(Self.transition(effect, direction), from: "sample:home", to: "sample:detail", fps: fps,
                                 scale: scale, output: .frames(directory: directory))
-            let summary = try job.run(renderer: renderer, cancellation: Signals.cancellation)
+            let summary = try job.run(renderer: renderer, control: Signals.control)
             frames += summary.rendered
             size = (summary.width, summary.height)
             job.progress = [0, 0.25, 0.5, 0.75, 1]

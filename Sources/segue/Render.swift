@@ -73,10 +73,17 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
     var maxPixels: Int = 16384 * 16384
 
+    @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
+    var frameTimeout: Double = 30
+
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
     func validate() throws {
+        guard frameTimeout > 0, frameTimeout <= 86400 else {
+            throw ValidationError("--frame-timeout must be in (0, 86400] seconds, not \(frameTimeout.compact)")
+        }
         if let progress, !(0...1).contains(progress) {
             throw ValidationError("--progress must be in [0, 1], not \(progress.compact)")
         }
@@ -170,7 +177,7 @@ struct Render: ParsableCommand {
                             output: render.output)
         job.progress = render.progress.map { [$0] }
         render.configure(&job)
-        try JobRunner.run(job, quiet: render.quiet)
+        try JobRunner.run(job, quiet: render.quiet, frameTimeout: render.frameTimeout)
     }
 
     /// The samples of a track CSV; errors name the file.
@@ -214,8 +221,8 @@ extension RenderOptions {
 /// Runs a job with progress on standard error, stopping on SIGINT/SIGTERM.
 enum JobRunner {
     @discardableResult
-    static func run(_ job: RenderJob, quiet: Bool, renderer: (any Renderer)? = nil) throws -> RenderJob.Summary {
-        Signals.install()
-        return try job.run(renderer: renderer, cancellation: Signals.cancellation, observer: JobConsole(quiet: quiet).observer)
+    static func run(_ job: RenderJob, quiet: Bool, frameTimeout: Double, renderer: (any Renderer)? = nil) throws -> RenderJob.Summary {
+        Signals.watch(frameTimeout: frameTimeout)
+        return try job.run(renderer: renderer, control: Signals.control, observer: JobConsole(quiet: quiet).observer)
     }
 }

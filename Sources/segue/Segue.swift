@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SegueCore
 import SegueRender
 
 /// `segue`: renders iOS-style view transitions offscreen, frame by frame, at any resolution.
@@ -39,6 +40,7 @@ enum Main {
         // Past a file size limit (`ulimit -f`) write() then fails with EFBIG, reported as "file too large",
         // instead of SIGXFSZ killing the process with a partial temporary file left behind.
         signal(SIGXFSZ, SIG_IGN)
+        Signals.install()
         do {
             var command = try Segue.parseAsRoot()
             try command.run()
@@ -82,21 +84,59 @@ enum Console {
     }
 }
 
-/// SIGINT and SIGTERM cancel the running job: it stops after the frame in flight, partial files are removed
-/// and the command exits 130. A command installs the handlers before it creates any output, so a signal
-/// that comes while it is still setting up is caught too.
+/// SIGINT and SIGTERM end the command with status 130, at any moment. Before a job has created output, the
+/// process exits at once (nothing to clean up; this covers a wait on a FIFO and a long shader compile). After,
+/// the job is asked to stop after the frame in flight and removes its partial output; if it has not stopped
+/// within a second (a frame stuck in the driver), the watchdog removes the temporary files and exits.
+/// The watchdog also ends a frame or a shader compile that runs past `--frame-timeout` (exit 1).
 enum Signals {
-    static let cancellation = CancellationFlag()
+    static let control = JobControl()
+    nonisolated(unsafe) private static var watching = false
 
+    /// Installed first thing in `main`, before arguments are parsed.
     static func install() {
-        _ = cancellation  // initialised here, never first inside the handler
+        _ = control  // initialised here, never first inside the handler
         // A parent may have started us with these blocked (a spawning thread's mask is inherited).
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        signal(SIGINT) { _ in Signals.cancellation.cancel() }
-        signal(SIGTERM) { _ in Signals.cancellation.cancel() }
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { _ in
+                if !Signals.control.hasOutput { _exit(ExitStatus.interrupted) }
+                Signals.control.cancel()
+            }
+        }
+    }
+
+    /// Starts the watchdog (once): past `frameTimeout` seconds without progress in timed work, or a second
+    /// after a signal, it removes the job's temporary files and ends the process.
+    static func watch(frameTimeout: Double) {
+        guard !watching else { return }
+        watching = true
+        let limit = UInt64(frameTimeout * 1e9)
+        let thread = Thread {
+            var cancelledAt: UInt64?
+            while true {
+                usleep(50_000)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if control.isCancelled {
+                    let since = cancelledAt ?? now
+                    cancelledAt = since
+                    if now - since > 1_000_000_000 {
+                        control.removeTemporaries()
+                        Console.write("segue: error: interrupted\n")
+                        _exit(ExitStatus.interrupted)
+                    }
+                } else if control.isTimed, now > control.lastProgress, now - control.lastProgress > limit {
+                    control.removeTemporaries()
+                    Console.write("segue: error: \(control.activity) took longer than \(frameTimeout.compact) s (--frame-timeout): stopped\n")
+                    _exit(ExitStatus.failure)
+                }
+            }
+        }
+        thread.name = "segue-watchdog"
+        thread.start()
     }
 }

@@ -91,9 +91,9 @@ import Testing
         var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail",
                             output: .stream(stream, format: .rgba))
         job.backend = .cpu
-        let flag = CancellationFlag()
+        let flag = JobControl()
         flag.cancel()
-        #expect(throws: JobError.interrupted) { try job.run(cancellation: flag) }
+        #expect(throws: JobError.interrupted) { try job.run(control: flag) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
