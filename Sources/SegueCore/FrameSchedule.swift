@@ -46,7 +46,9 @@ public struct FrameSchedule: Sendable {
             ends.append(total)
         }
         source = .timeline(steps: storyboard.timeline, ends: ends, fps: storyboard.fps)
-        count = storyboard.timeline.isEmpty ? 0 : Int((total * storyboard.fps).rounded()) + 1
+        // Past `Int`'s range only for timelines no parser lets through; `RenderJob` refuses such counts anyway.
+        let frames = (total * storyboard.fps).rounded()
+        count = storyboard.timeline.isEmpty ? 0 : frames.isFinite && frames < 1e15 ? Int(frames) + 1 : Int(1e15)
     }
 
     /// Frames of the first step at these values of its progress, in order.

@@ -27,6 +27,8 @@ public struct InteractiveTrack: Sendable, Equatable {
     public let duration: Double
 
     public static let defaultThreshold = 0.5
+    /// The latest time a sample may have, in seconds (an hour, as the longest step of a storyboard).
+    public static let maxTime = 3600.0
 
     /// Checks the samples (at least one, times finite, >= 0 and non-decreasing, progress finite) and clamps
     /// progress to `[0, 1]`; throws a usage error naming the first bad sample (1-based).
@@ -42,6 +44,9 @@ public struct InteractiveTrack: Sendable, Equatable {
         for (i, s) in samples.enumerated() {
             guard s.time.isFinite, s.progress.isFinite else {
                 throw SegueError.invalidValue("track sample \(i + 1): time and progress must be finite numbers")
+            }
+            guard s.time <= Self.maxTime else {
+                throw SegueError.invalidValue("track sample \(i + 1): time \(s.time.compact) s is past \(Self.maxTime.compact) s, the longest a drag may last")
             }
             guard s.time >= previous else {
                 throw SegueError.invalidValue("track sample \(i + 1): time \(s.time.compact) is before the previous sample's (times must be >= 0 and non-decreasing)")
@@ -103,8 +108,15 @@ public struct InteractiveTrack: Sendable, Equatable {
             let e = TimingCurve.easeInOut.value(at: u, duration: span)
             return finishes ? p + (1 - p) * e : p - p * e
         }
-        // Linear between the samples around `time`; the first sample's value before it.
-        guard let next = samples.firstIndex(where: { $0.time > time }) else { return releaseProgress }
+        // Linear between the samples around `time`; the first sample's value before it. `next` is the first
+        // sample after `time`, found by a binary search (a long track is asked once per frame).
+        var low = 0, high = samples.count
+        while low < high {
+            let mid = (low + high) / 2
+            if samples[mid].time > time { high = mid } else { low = mid + 1 }
+        }
+        let next = low
+        if next == samples.count { return releaseProgress }
         if next == 0 { return samples[0].progress }
         let a = samples[next - 1], b = samples[next]
         let f = (time - a.time) / (b.time - a.time)

@@ -23,6 +23,9 @@ public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension Storyboard {
+    /// The most steps a timeline may have.
+    public static let maxSteps = 10_000
+
     /// Reads a storyboard from JSON, collecting every problem with its JSON path instead of stopping at the
     /// first. Steps with problems are left out of the returned storyboard. `loadTrack` returns the text of an
     /// interactive step's track file (its path as written in the file).
@@ -160,7 +163,10 @@ private struct Parser {
         if let v = object["timeline"] {
             if let steps = v as? [Any] {
                 if steps.isEmpty { problem("$.timeline", "expected at least one step") }
-                for (i, raw) in steps.enumerated() {
+                if steps.count > Storyboard.maxSteps {
+                    problem("$.timeline", "\(steps.count) steps, more than the limit of \(Storyboard.maxSteps)")
+                }
+                for (i, raw) in steps.prefix(Storyboard.maxSteps).enumerated() {
                     let path = "$.timeline[\(i)]"
                     if let step = step(raw, path, screens: screenNames) {
                         board.timeline.append(step)

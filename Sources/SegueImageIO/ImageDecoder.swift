@@ -11,7 +11,7 @@ public enum ImageDecoder {
 
     /// Reads and decodes the PNG or JPEG file at `path`; errors name `path`.
     public static func decode(contentsOf path: String, maxPixels: Int = defaultMaxPixels) throws -> Pixmap {
-        let bytes = try FileReader.readAll(path)
+        let bytes = try InputFile.read(path, limit: InputFile.imageLimit(maxPixels: maxPixels))
         return try decode(data: bytes, name: path, maxPixels: maxPixels)
     }
 

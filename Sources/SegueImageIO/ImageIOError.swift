@@ -4,6 +4,8 @@
 public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The file could not be opened or read; `reason` is short and lower case ("no such file").
     case unreadable(path: String, reason: String)
+    /// The file is larger than any input of its kind allowed here (`limit` bytes).
+    case tooLarge(path: String, limit: Int)
     /// The file exists but holds no bytes.
     case empty(path: String)
     /// The bytes start with neither the PNG signature nor a JPEG start-of-image marker.
@@ -25,6 +27,8 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case let .unreadable(path, reason):
             return "cannot read '\(path)': \(reason)"
+        case let .tooLarge(path, limit):
+            return "'\(path)' is larger than \(limit) bytes, more than any input of its kind allowed here"
         case let .empty(path):
             return "'\(path)' is an empty file"
         case let .unknownFormat(path):

@@ -36,10 +36,15 @@ final class ByteStream: FrameStream, @unchecked Sendable {
     let format: OutputFormat
     let y4m: Y4M?
     let pngLevel: Int
-    private let handle: FileHandle
+    /// Written with write(2): a closed pipe is EPIPE (SIGPIPE is ignored), a full device ENOSPC, each reported
+    /// as what it is.
+    private let fd: Int32
+    /// The path as the user gave it, or "standard output", for messages.
+    private let name: String
     private let finalPath: String?
     private let temporaryPath: String?
     private var wroteHeader = false
+    private var framesWritten = 0
 
     /// `path` "-" is standard output.
     init(path: String, format: OutputFormat, y4m: Y4M?, pngLevel: Int) throws {
@@ -49,26 +54,24 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         var info = stat()
         if path == "-" {
             signal(SIGPIPE, SIG_IGN)
-            handle = .standardOutput
+            fd = STDOUT_FILENO
+            name = "standard output"
             finalPath = nil
             temporaryPath = nil
         } else if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
             // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming over it would replace it.
             signal(SIGPIPE, SIG_IGN)
-            guard let h = FileHandle(forWritingAtPath: path) else {
-                throw JobError.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
-            }
-            handle = h
+            fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw JobError.failure("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+            name = "'\(path)'"
             finalPath = nil
             temporaryPath = nil
         } else {
             let temp = FileWriter.temporaryPath(for: path)
             StaleTemporaries.remove(besides: path)
-            guard FileManager.default.createFile(atPath: temp, contents: nil),
-                  let h = FileHandle(forWritingAtPath: temp) else {
-                throw JobError.failure("cannot write '\(path)': \(String(cString: strerror(errno)))")
-            }
-            handle = h
+            fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw JobError.failure("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+            name = "'\(path)'"
             finalPath = path
             temporaryPath = temp
         }
@@ -96,20 +99,30 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             wroteHeader = true
         }
         try put(payload)
+        framesWritten += 1
     }
 
     private func put(_ payload: FramePayload) throws {
-        do {
-            try payload.withBytes { try handle.write(contentsOf: $0) }
-        } catch {
-            let what = finalPath.map { "'\($0)'" } ?? "standard output"
-            throw JobError.failure("writing to \(what) failed: \((error as NSError).localizedDescription)")
+        let error: Int32? = payload.withBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return n < 0 ? errno : EIO }
+                offset += n
+            }
+            return nil
         }
+        guard let error else { return }
+        if error == EPIPE {
+            throw JobError(.outputClosed, "the reader of \(name) closed it after \(framesWritten) whole frames; stopped")
+        }
+        throw JobError.failure("writing to \(name) failed: \(String(cString: strerror(error)))")
     }
 
     func finish() throws {
         guard let finalPath, let temporaryPath else { return }
-        try handle.close()
+        close(fd)
         guard rename(temporaryPath, finalPath) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
@@ -119,7 +132,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
 
     func abandon() {
         guard let temporaryPath else { return }
-        try? handle.close()
+        close(fd)
         unlink(temporaryPath)
     }
 }

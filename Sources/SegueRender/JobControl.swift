@@ -9,6 +9,8 @@ import Synchronization
 public struct JobError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         case usage, failure, interrupted
+        /// The reader of a stream (standard output, a FIFO) closed it: the job ended cleanly, short.
+        case outputClosed
     }
 
     public let kind: Kind

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueGLES
+import SegueImageIO
 
 /// A job: a storyboard (screens, and a timeline of holds, transitions, interactive and custom-shader steps, at
 /// `fps`) rendered into an output. `segue render` is a job whose timeline has one step, `segue batch` a
@@ -37,6 +38,8 @@ public struct RenderJob: Sendable {
     public var pngLevel = RenderJob.defaultPNGLevel
     /// Input images with more pixels are refused from their header, before they are decoded.
     public var maxPixels = 16384 * 16384
+    /// The most frames a job may have (a million: over four hours at 60 fps); known before anything starts.
+    public var maxFrames = 1_000_000
     /// Only frames `k` with `k mod count == index`.
     public var shard: Shard = .whole
     /// Skip frames already complete in the output directory.
@@ -75,15 +78,10 @@ public struct RenderJob: Sendable {
     /// Reads a storyboard file: its problems are kept in `parseProblems` and reported by `run`, with those
     /// of its screens and steps, before anything renders. Tracks and shaders are read relative to it.
     public init(storyboardFile file: String, output: Output) throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw JobError.failure("cannot read the storyboard '\(file)'")
-        }
+        let data = Data(try InputFile.read(file, limit: Self.textLimit))
         let resolve = Self.resolver(file)
         let parsed = Storyboard.parse(json: data, loadTrack: { track in
-            guard let text = FileManager.default.contents(atPath: resolve(track)) else {
-                throw SegueError.failed("cannot read '\(resolve(track))'")
-            }
-            return String(decoding: text, as: UTF8.self)
+            String(decoding: try InputFile.read(resolve(track), limit: Self.textLimit), as: UTF8.self)
         }, loadShader: { spec in
             // A file relative to the storyboard, else a shipped transition's name.
             try ShaderLibrary.load(FileManager.default.fileExists(atPath: resolve(spec)) ? resolve(spec) : spec)
@@ -93,6 +91,10 @@ public struct RenderJob: Sendable {
         parseProblems = parsed.problems
         stepPaths = parsed.stepPaths
     }
+
+    /// The largest storyboard or drag track read (16 MiB): far more than any real one, and a bound on what a
+    /// file that never ends (a FIFO fed forever) can make the job hold.
+    public static let textLimit = 16 << 20
 
     /// Checks a video path's extension: `.mp4`, `.webm`, `.mov` or `.gif` (a usage error otherwise).
     public static func checkVideo(_ path: String) throws {
@@ -237,6 +239,11 @@ public struct RenderJob: Sendable {
     func loadInputs() throws -> Inputs {
         if storyboard.timeline.isEmpty && parseProblems.isEmpty {
             throw JobError.usage("the timeline has no steps")
+        }
+        let frames = progress?.count ?? storyboard.schedule.count
+        if frames > maxFrames {
+            let what = "\(storyboard.schedule.duration.compact) s at \(storyboard.fps.compact) frames/s is \(frames) frames, more than the limit of \(maxFrames)"
+            throw JobError.usage(storyboardFile.map { "\($0): $.timeline: \(what)" } ?? what)
         }
         let loaded = Screens.load(storyboard.screens, order: storyboard.usedScreens,
                                   size: storyboard.size.map { ($0.width, $0.height) }, scale: storyboard.scale,

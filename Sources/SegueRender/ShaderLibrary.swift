@@ -1,16 +1,19 @@
 import Foundation
 import SegueCore
 import SegueGLES
+import SegueImageIO
 
 /// Custom transitions by name or file, for `segue render --shader` and storyboards' `shader:` steps.
 public enum ShaderLibrary {
+    /// The largest shader file read (256 KiB; the public gl-transitions collection's largest is under 10 KiB):
+    /// the bound on what the driver is asked to compile, whose time and memory grow with the source.
+    public static let sourceLimit = 256 << 10
+
     /// The transition `spec` names: an existing file, else a shipped transition's name.
     public static func load(_ spec: String) throws -> ShaderTransition {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue {
-            guard let data = FileManager.default.contents(atPath: spec) else {
-                throw JobError.failure("cannot read '\(spec)'")
-            }
+        if FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), !isDirectory.boolValue || spec.contains("/") {
+            let data = try InputFile.read(spec, limit: sourceLimit)
             return try ShaderTransition(name: spec, source: String(decoding: data, as: UTF8.self))
         }
         if let shipped = ShippedTransitions.named(spec) { return shipped }

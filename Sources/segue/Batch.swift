@@ -36,10 +36,10 @@ struct Batch: ParsableCommand {
     @Option(help: ArgumentHelp("Encode a video with ffmpeg: .mp4 (H.264), .webm (VP9), .mov (ProRes) or .gif (default: the storyboard's output.video).", valueName: "file"))
     var video: String?
 
-    @Option(name: .customLong("ffmpeg-args"), help: ArgumentHelp("Replace the codec arguments ffmpeg gets for --video (split at spaces), e.g. '-c:v libx264 -crf 23 -pix_fmt yuv420p'.", valueName: "args"))
+    @Option(name: .customLong("ffmpeg-args"), parsing: .unconditional, help: ArgumentHelp("Replace the codec arguments ffmpeg gets for --video (split at spaces), e.g. '-c:v libx264 -crf 23 -pix_fmt yuv420p'.", valueName: "args"))
     var ffmpegArgs: String?
 
-    @Option(help: ArgumentHelp("Render only frames k with k mod N = I (default: from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX/SEGUE_SHARDS).", valueName: "I/N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render only frames k with k mod N = I (default: from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX/SEGUE_SHARDS).", valueName: "I/N"))
     var shard: String?
 
     @Flag(help: "Skip frames already complete in the output directory and render the rest.")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SegueCore
 import SegueGLES
+import SegueImageIO
 import SegueRender
 
 /// Options every rendering command shares: inputs, frame size, timing, backend and output.
@@ -182,9 +183,7 @@ struct Render: ParsableCommand {
 
     /// The samples of a track CSV; errors name the file.
     static func readTrack(_ path: String) throws -> [InteractiveTrack.Sample] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw JobError.failure("cannot read the track '\(path)'")
-        }
+        let data = try InputFile.read(path, limit: RenderJob.textLimit)
         do {
             return try InteractiveTrack.parseCSV(String(decoding: data, as: UTF8.self))
         } catch {

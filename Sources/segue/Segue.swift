@@ -13,7 +13,8 @@ struct Segue: ParsableCommand {
             draws the same picture. Start with 'segue demo', then 'segue effects' and 'segue render --help'.
 
             Exit status: 0 success, 1 failure (unreadable input, rendering or writing failed), 2 usage error \
-            (unknown effect or option, bad value), 130 interrupted.
+            (unknown effect or option, bad value), 3 the reader of a stream closed it (as `| head` does), \
+            130 interrupted.
             """,
         version: "0.1.0",
         subcommands: [Render.self, Batch.self, Effects.self, Info.self, Demo.self])
@@ -24,12 +25,14 @@ enum ExitStatus {
     static let failure: Int32 = 1
     static let usage: Int32 = 2
     static let interrupted: Int32 = 130
+    static let outputClosed: Int32 = 3
 
     static func of(_ kind: JobError.Kind) -> Int32 {
         switch kind {
         case .usage: return usage
         case .failure: return failure
         case .interrupted: return interrupted
+        case .outputClosed: return outputClosed
         }
     }
 }
@@ -40,6 +43,9 @@ enum Main {
         // Past a file size limit (`ulimit -f`) write() then fails with EFBIG, reported as "file too large",
         // instead of SIGXFSZ killing the process with a partial temporary file left behind.
         signal(SIGXFSZ, SIG_IGN)
+        // A closed standard stream (`2>&-`) would let the next file opened take its descriptor, and progress
+        // lines would be written into an output file: hold each closed one open on /dev/null instead.
+        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 { _ = open("/dev/null", O_RDWR) }
         Signals.install()
         do {
             var command = try Segue.parseAsRoot()
@@ -62,7 +68,8 @@ enum Main {
 
     /// Prints each line of `message` as `segue: error: ...` and exits.
     static func fail(_ message: String, status: Int32) -> Never {
-        Console.write(message.split(separator: "\n", omittingEmptySubsequences: false).map { "segue: error: \($0)\n" }.joined())
+        Console.write(message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "segue: error: \(Console.printable(String($0)))\n" }.joined())
         exit(status)
     }
 }
@@ -70,7 +77,32 @@ enum Main {
 /// Lines for the user on standard error, written with plain write(2): a closed or full standard error loses
 /// the line, never the job.
 enum Console {
-    static func note(_ line: String) { write("segue: \(line)\n") }
+    static func note(_ line: String) { write("segue: \(printable(line))\n") }
+
+    /// `text` safe to print on a terminal: control characters (a file name can hold any) as `\x1B`, and a run
+    /// of more than 32 digits (a 400-digit number given as a value) cut to its first 16 with its length.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        var digits = ""
+        func flush() {
+            out += digits.count > 32 ? "\(digits.prefix(16))...(\(digits.count) digits)" : digits
+            digits = ""
+        }
+        for scalar in text.unicodeScalars {
+            if ("0"..."9").contains(scalar) {
+                digits.unicodeScalars.append(scalar)
+                continue
+            }
+            flush()
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+                out += String(format: "\\x%02X", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        flush()
+        return out
+    }
 
     static func write(_ text: String) {
         let bytes = Array(text.utf8)
