@@ -118,7 +118,7 @@ private struct Parser {
 
         var board = empty
         if let v = object["fps"] {
-            if let fps = number(v, "$.fps"), check(fps > 0 && fps <= 1000, "$.fps", "expected a number of frames per second in (0, 1000], not \(fps.compact)") {
+            if let fps = number(v, "$.fps"), check(fps >= 0.001 && fps <= 1000, "$.fps", "expected a number of frames per second in [0.001, 1000], not \(fps.compact)") {
                 board.fps = fps
             }
         }

@@ -47,11 +47,18 @@ public enum FileWriter {
 
     /// `.<name>.tmp-<pid>` in the directory of `path`.
     public static func temporaryPath(for path: String) -> String {
-        if let slash = path.lastIndex(of: "/") {
-            let directory = path[...slash]
-            let name = path[path.index(after: slash)...]
-            return "\(directory).\(name).tmp-\(getpid())"
-        }
-        return ".\(path).tmp-\(getpid())"
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return directory + temporaryPrefix(for: name) + "\(getpid())"
     }
-}
+
+    /// `.NAME.tmp-`, the start of every temporary name for `NAME`; a long name is shortened (keeping whole
+    /// UTF-8 characters) so that the temporary name, with a process id, fits in a file name's 255 bytes
+    /// whenever `NAME` itself does.
+    public static func temporaryPrefix(for name: String) -> String {
+        let room = 255 - ".".utf8.count - ".tmp-".utf8.count - 10
+        var kept = Substring(name)
+        while kept.utf8.count > room { kept = kept.dropLast() }
+        return ".\(kept).tmp-"
+    }}

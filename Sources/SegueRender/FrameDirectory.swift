@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueImageIO
 
 /// A directory of `frame_%05d.png` files. A file under its final name is complete (it was renamed into place),
 /// so `--resume` skips it; temporary files (`.frame_00012.png.tmp-<pid>`) left by a killed run are removed
@@ -60,7 +61,7 @@ enum StaleTemporaries {
     static func remove(besides path: String) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let prefix = ".\(url.lastPathComponent).tmp-"
+        let prefix = FileWriter.temporaryPrefix(for: url.lastPathComponent)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count)) else { continue }
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {

@@ -10,6 +10,8 @@ enum FrameDriver {
         var snapshots: [Pixmap]
         /// Frame indices (file names, order in the stream) of the run, in order.
         var indices: [Int]
+        /// The screens' sources (paths, samples), in the order of `snapshots`, for messages.
+        var sources: [String]
         /// What the run draws, for messages: `door`, `shader:ripple`, `hold`.
         var what: String
         /// The run's `n`th frame.
@@ -21,7 +23,13 @@ enum FrameDriver {
         do {
             try control?.check()
             for run in runs where !run.indices.isEmpty {
-                try renderer.load(snapshots: run.snapshots)
+                do {
+                    try renderer.load(snapshots: run.snapshots)
+                } catch {
+                    // The backend counts snapshots; the user knows files.
+                    let size = run.snapshots.first.map { "\($0.width)x\($0.height)" } ?? ""
+                    throw JobError.failure("cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
+                }
                 try renderer.drawFrames(
                     count: run.indices.count,
                     frame: { n in

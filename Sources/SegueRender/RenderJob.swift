@@ -182,6 +182,18 @@ public struct RenderJob: Sendable {
             try control.check()
         }
 
+        // Frames in flight cut to what memory allows; a job that cannot fit with one is refused before it writes.
+        let budget = MemoryBudget(frameBytes: width * height * 4, screens: inputs.screens.count,
+                                  gles: renderer.capabilities.contains(.pipelinedReadback))
+        let wanted = 2 * ProcessInfo.processInfo.activeProcessorCount
+        let available = MemoryBudget.available().map { $0 + budget.frameBytes * inputs.screens.count }  // screens are held already
+        guard let inFlight = budget.inFlight(wanted: wanted, available: available) else {
+            throw JobError.failure("""
+                a \(width)x\(height) job needs about \(MemoryBudget.mebibytes(budget.peak(inFlight: 1))) at its peak \
+                (\(inputs.screens.count) screens, a frame in flight, encoders\(budget.gles ? ", GLES textures and readback" : "")), \
+                but \(MemoryBudget.mebibytes(available ?? 0)) are available
+                """)
+        }
         let schedule = progress.map { FrameSchedule(progress: $0) } ?? FrameSchedule(storyboard)
         var runs = schedule.runs(shard: shard)
         control.creatingOutput()
@@ -198,7 +210,7 @@ public struct RenderJob: Sendable {
         let total = runs.reduce(0) { $0 + $1.frames.count }
         if skipped > 0 { observer.status("resuming: \(skipped) frames already complete, \(total) to render") }
 
-        let pipeline = FramePipeline(outputs: sink.outputs, progress: { observer.progress($0, total) })
+        let pipeline = FramePipeline(outputs: sink.outputs, capacity: inFlight, progress: { observer.progress($0, total) })
         let scale = storyboard.scale, background = storyboard.background, board = storyboard
         let frameSize = inputs.frame
         let driverRuns = runs.map { run -> FrameDriver.Run in
@@ -210,13 +222,15 @@ public struct RenderJob: Sendable {
                 let back = step.direction == .back
                 return FrameDriver.Run(
                     snapshots: back ? [inputs.screens[to]!, inputs.screens[from]!] : [inputs.screens[from]!, inputs.screens[to]!],
-                    indices: indices, what: "shader:\(step.transition.name)",
+                    indices: indices,
+                    sources: (back ? [to, from] : [from, to]).map { board.screens[$0] ?? $0 }, what: "shader:\(step.transition.name)",
                     frame: { n in .shader(shader, progress: step.progress(at: frames[n].t), width: width, height: height,
                                           background: background) })
             }
             let snapshots = [inputs.screens[from]!, inputs.screens[to]!]
             let info = snapshots.map(SnapshotInfo.init)
-            return FrameDriver.Run(snapshots: snapshots, indices: indices, what: board.timeline[run.step].name, frame: { n in
+            return FrameDriver.Run(snapshots: snapshots, indices: indices, sources: [from, to].map { board.screens[$0] ?? $0 },
+                                   what: board.timeline[run.step].name, frame: { n in
                 .layers(DrawList(scene: board.scene(frames[n], size: frameSize)!, scale: scale, snapshots: info,
                                  background: background))
             })

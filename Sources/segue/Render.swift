@@ -88,7 +88,7 @@ struct RenderOptions: ParsableArguments {
         if let progress, !(0...1).contains(progress) {
             throw ValidationError("--progress must be in [0, 1], not \(progress.compact)")
         }
-        guard fps > 0, fps <= 1000, fps.isFinite else { throw ValidationError("--fps must be in (0, 1000], not \(fps.compact)") }
+        guard fps >= 0.001, fps <= 1000 else { throw ValidationError("--fps must be in [0.001, 1000], not \(fps.compact)") }
         if let duration, !(duration > 0 && duration <= 3600) {
             throw ValidationError("--duration must be in (0, 3600] seconds, not \(duration.compact)")
         }

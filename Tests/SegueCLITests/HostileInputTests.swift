@@ -84,7 +84,7 @@ import Testing
         (#"{"screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": -1}]}"#, 2, "$.timeline[0].duration: expected seconds in (0, 3600], not -1"),
         (#"{"screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1e300}]}"#, 2, "not 1e+300"),
         (#"{"screens": {"a": "sample:home", "b": "sample:detail"}, "timeline": [{"transition": "door", "from": "a", "to": "b", "duration": 1e9}]}"#, 2, "not 1000000000"),
-        (#"{"fps": 1e300, "screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1}]}"#, 2, "$.fps: expected a number of frames per second in (0, 1000], not 1e+300"),
+        (#"{"fps": 1e300, "screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1}]}"#, 2, "$.fps: expected a number of frames per second in [0.001, 1000], not 1e+300"),
         (#"{"fps": -5, "screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1}]}"#, 2, "not -5"),
         (#"{"fps": 0, "screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1}]}"#, 2, "$.fps"),
         (#"{"screens": {"a": "sample:home", "b": "sample:detail"}, "timeline": [{"transition": "page-flip", "from": "a", "to": "b", "options": {"perspective": -3}}]}"#, 2, "perspective must be > 0 for page-flip"),
@@ -122,11 +122,12 @@ import Testing
 
     /// Options out of range, NaN and infinities: status 2, one line naming the option.
     @Test(arguments: [
-        (["--fps", "nan"], "--fps must be in (0, 1000], not nan"),
-        (["--fps", "inf"], "--fps must be in (0, 1000], not inf"),
-        (["--fps", "-30"], "--fps must be in (0, 1000], not -30"),
+        (["--fps", "nan"], "--fps must be in [0.001, 1000], not nan"),
+        (["--fps", "inf"], "--fps must be in [0.001, 1000], not inf"),
+        (["--fps", "-30"], "--fps must be in [0.001, 1000], not -30"),
         (["--fps", "0"], "--fps"),
-        (["--fps", "1e9"], "--fps must be in (0, 1000], not 1000000000"),
+        (["--fps", "1e9"], "--fps must be in [0.001, 1000], not 1000000000"),
+        (["--fps", "1e-300"], "--fps must be in [0.001, 1000], not 1e-300"),
         (["--duration", "-1"], "--duration must be in (0, 3600] seconds, not -1"),
         (["--duration", "0"], "--duration"),
         (["--duration", "1e308"], "--duration must be in (0, 3600] seconds, not 1e+308"),

@@ -64,7 +64,7 @@ import Testing
         let problems = parse(json).problems.map(\.description)
         let expected = [
             "$.colour: unknown key",
-            "$.fps: expected a number of frames per second in (0, 1000], not -1",
+            "$.fps: expected a number of frames per second in [0.001, 1000], not -1",
             "$.screens.detail: expected an image path",
             "$.timeline[0]: missing \"duration\"",
             "$.timeline[1].to: unknown screen 'nowhere'",

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a job will hold at its peak, known before it draws, and what the machine lets it have.
+///
+/// A job holds its screens (each one frame's bytes), the frames in flight in the pipeline (drawn, waiting to be
+/// encoded or written), a buffer per encoder, and, on GLES, the driver's copies: a texture per screen, the
+/// framebuffer and the readback ring. Frames in flight are cut down to what fits, and a job that does not
+/// fit even with one is refused with what it needs.
+struct MemoryBudget {
+    /// Bytes of one frame.
+    var frameBytes: Int
+    var screens: Int
+    var gles: Bool
+
+    /// Bytes held at the peak with `inFlight` frames in the pipeline, and 64 MiB for the process itself.
+    func peak(inFlight: Int) -> Int {
+        let encoders = ProcessInfo.processInfo.activeProcessorCount
+        let driver = gles ? screens + 1 + 3 : 0
+        let (bytes, overflow) = frameBytes.multipliedReportingOverflow(by: screens + inFlight + encoders + driver)
+        return overflow ? Int.max / 2 : bytes + 64 << 20
+    }
+
+    /// Frames in flight: up to `wanted`, as many as fit in `available` bytes; nil when not even one does.
+    func inFlight(wanted: Int, available: Int?) -> Int? {
+        guard let available else { return wanted }
+        var n = wanted
+        while n > 1 && peak(inFlight: n) > available { n -= 1 }
+        return peak(inFlight: n) <= available ? n : nil
+    }
+
+    /// Bytes the process may still allocate: the least of the memory the kernel says is available, the room
+    /// left under a cgroup limit, and the room left under an address-space limit (`ulimit -v`); nil when
+    /// none can be read.
+    static func available() -> Int? {
+        var limits: [Int] = []
+        if let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+           let kib = field(meminfo, "MemAvailable:") {
+            limits.append(kib * 1024)
+        }
+        if let max = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
+           let limit = Int(max.trimmingCharacters(in: .whitespacesAndNewlines)),
+           let current = (try? String(contentsOfFile: "/sys/fs/cgroup/memory.current", encoding: .utf8))
+               .flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            limits.append(limit - current)
+        }
+        var rl = rlimit()
+        if getrlimit(Int32(RLIMIT_AS.rawValue), &rl) == 0, rl.rlim_cur != rlim_t.max,
+           let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let vm = field(status, "VmSize:") {
+            limits.append(Int(clamping: rl.rlim_cur) - vm * 1024)
+        }
+        return limits.min()
+    }
+
+    /// The number after `name` in a `/proc` file's line (in kB).
+    private static func field(_ text: String, _ name: String) -> Int? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+
+    static func mebibytes(_ bytes: Int) -> String { "\((bytes + (1 << 20) - 1) >> 20) MiB" }
+}
