@@ -73,6 +73,9 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
     var maxPixels: Int = 16384 * 16384
 
+    @Flag(help: "Replace the frames of another job in the output directory (refused without it).")
+    var overwrite = false
+
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
@@ -208,6 +211,7 @@ extension RenderOptions {
         job.threads = threads
         job.pngLevel = pngLevel
         job.maxPixels = maxPixels
+        job.overwrite = overwrite
     }
 }
 
