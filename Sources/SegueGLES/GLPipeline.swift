@@ -240,7 +240,11 @@ final class GLPipeline {
             glBindTexture(GLenum(GL_TEXTURE_2D), to)
             glActiveTexture(GLenum(GL_TEXTURE0))
             glBindTexture(GLenum(GL_TEXTURE_2D), from)
-            // The program lays its colour over the background itself: every pixel is written, no blending.
+            // The program lays its colour over the background itself, with no blending; a pixel it discards
+            // keeps the background cleared here (never an earlier frame, never transparent).
+            func channel(_ shift: UInt32) -> GLfloat { GLfloat((background >> shift) & 0xFF) / 255 }
+            glClearColor(channel(0), channel(8), channel(16), channel(24))
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
             glDisable(GLenum(GL_BLEND))
             glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
             glEnable(GLenum(GL_BLEND))

@@ -14,6 +14,8 @@ final class FramePipeline: @unchecked Sendable {
         /// A directory for `frame_%05d.png` files, named by frame index.
         var directory: String?
         var pngLevel: Int
+        /// Told of each frame file once it is in place, with its bytes (the manifest's record).
+        var written: (@Sendable (_ index: Int, _ bytes: [UInt8]) -> Void)? = nil
         /// One ordered stream of every submitted frame.
         var stream: FrameStream?
     }
@@ -131,6 +133,7 @@ final class FramePipeline: @unchecked Sendable {
                         let bytes = try PNGEncoder.encode(item.frame, compressionLevel: outputs.pngLevel)
                         let path = (directory as NSString).appendingPathComponent(FrameDirectory.fileName(item.index))
                         try FileWriter.writeAtomically(bytes, to: path)
+                        outputs.written?(item.index, bytes)
                     }
                     if let stream = outputs.stream { streamBytes = try stream.encode(item.frame) }
                 } catch let e {

@@ -42,8 +42,12 @@ public struct RenderJob: Sendable {
     public var maxFrames = 1_000_000
     /// Only frames `k` with `k mod count == index`.
     public var shard: Shard = .whole
-    /// Skip frames already complete in the output directory.
+    /// Skip frames already complete in the output directory (see `FrameDirectory`: a regular file named
+    /// `frame_%05d.png`, recorded in the directory's manifest for this job with the hash its bytes have).
     public var resume = false
+    /// Replace frames of another job in the output directory: without it (or `resume`), a directory holding
+    /// frames that the manifest does not vouch for as this job's is refused (a usage error).
+    public var overwrite = false
     /// The storyboard file the job was read from: problems are reported at their JSON paths in it, and relative
     /// screen paths are resolved from its directory. Nil for a job made in code or from command-line options,
     /// whose first problem is reported as it is.
@@ -197,13 +201,13 @@ public struct RenderJob: Sendable {
         let schedule = progress.map { FrameSchedule(progress: $0) } ?? FrameSchedule(storyboard)
         var runs = schedule.runs(shard: shard)
         control.creatingOutput()
-        let sink = try makeSink(width: width, height: height, memory: memory, control: control)
+        let sink = try makeSink(width: width, height: height, memory: memory, control: control, frameCount: schedule.count,
+                                key: { pictureKey(inputs, frameCount: schedule.count) })
         var skipped = 0
-        if resume, let directory = sink.directory {
-            let complete = directory.completeFrames()
+        if !sink.complete.isEmpty {
             for i in runs.indices {
                 let before = runs[i].frames.count
-                runs[i].frames.removeAll { complete.contains($0.index) }
+                runs[i].frames.removeAll { sink.complete.contains($0.index) }
                 skipped += before - runs[i].frames.count
             }
         }
@@ -235,7 +239,10 @@ public struct RenderJob: Sendable {
                                  background: background))
             })
         }
-        try FrameDriver.render(driverRuns, with: renderer, into: pipeline, control: control)
+        // The directory (its lock, its manifest) lives until the last frame is written.
+        try withExtendedLifetime(sink) {
+            try FrameDriver.render(driverRuns, with: renderer, into: pipeline, control: control)
+        }
         return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
     }
 
@@ -285,14 +292,57 @@ public struct RenderJob: Sendable {
 
     // MARK: Output
 
+    /// A hash of everything that determines the job's pictures: the frame size, scale, fps, background, PNG
+    /// level, `progress`, each screen's pixels after resampling, every step (effect, options, curve, duration,
+    /// direction, track, a shader's source and parameter values) and the frame count. Not the backend, threads,
+    /// EGL platform, shard or outputs. Two runs with the same key write the same frames (byte for byte on the
+    /// same backend), so `resume` may keep one's frames for the other.
+    func pictureKey(_ inputs: Inputs, frameCount: Int) -> String {
+        func exact(_ value: Any) -> String {
+            var text = ""
+            dump(value, to: &text)
+            return text
+        }
+        func transition(_ t: Transition) -> String {
+            exact((t.effect.rawValue, t.direction.rawValue, t.curve, t.duration))
+                + t.options.setOptions.map { "\($0.name)=\(exact(t.options[$0]!))" }.joined(separator: ";")
+        }
+        var h = ContentHash()
+        h.combine("segue-frames 1")
+        h.combine(exact((inputs.size.width, inputs.size.height, storyboard.scale, storyboard.fps, storyboard.background.description,
+                         pngLevel, progress as Any, frameCount)))
+        for name in storyboard.usedScreens.sorted() {
+            h.combine(name)
+            inputs.screens[name]?.pixels.withUnsafeBytes { h.combine($0) }
+        }
+        for step in storyboard.timeline {
+            switch step {
+            case let .hold(screen, duration):
+                h.combine("hold \(screen) \(exact(duration))")
+            case let .transition(t, from, to):
+                h.combine("transition \(from) \(to) \(transition(t))")
+            case let .interactive(t, from, to, track):
+                h.combine("interactive \(from) \(to) \(transition(t)) \(exact(track))")
+            case let .shader(s, from, to):
+                h.combine("shader \(from) \(to) \(exact((s.duration, s.curve, s.direction.rawValue)))")
+                h.combine(s.transition.source)
+                for (name, value) in s.values.sorted(by: { $0.key < $1.key }) { h.combine("\(name)=\(exact(value))") }
+            }
+        }
+        return h.hex
+    }
+
     struct Sink {
         var outputs: FramePipeline.Outputs
         var directory: FrameDirectory?
+        /// Frames `resume` found complete in the directory.
+        var complete: Set<Int> = []
     }
 
     /// Creates the outputs (nothing is created before every check has passed): at most one directory of
     /// frames, and at most one stream, video or image.
-    func makeSink(width: Int, height: Int, memory: MemoryStream?, control: JobControl) throws -> Sink {
+    func makeSink(width: Int, height: Int, memory: MemoryStream?, control: JobControl, frameCount: Int,
+                  key: () -> String) throws -> Sink {
         if let memory {
             return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, stream: memory), directory: nil)
         }
@@ -319,8 +369,13 @@ public struct RenderJob: Sendable {
             break
         }
         var directory: FrameDirectory?
+        var complete = Set<Int>()
         do {
             directory = try directories.first.map { try FrameDirectory(creating: $0) }
+            if let directory {
+                complete = try directory.open(.init(key: key(), frameCount: frameCount, width: width, height: height,
+                                                    shard: shard, resume: resume, overwrite: overwrite))
+            }
         } catch {
             stream?.abandon()
             throw error
@@ -328,7 +383,9 @@ public struct RenderJob: Sendable {
         directory?.removeTemporaryFiles(owned: shard.contains)
         if let directory { control.register(directory: directory.path) }
         stream?.register(with: control)
-        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, stream: stream), directory: directory)
+        let record = directory.map { d in { @Sendable (k: Int, bytes: [UInt8]) in d.record(k, bytes: bytes) } }
+        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, written: record, stream: stream),
+                    directory: directory, complete: complete)
     }
 }
 

@@ -45,6 +45,9 @@ struct Batch: ParsableCommand {
     @Flag(help: "Skip frames already complete in the output directory and render the rest.")
     var resume = false
 
+    @Flag(help: "Replace the frames of another job in the output directory (refused without it or --resume).")
+    var overwrite = false
+
     @Option(help: ArgumentHelp("auto (GLES when an EGL context can be made, else CPU), cpu or gles.", valueName: "name"))
     var backend: String = "auto"
 
@@ -95,6 +98,7 @@ struct Batch: ParsableCommand {
             throw ValidationError(error.description)
         }
         job.resume = resume
+        job.overwrite = overwrite
 
         // Outputs: --out and --video replace the storyboard's "output" (both its frames and its video).
         let format = OutputFormat(rawValue: format)!

@@ -58,6 +58,7 @@ struct Demo: ParsableCommand {
             let directory = (out as NSString).appendingPathComponent("\(effect.rawValue)-\(direction.rawValue)")
             var job = RenderJob(Self.transition(effect, direction), from: "sample:home", to: "sample:detail", fps: fps,
                                 scale: scale, output: .frames(directory: directory))
+            job.overwrite = true  // the demo's folder is its own: a run with other settings replaces it
             let summary = try job.run(renderer: renderer, control: Signals.control)
             frames += summary.rendered
             size = (summary.width, summary.height)

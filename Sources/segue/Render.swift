@@ -78,6 +78,9 @@ struct RenderOptions: ParsableArguments {
         "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
     var frameTimeout: Double = 30
 
+    @Flag(help: "Replace the frames of another job in the output directory (refused without it).")
+    var overwrite = false
+
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
@@ -214,6 +217,7 @@ extension RenderOptions {
         job.threads = threads
         job.pngLevel = pngLevel
         job.maxPixels = maxPixels
+        job.overwrite = overwrite
     }
 }
 

@@ -23,7 +23,7 @@ import Testing
         let story = try write(Self.storyboard(output: #", "output": {"frames": "frames/"}"#), "story.json", in: dir)
         let r = try Segue.run(["batch", story, "--backend", "cpu", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("frames").path).sorted()
+        let names = try frameDirectoryNames(atPath: dir.appendingPathComponent("frames").path).sorted()
         #expect(names == (0...39).map { String(format: "frame_%05d.png", $0) })
         // Holds show their screen; the transition ends on `to`.
         let frames = dir.appendingPathComponent("frames")
@@ -113,7 +113,7 @@ import Testing
         let out = dir.appendingPathComponent("frames")
         let r = try Segue.run(["render", effect, "--track", track, "--fps", "30", "--out", out.path] + common)
         #expect(r.status == 0, "\(r.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        let names = try frameDirectoryNames(atPath: out.path).sorted()
         let last = try ImageDecoder.decode(contentsOf: out.appendingPathComponent(names.last!).path)
         let reference = dir.appendingPathComponent("end.png").path
         let ref = try Segue.run(["render", "fade", "--progress", finishes ? "1" : "0", "--out", reference] + common)
@@ -143,7 +143,7 @@ import Testing
         #expect(try Segue.run(["batch", story, "--out", whole.path, "--backend", "cpu", "--quiet"]).status == 0)
         let base = ["batch", story, "--out", joined.path, "--backend", "cpu", "--quiet"]
         #expect(try Segue.run(base + ["--shard", "0/4"]).status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: joined.path).count == 10)
+        #expect(try frameDirectoryNames(atPath: joined.path).count == 10)
         // The other shards come from the environment of a Slurm job array and a Kubernetes Indexed Job.
         #expect(try Segue.run(base, environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"]).status == 0)
         #expect(try Segue.run(base, environment: ["JOB_COMPLETION_INDEX": "2", "SEGUE_SHARDS": "4"]).status == 0)
@@ -162,7 +162,7 @@ import Testing
         let whole = dir.appendingPathComponent("whole"), resumed = dir.appendingPathComponent("resumed")
         let args = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9"]
         #expect(try Segue.run(args + ["--out", whole.path]).status == 0)
-        let total = try FileManager.default.contentsOfDirectory(atPath: whole.path).count
+        let total = try frameDirectoryNames(atPath: whole.path).count
         #expect(total == 721)
 
         let process = Process()
@@ -172,21 +172,21 @@ import Testing
         try process.run()
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let n = (try? FileManager.default.contentsOfDirectory(atPath: resumed.path).count) ?? 0
+            let n = (try? frameDirectoryNames(atPath: resumed.path).count) ?? 0
             if n >= 40 { break }
             usleep(2000)
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
-        var names = try FileManager.default.contentsOfDirectory(atPath: resumed.path)
+        var names = try frameDirectoryNames(atPath: resumed.path)
         #expect(names.filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }.count < total, "the job finished before the kill")
         // A temporary file such as a killed run leaves (whatever its pid).
         try Data("partial".utf8).write(to: resumed.appendingPathComponent(".frame_00700.png.tmp-99999"))
 
         let r = try Segue.run(args + ["--out", resumed.path, "--resume"])
         #expect(r.status == 0, "\(r.stderr)")
-        names = try FileManager.default.contentsOfDirectory(atPath: resumed.path)
+        names = try frameDirectoryNames(atPath: resumed.path)
         #expect(!names.contains { $0.hasPrefix(".") }, "\(names.filter { $0.hasPrefix(".") })")
         #expect(try files(resumed) == files(whole))
     }
@@ -201,11 +201,11 @@ import Testing
         process.arguments = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9", "--out", out.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        while ((try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0) < 10 && process.isRunning { usleep(2000) }
+        while ((try? frameDirectoryNames(atPath: out.path).count) ?? 0) < 10 && process.isRunning { usleep(2000) }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        let names = try frameDirectoryNames(atPath: out.path)
         #expect(!names.contains { $0.hasPrefix(".") })
         #expect(names.count < 1201)
         for name in names { _ = try ImageDecoder.decode(contentsOf: out.appendingPathComponent(name).path) }

@@ -103,7 +103,7 @@ func temporaryDirectory() throws -> URL {
         // door lasts 0.5 s: at 20 fps that is frames 0 ... 10.
         let r = try Segue.run(base + ["--fps", "20", "--out", dir.appendingPathComponent("frames").path, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("frames").path).sorted()
+        let names = try frameDirectoryNames(atPath: dir.appendingPathComponent("frames").path).sorted()
         #expect(names.count == 11)
         #expect(names.first == "frame_00000.png" && names.last == "frame_00010.png")
     }

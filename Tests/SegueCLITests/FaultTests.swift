@@ -43,7 +43,7 @@ import Testing
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("segue: error: ") && r.stderr.contains("file too large"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: full.path)
+        let left = try frameDirectoryNames(atPath: full.path)
         #expect(left.isEmpty, "left behind: \(left)")
 
         let resumed = try Segue.run(args + ["--out", full.path, "--resume"])
@@ -75,7 +75,7 @@ import Testing
         let err = Pipe()
         process.standardError = err
         try process.run()
-        while ((try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0) < 5 && process.isRunning { usleep(1000) }
+        while ((try? frameDirectoryNames(atPath: out.path).count) ?? 0) < 5 && process.isRunning { usleep(1000) }
         // Moved away in one step (deleting it in place races the job's next file: ENOTEMPTY), deleted once the
         // job has stopped.
         let gone = dir.appendingPathComponent("gone")
@@ -92,7 +92,7 @@ import Testing
 
         let r = try Segue.run(args + ["--resume"])
         #expect(r.status == 0, "\(r.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        let names = try frameDirectoryNames(atPath: out.path)
         #expect(names.count == 1201 && !names.contains { $0.hasPrefix(".") })
     }
 
@@ -113,11 +113,11 @@ import Testing
         process.arguments = args + ["--out", out.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        while ((try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0) < 10 && process.isRunning { usleep(1000) }
+        while ((try? frameDirectoryNames(atPath: out.path).count) ?? 0) < 10 && process.isRunning { usleep(1000) }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 130)
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        let names = try frameDirectoryNames(atPath: out.path)
         #expect(!names.contains { $0.hasPrefix(".") })
         #expect(names.count < 721, "the job finished before the signal")
 
@@ -162,6 +162,6 @@ import Testing
         let auto = try Segue.run(["batch", story, "--quiet", "--out", "b"], in: dir, environment: ["SEGUE_EGL_FAIL": "1"])
         #expect(auto.status == 0, "\(auto.stderr)")
         #expect(auto.stderr.contains("using the CPU compositor"), "\(auto.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("b").path).count == 40)
+        #expect(try frameDirectoryNames(atPath: dir.appendingPathComponent("b").path).count == 40)
     }
 }
