@@ -22,7 +22,7 @@ extension Double {
     /// A short decimal form: `2` rather than `2.0`, at most 4 decimals; `1e+308` for magnitudes of 1e15 and up.
     public var compact: String {
         if self == rounded() && abs(self) < 1e15 { return String(Int(self)) }
-        if abs(self) >= 1e15 && isFinite { return String(format: "%g", self) }
+        if (abs(self) >= 1e15 || abs(self) < 1e-4) && isFinite { return String(format: "%g", self) }
         var s = String(format: "%.4f", self)
         while s.hasSuffix("0") { s.removeLast() }
         return s

@@ -82,7 +82,12 @@ public struct RenderJob: Sendable {
     /// Reads a storyboard file: its problems are kept in `parseProblems` and reported by `run`, with those
     /// of its screens and steps, before anything renders. Tracks and shaders are read relative to it.
     public init(storyboardFile file: String, output: Output) throws {
-        let data = Data(try InputFile.read(file, limit: Self.textLimit))
+        let data: Data
+        do {
+            data = Data(try InputFile.read(file, limit: Self.textLimit))
+        } catch let ImageIOError.unreadable(_, reason) {
+            throw JobError.failure("cannot read the storyboard '\(file)': \(reason)")
+        }
         let resolve = Self.resolver(file)
         let parsed = Storyboard.parse(json: data, loadTrack: { track in
             String(decoding: try InputFile.read(resolve(track), limit: Self.textLimit), as: UTF8.self)
