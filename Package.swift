@@ -4,7 +4,6 @@ import PackageDescription
 // Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs
 // and the command line are their own targets, and the C wrappers (CEGL, CGBM, CSPNG, CTurboJPEG) are never
 // public API.
-let fast: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
 
 let package = Package(
     name: "Segue",
@@ -22,31 +21,28 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl glesv2", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
 
-        .target(name: "SegueCore", swiftSettings: fast),
-        .target(name: "SegueSamples", dependencies: ["SegueCore"], swiftSettings: fast),
-        .target(name: "SegueCPU", dependencies: ["SegueCore"], swiftSettings: fast),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"], swiftSettings: fast),
-        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], swiftSettings: fast),
+        .target(name: "SegueCore"),
+        .target(name: "SegueSamples", dependencies: ["SegueCore"]),
+        .target(name: "SegueCPU", dependencies: ["SegueCore"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"]),
+        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"]),
         .executableTarget(
             name: "segue",
             dependencies: [
                 "SegueCore", "SegueCPU", "SegueImageIO", "SegueGLES", "SegueSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: fast),
+            ]),
 
         .executableTarget(
             name: "segue-bench",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"],
-            path: "bench/Sources/SegueBench",
-            swiftSettings: fast),
+            path: "bench/Sources/SegueBench"),
 
         // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).
         .executableTarget(
             name: "segue-soak",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueSamples"],
-            path: "Tools/Soak",
-            swiftSettings: fast),
+            path: "Tools/Soak"),
 
         .target(name: "SegueTestSupport", dependencies: ["SegueCore", "SegueImageIO", "CSPNG", "CTurboJPEG"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
