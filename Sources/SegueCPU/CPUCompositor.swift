@@ -54,9 +54,10 @@ public final class CPUCompositor: Renderer {
                     var y = max(y0, shader.bounds.y0)
                     let end = min(y1, shader.bounds.y1)
                     while y < end {
-                        defer { y += 1 }
+                        defer { y &+= 1 }  // y < end
                         let (x0, x1) = shader.span(row: y)
-                        if x0 < x1 { shader.draw(row: frame.base + y * width, y: y, from: x0, to: x1, scratch: scratch) }
+                        // y is a row of the frame: y * width is within its pixel count.
+                        if x0 < x1 { shader.draw(row: frame.base + y &* width, y: y, from: x0, to: x1, scratch: scratch) }
                     }
                 }
             }

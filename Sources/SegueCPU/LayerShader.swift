@@ -1,8 +1,10 @@
 import SegueCore
 
-/// The CPU twin of `Shaders/layer.frag`: one draw item prepared for drawing (single precision, as the GPU
-/// computes), and the function that draws it over one row of pixels. The per-pixel function is the one
-/// documented on `DrawItem`; read the two side by side.
+/// The CPU twin of `Shaders/layer.frag`: one draw item prepared for drawing, and the function that draws it
+/// over one row of pixels. Per-pixel positions, coverage, masks and overlays are single precision (`Float`),
+/// as the GPU computes; each row's span and interior, the perspective margins, and the start and step of
+/// the 32.32 fixed-point texel positions of the interior are worked out in double precision. The per-pixel
+/// function is the one documented on `DrawItem`; read the two side by side.
 struct LayerShader: @unchecked Sendable {
     enum MaskShape {
         case none
@@ -132,20 +134,26 @@ struct LayerShader: @unchecked Sendable {
     func span(row y: Int) -> (Int, Int) {
         let top = Double(y) - 0.5, bottom = Double(y) + 1.5
         var lo = Double.infinity, hi = -Double.infinity
-        for k in outline.indices {
-            let p = outline[k], q = outline[k == outline.count - 1 ? 0 : k + 1]
-            if max(p.y, q.y) < top || min(p.y, q.y) > bottom { continue }
-            if p.y == q.y {
-                lo = min(lo, p.x, q.x); hi = max(hi, p.x, q.x)
-                continue
+        outline.withUnsafeBufferPointer { outline in
+            // Each edge from vertex k to the next, the last back to the first.
+            guard var p = outline.last else { return }
+            for q in outline {
+                defer { p = q }
+                if max(p.y, q.y) < top || min(p.y, q.y) > bottom { continue }
+                if p.y == q.y {
+                    lo = min(lo, p.x, q.x); hi = max(hi, p.x, q.x)
+                    continue
+                }
+                let s0 = min(max((top - p.y) / (q.y - p.y), 0), 1), s1 = min(max((bottom - p.y) / (q.y - p.y), 0), 1)
+                let x0 = p.x + (q.x - p.x) * s0, x1 = p.x + (q.x - p.x) * s1
+                lo = min(lo, x0, x1); hi = max(hi, x0, x1)
             }
-            let s0 = min(max((top - p.y) / (q.y - p.y), 0), 1), s1 = min(max((bottom - p.y) / (q.y - p.y), 0), 1)
-            let x0 = p.x + (q.x - p.x) * s0, x1 = p.x + (q.x - p.x) * s1
-            lo = min(lo, x0, x1); hi = max(hi, x0, x1)
         }
         guard lo <= hi else { return (0, 0) }
-        let start = max(bounds.x0, Int(max(-1e9, (lo - 1).rounded(.down))))
-        let end = min(bounds.x1, Int(min(1e9, (hi + 1).rounded(.up))))
+        // Held to +-1e9 (a frame is far narrower), as before, and now on both sides, for a conversion that
+        // needs no check.
+        let start = max(bounds.x0, PixelMath.clampedIndex((lo - 1).rounded(.down)))
+        let end = min(bounds.x1, PixelMath.clampedIndex((hi + 1).rounded(.up)))
         return (start, max(start, end))
     }
 
@@ -224,8 +232,8 @@ struct LayerShader: @unchecked Sendable {
         }
         guard lo <= hi else { return (0, 0) }
         // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
-        let first = max(x0, Int(max(-1e9, (lo - 0.5).rounded(.up))) + 1)
-        let last = min(x1, Int(min(1e9, (hi - 0.5).rounded(.down))))
+        let first = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1)
+        let last = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
         return first < last ? (first, last) : (0, 0)
     }
 
@@ -254,8 +262,8 @@ struct LayerShader: @unchecked Sendable {
         atLeastZero(v0 - mv * q0, db - mv * dc)
         atLeastZero((h - mv) * q0 - v0, (h - mv) * dc - db)
         guard lo <= hi else { return (0, 0) }
-        let first = max(x0, Int(max(-1e9, (lo - 0.5).rounded(.up))) + 1)
-        let last = min(x1, Int(min(1e9, (hi - 0.5).rounded(.down))))
+        let first = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1)
+        let last = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
         return first < last ? (first, last) : (0, 0)
     }
 
@@ -267,8 +275,9 @@ struct LayerShader: @unchecked Sendable {
             return
         }
         if let identityOffset, !hasOverlay, let texels {
-            let source = texels + (y + identityOffset.dy) * textureWidth + (x0 + identityOffset.dx)
-            let target = row + x0, count = x1 - x0
+            // Interior pixels show texels inside the texture: row y + dy, columns from x0 + dx.
+            let source = texels + ((y &+ identityOffset.dy) &* textureWidth &+ (x0 &+ identityOffset.dx))
+            let target = row + x0, count = x1 &- x0
             if isOpaqueContent && opacity255 == 255 {
                 target.update(from: source, count: count)
             } else if opacity255 == 255 {
@@ -286,14 +295,18 @@ struct LayerShader: @unchecked Sendable {
         let store = isOpaqueContent && !hasOverlay && opacity255 == 255
         let k = opacity255
         // Texel indices step by a constant along the row: 32.32 fixed point, exact enough over 8K columns.
+        // Every value converted is a texel position or a step of at most one sub-rectangle's size (the first
+        // pixel's centre lies inside the item, and so do the centres of a whole pixel's step): times 2^32,
+        // far inside Int64.
         let one = 4_294_967_296.0
         let startX = Double(x0) + 0.5, startY = Double(y) + 0.5
         let u0 = Double(a) * startX + Double(d) * startY + Double(g), v0 = Double(b) * startX + Double(e) * startY + Double(h)
-        var fx = Int64((Double(originX) + u0 * Double(scaleX) - 0.5) * one)
-        var fy = Int64((Double(originY) + v0 * Double(scaleY) - 0.5) * one)
-        let stepX = Int64(Double(a) * Double(scaleX) * one), stepY = Int64(Double(b) * Double(scaleY) * one)
-        let lowX = Int64(Double(self.lowX) * one), highX = Int64(Double(self.highX) * one)
-        let lowY = Int64(Double(self.lowY) * one), highY = Int64(Double(self.highY) * one)
+        var fx = PixelMath.truncate((Double(originX) + u0 * Double(scaleX) - 0.5) * one)
+        var fy = PixelMath.truncate((Double(originY) + v0 * Double(scaleY) - 0.5) * one)
+        let stepX = PixelMath.truncate(Double(a) * Double(scaleX) * one)
+        let stepY = PixelMath.truncate(Double(b) * Double(scaleY) * one)
+        let lowX = PixelMath.truncate(Double(self.lowX) * one), highX = PixelMath.truncate(Double(self.highX) * one)
+        let lowY = PixelMath.truncate(Double(self.lowY) * one), highY = PixelMath.truncate(Double(self.highY) * one)
         if stepY == 0, let texels {
             drawAxisAlignedInterior(row: row, texels: texels, scratch: scratch, from: x0, to: x1, fx: fx, stepX: stepX,
                                     fy: min(max(fy, lowY), highY), lowX: lowX, highX: highX, py: py, store: store)
@@ -356,8 +369,9 @@ struct LayerShader: @unchecked Sendable {
                                          lowX: Int64, highX: Int64, py: Float, store: Bool) {
         let iy = Int(truncatingIfNeeded: fy >> 32)
         let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
-        let top = texels + iy * textureWidth
-        let bottom = iy + 1 < textureHeight ? top + textureWidth : top
+        // fy is clamped to the sub-rectangle: iy is a row of the texture.
+        let top = texels + iy &* textureWidth
+        let bottom = iy &+ 1 < textureHeight ? top + textureWidth : top
         let end = start &+ Int64(x1 - x0 - 1) &* stepX
         let firstX = min(max(start, lowX), highX), lastX = min(max(end, lowX), highX)
         // Vertical pass: `columns[c]` is texel column `c + origin` blended between the two rows, for the
@@ -404,28 +418,30 @@ struct LayerShader: @unchecked Sendable {
         var x = x0
         if store && !hasOverlay {
             // Four pixels a step: their columns and weights gathered into vectors, blended at once.
-            while x + 4 <= x1 {
+            // x < x1 before each step, so x + 4 cannot overflow; ix is a column of the clamped sub-rectangle,
+            // far from Int.max.
+            while x &+ 4 <= x1 {
                 var p = SIMD4<UInt32>(), q = SIMD4<UInt32>(), w = SIMD4<UInt32>()
                 for j in 0..<4 {
                     let cx = min(max(fx, lowX), highX)
                     fx &+= stepX
                     let ix = Int(truncatingIfNeeded: cx >> 32)
                     p[j] = columns[ix]
-                    q[j] = columns[ix + 1]
+                    q[j] = columns[ix &+ 1]
                     w[j] = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
                 }
                 UnsafeMutableRawPointer(row + x).storeBytes(of: PixelMath.lerp(p, q, w), as: SIMD4<UInt32>.self)
-                x += 4
+                x &+= 4
             }
         }
         while x < x1 {
-            defer { x += 1 }
+            defer { x &+= 1 }
             let cx = min(max(fx, lowX), highX)
             fx &+= stepX
             let ix = Int(truncatingIfNeeded: cx >> 32)
             let wx = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
             // With wx = 0 the right column is read but weighs nothing (see `Texture`'s padding).
-            var content = PixelMath.lerp(columns[ix], columns[ix + 1], wx)
+            var content = PixelMath.lerp(columns[ix], columns[ix &+ 1], wx)
             if hasOverlay {
                 let px = Float(x) + 0.5
                 content = overlay(content, d * py + g + px * a, e * py + h + px * b)
@@ -445,8 +461,9 @@ struct LayerShader: @unchecked Sendable {
         let ix = Int(truncatingIfNeeded: fx >> 32), iy = Int(truncatingIfNeeded: fy >> 32)
         let wx = UInt32(truncatingIfNeeded: ((fx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
         let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
-        let top = texels + iy * width
-        let bottom = iy + 1 < height ? top + width : top
+        // Clamped to the sub-rectangle: iy is a row of the texture, so iy * width is within its texel count.
+        let top = texels + iy &* width
+        let bottom = iy &+ 1 < height ? top + width : top
         if wx == 0 {
             return wy == 0 ? top[ix] : PixelMath.lerp(top[ix], bottom[ix], wy)
         }
@@ -470,9 +487,10 @@ struct LayerShader: @unchecked Sendable {
     /// One texel per pixel at a whole-texel offset: a copy, or a blend at the item's opacity.
     private func drawBlit(_ blit: DrawItem.Blit, row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
         guard x0 < x1, let texels else { return }
-        let source = texels + (y + blit.dy) * textureWidth + (x0 + blit.dx)
+        // Row y + dy and columns from x0 + dx lie inside the texture (the blit's rectangle maps into it).
+        let source = texels + ((y &+ blit.dy) &* textureWidth &+ (x0 &+ blit.dx))
         let target = row + x0
-        let count = x1 - x0
+        let count = x1 &- x0
         if isOpaque {
             target.update(from: source, count: count)
         } else if isOpaqueContent {
@@ -553,7 +571,8 @@ struct LayerShader: @unchecked Sendable {
 
             var content = texels == nil ? color : sample(u, v)
             if hasOverlay { content = overlay(content, u, v) }
-            let k = coverage >= 1 ? opacity255 : UInt32(coverage * opacity * 255 + 0.5)
+            // 0 < coverage < 1 and 0 < opacity <= 1: the value converted is in 0.5...255.5.
+            let k = coverage >= 1 ? opacity255 : PixelMath.truncateToUInt32(coverage * opacity * 255 + 0.5)
             if k == 255 && plainCopy {
                 row[x] = content
             } else if k > 0 {
@@ -575,20 +594,26 @@ struct LayerShader: @unchecked Sendable {
     /// Bilinear sample at local `(u, v)`, held to the snapshot's sub-rectangle.
     @inline(__always)
     private func sample(_ u: Float, _ v: Float) -> UInt32 {
-        let fx = min(max(originX + u * scaleX - 0.5, lowX), highX)
-        let fy = min(max(originY + v * scaleY - 0.5, lowY), highY)
+        // Clamped to the sub-rectangle (`max(low, t)` takes `low` for a NaN `t`), so each texel position is
+        // finite and below the texture's size: times 2^32 it is far inside Int64.
+        let fx = min(max(lowX, originX + u * scaleX - 0.5), highX)
+        let fy = min(max(lowY, originY + v * scaleY - 0.5), highY)
         return Self.bilinear(texels.unsafelyUnwrapped, textureWidth, textureHeight,
-                             Int64(fx * 4_294_967_296), Int64(fy * 4_294_967_296))
+                             PixelMath.truncate(fx * 4_294_967_296), PixelMath.truncate(fy * 4_294_967_296))
     }
 
     /// The gradient overlay drawn over `content`: the premultiplied overlay colour at this point, all four
     /// channels in one vector, then source-over.
     @inline(__always)
     private func overlay(_ content: UInt32, _ u: Float, _ v: Float) -> UInt32 {
-        let t = min(max(u * overlayGradient.0 + v * overlayGradient.1 + overlayGradient.2, 0), 1)
+        // `max(0, t)` takes 0 for a NaN `t`.
+        let t = min(max(0, u * overlayGradient.0 + v * overlayGradient.1 + overlayGradient.2), 1)
         let o = overlayStart255 + overlayDelta255 * t + 0.5
         // Channel by channel: Swift's vector float-to-integer conversion is a generic call, not an instruction.
-        let pixel = Pixmap.pack(r: UInt32(o[0]), g: UInt32(o[1]), b: UInt32(o[2]), a: UInt32(o[3]))
+        // With t in 0...1 each channel lies between its start and end plus 0.5: below 256 for colours in
+        // 0...1 at opacity up to 1, and the same as `UInt32(_:)` gives for anything below 2^32.
+        let pixel = Pixmap.pack(r: PixelMath.truncateToUInt32(o[0]), g: PixelMath.truncateToUInt32(o[1]),
+                                b: PixelMath.truncateToUInt32(o[2]), a: PixelMath.truncateToUInt32(o[3]))
         return PixelMath.over(pixel, content)
     }
 }

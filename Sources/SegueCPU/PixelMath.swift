@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// Packed arithmetic on premultiplied RGBA8 pixels, two 8-bit channels at a time in one 32-bit word
 /// (`0x00BB00RR` and `0x00AA00GG`), with no per-channel loop.
 enum PixelMath {
@@ -41,9 +45,10 @@ enum PixelMath {
         let upper = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(top).loadUnaligned(as: SIMD8<UInt8>.self))
         let lower = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(bottom).loadUnaligned(as: SIMD8<UInt8>.self))
         let half = SIMD8<UInt16>(repeating: 128)
-        let column = (upper &* UInt16(256 - wy) &+ lower &* UInt16(wy) &+ half) &>> 8
+        let column = (upper &* UInt16(truncatingIfNeeded: 256 &- wy) &+ lower &* UInt16(truncatingIfNeeded: wy) &+ half) &>> 8
         let left = column.lowHalf, right = column.highHalf
-        let pixel = (left &* UInt16(256 - wx) &+ right &* UInt16(wx) &+ SIMD4<UInt16>(repeating: 128)) &>> 8
+        let pixel = (left &* UInt16(truncatingIfNeeded: 256 &- wx) &+ right &* UInt16(truncatingIfNeeded: wx)
+                     &+ SIMD4<UInt16>(repeating: 128)) &>> 8
         return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: pixel), to: UInt32.self)
     }
 
@@ -51,22 +56,24 @@ enum PixelMath {
     /// 255 that is `source * k / 255 + target * (255 - k) / 255`, the same rounding as the scalar pair, four
     /// pixels at a time, their even and odd channels apart in 16-bit lanes (see `EvenOdd`).
     static func blendOpaqueRow(_ target: UnsafeMutablePointer<UInt32>, _ source: UnsafePointer<UInt32>, count: Int, k: UInt32) {
-        let kk = SIMD8<UInt16>(repeating: UInt16(k)), ik = SIMD8<UInt16>(repeating: UInt16(255 - k))
+        let kk = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: k))
+        let ik = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- k))
         let half = SIMD8<UInt16>(repeating: 128)
         @inline(__always) func mulDiv255(_ x: SIMD8<UInt16>, _ f: SIMD8<UInt16>) -> SIMD8<UInt16> {
             let t = x &* f &+ half
             return (t &+ (t &>> 8)) &>> 8
         }
+        // n < count before each step: n + 4 cannot overflow.
         var n = 0
-        while n + 4 <= count {
+        while n &+ 4 <= count {
             let s = EvenOdd(source + n), d = EvenOdd(target + n)
             EvenOdd(even: mulDiv255(s.even, kk) &+ mulDiv255(d.even, ik),
                     odd: mulDiv255(s.odd, kk) &+ mulDiv255(d.odd, ik)).store(to: target + n)
-            n += 4
+            n &+= 4
         }
         while n < count {
             target[n] = over(scale(source[n], k), target[n])
-            n += 1
+            n &+= 1
         }
     }
 
@@ -74,23 +81,62 @@ enum PixelMath {
     /// four pixels at a time. `target` may be `p` or `q`.
     static func lerpRows(_ target: UnsafeMutablePointer<UInt32>, _ p: UnsafePointer<UInt32>, _ q: UnsafePointer<UInt32>,
                          count: Int, w: UInt32) {
-        let wq = SIMD8<UInt16>(repeating: UInt16(w)), wp = SIMD8<UInt16>(repeating: UInt16(256 - w))
+        let wq = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: w))
+        let wp = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 256 &- w))
         let half = SIMD8<UInt16>(repeating: 128)
+        // n < count before each step: n + 4 cannot overflow.
         var n = 0
-        while n + 4 <= count {
+        while n &+ 4 <= count {
             let a = EvenOdd(p + n), b = EvenOdd(q + n)
             EvenOdd(even: (a.even &* wp &+ b.even &* wq &+ half) &>> 8,
                     odd: (a.odd &* wp &+ b.odd &* wq &+ half) &>> 8).store(to: target + n)
-            n += 4
+            n &+= 4
         }
         while n < count {
             target[n] = lerp(p[n], q[n], w)
-            n += 1
+            n &+= 1
         }
     }
 }
 
 extension PixelMath {
+    /// `Int64(x)` (truncation toward zero) without Swift's range check, for a finite `x` well inside
+    /// `Int64`'s range: the caller says why it is. On x86-64 the one instruction the checked conversion
+    /// ends in, `cvttss2si`.
+    @inline(__always)
+    static func truncate(_ x: Float) -> Int64 {
+        #if arch(x86_64)
+        return _mm_cvttss_si64(_mm_set_ss(x))
+        #else
+        return Int64(x)
+        #endif
+    }
+
+    /// `Int64(x)` (truncation toward zero) without Swift's range check, for a finite `x` well inside
+    /// `Int64`'s range (the caller says why): `cvttsd2si` on x86-64.
+    @inline(__always)
+    static func truncate(_ x: Double) -> Int64 {
+        #if arch(x86_64)
+        return _mm_cvttsd_si64(_mm_set_sd(x))
+        #else
+        return Int64(x)
+        #endif
+    }
+
+    /// `Int(x)` for a column or row position, held to -1e9...1e9 first (a NaN to -1e9): far wider than any
+    /// frame, and always in range.
+    @inline(__always)
+    static func clampedIndex(_ x: Double) -> Int {
+        Int(truncatingIfNeeded: truncate(min(max(-1e9, x), 1e9)))
+    }
+
+    /// `UInt32(x)` without Swift's range check, for a finite `x` in `0..<2^32` (the caller says why): the
+    /// same 64-bit truncating conversion the checked one compiles to, then its low 32 bits.
+    @inline(__always)
+    static func truncateToUInt32(_ x: Float) -> UInt32 {
+        UInt32(truncatingIfNeeded: truncate(x))
+    }
+
     /// `lerp` of four pixel pairs at once, each with its own weight in `0...256`.
     @inline(__always)
     static func lerp(_ p: SIMD4<UInt32>, _ q: SIMD4<UInt32>, _ w: SIMD4<UInt32>) -> SIMD4<UInt32> {

@@ -64,7 +64,8 @@ extension Pixmap {
         let r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
         if a == 255 { return (UInt8(r), UInt8(g), UInt8(b), 255) }
         if a == 0 { return (0, 0, 0, 0) }
-        func div(_ c: UInt32) -> UInt8 { UInt8(min(255, (c * 255 + a / 2) / a)) }
+        // c and a are bytes (0 < a < 255 here): c * 255 + a / 2 cannot overflow, the quotient is clamped to a byte.
+        func div(_ c: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: min(255, (c &* 255 &+ a / 2) / a)) }
         return (div(r), div(g), div(b), UInt8(a))
     }
 
@@ -75,9 +76,12 @@ extension Pixmap {
         var out = [UInt8](repeating: 0, count: byteCount)
         out.withUnsafeMutableBufferPointer { dst in
             pixels.withUnsafeBufferPointer { src in
-                for i in 0..<src.count {
-                    let (r, g, b, a) = Pixmap.unpremultiply(src[i])
-                    dst[4 * i] = r; dst[4 * i + 1] = g; dst[4 * i + 2] = b; dst[4 * i + 3] = a
+                // Four bytes out per pixel in: `out` holds byteCount = 4 * pixels.count.
+                guard var d = dst.baseAddress else { return }
+                for p in src {
+                    let (r, g, b, a) = Pixmap.unpremultiply(p)
+                    d[0] = r; d[1] = g; d[2] = b; d[3] = a
+                    d += 4
                 }
             }
         }

@@ -68,17 +68,19 @@ public enum PNGEncoder {
 
     /// Packed R, G, B bytes of an opaque pixmap (premultiplied and straight values agree at alpha 255).
     private static func rgbBytes(_ pixmap: Pixmap) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: pixmap.width * pixmap.height * 3) { out, count in
+        let byteCount = pixmap.width * pixmap.height * 3
+        return [UInt8](unsafeUninitializedCapacity: byteCount) { out, count in
             pixmap.pixels.withUnsafeBufferPointer { src in
-                var j = 0
+                // Three bytes out per pixel in: `pixels.count == width * height`, so the last lands at the end.
+                guard var o = out.baseAddress else { return }
                 for p in src {
-                    out[j] = UInt8(truncatingIfNeeded: p)
-                    out[j + 1] = UInt8(truncatingIfNeeded: p >> 8)
-                    out[j + 2] = UInt8(truncatingIfNeeded: p >> 16)
-                    j += 3
+                    o[0] = UInt8(truncatingIfNeeded: p)
+                    o[1] = UInt8(truncatingIfNeeded: p >> 8)
+                    o[2] = UInt8(truncatingIfNeeded: p >> 16)
+                    o += 3
                 }
             }
-            count = pixmap.width * pixmap.height * 3
+            count = byteCount
         }
     }
 }

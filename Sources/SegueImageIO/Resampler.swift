@@ -1,3 +1,6 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 import SegueCore
 
 /// High-quality resizing of premultiplied pixmaps.
@@ -29,15 +32,22 @@ public enum Resampler {
                 axis.first.withUnsafeBufferPointer { first in
                     axis.count.withUnsafeBufferPointer { count in
                         axis.weights.withUnsafeBufferPointer { weights in
+                            // Every tap index lies inside its row of `src` or `weights` (see `AxisWeights`),
+                            // and every row inside its buffer: the offsets below cannot overflow.
+                            guard let src = src.baseAddress, let dst = dst.baseAddress,
+                                  let first = first.baseAddress, let count = count.baseAddress,
+                                  let weights = weights.baseAddress else { return }
                             for y in 0..<pixmap.height {
-                                let row = y * srcWidth, outRow = y * outWidth
+                                let row = src + y &* srcWidth, outRow = dst + y &* outWidth
                                 for x in 0..<outWidth {
                                     var acc = SIMD4<Float>.zero
-                                    let s = row + first[x], wBase = x * axis.stride
-                                    for k in 0..<count[x] {
-                                        acc += weights[wBase + k] * channels(src[s + k])
+                                    let s = row + first[x], w = weights + x &* axis.stride
+                                    var k = 0
+                                    while k < count[x] {
+                                        acc += w[k] * channels(s[k])
+                                        k &+= 1
                                     }
-                                    dst[outRow + x] = acc
+                                    outRow[x] = acc
                                 }
                             }
                         }
@@ -56,15 +66,18 @@ public enum Resampler {
         rows.withUnsafeBufferPointer { src in
             result.pixels.withUnsafeMutableBufferPointer { dst in
                 acc.withUnsafeMutableBufferPointer { acc in
+                    // Rows of `src` (first[y] + k, taps inside the source's height) and of `dst` lie inside
+                    // their buffers: the offsets below cannot overflow.
+                    guard let src = src.baseAddress, let dst = dst.baseAddress, let acc = acc.baseAddress else { return }
                     for y in 0..<height {
                         for x in 0..<width { acc[x] = .zero }
                         for k in 0..<axis.count[y] {
                             let w = axis.weights[y * axis.stride + k]
-                            let row = (axis.first[y] + k) * width
-                            for x in 0..<width { acc[x] += w * src[row + x] }
+                            let row = src + (axis.first[y] &+ k) &* width
+                            for x in 0..<width { acc[x] += w * row[x] }
                         }
-                        let outRow = y * width
-                        for x in 0..<width { dst[outRow + x] = pack(acc[x]) }
+                        let outRow = dst + y &* width
+                        for x in 0..<width { outRow[x] = pack(acc[x]) }
                     }
                 }
             }
@@ -82,7 +95,13 @@ public enum Resampler {
     @inline(__always)
     private static func pack(_ v: SIMD4<Float>) -> UInt32 {
         let c = (v + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-        let a = UInt32(c[3])
-        return Pixmap.pack(r: min(UInt32(c[0]), a), g: min(UInt32(c[1]), a), b: min(UInt32(c[2]), a), a: a)
+        // Each lane is in 0...255 (a NaN clamps to 0): truncated all four at once, with no range check.
+        #if arch(x86_64)
+        let i = unsafeBitCast(_mm_cvttps_epi32(c), to: SIMD4<UInt32>.self)
+        #else
+        let i = SIMD4<UInt32>(UInt32(c[0]), UInt32(c[1]), UInt32(c[2]), UInt32(c[3]))
+        #endif
+        let a = i[3]
+        return Pixmap.pack(r: min(i[0], a), g: min(i[1], a), b: min(i[2], a), a: a)
     }
 }

@@ -32,6 +32,8 @@ struct Canvas {
                           blue: lerp(color.blue, b.blue, t), alpha: lerp(color.alpha, b.alpha, t))
                 } ?? color
                 let pixel = c.premultipliedPixel
+                // y is a row of the pixmap: y * width is within its pixel count.
+                let line = px.baseAddress.unsafelyUnwrapped + y &* width
                 for x in cols {
                     let qx = abs(Double(x) + 0.5 - cx) - hx, qy = abs(py - cy) - hy
                     let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
@@ -39,8 +41,7 @@ struct Canvas {
                     let coverage = min(max(0.5 - distance, 0), 1)
                     if coverage <= 0 { continue }
                     let src = coverage >= 1 ? pixel : Self.scaled(pixel, coverage)
-                    let dst = px[y * width + x]
-                    px[y * width + x] = Self.over(src, dst)
+                    line[x] = Self.over(src, line[x])
                 }
             }
         }
@@ -50,15 +51,20 @@ struct Canvas {
         fill(Rect(center.x - radius, center.y - radius, 2 * radius, 2 * radius), radius: radius, color)
     }
 
+    @inline(__always)
     private static func scaled(_ p: UInt32, _ k: Double) -> UInt32 {
-        func ch(_ s: UInt32) -> UInt32 { UInt32((Double(p >> s & 0xFF) * k).rounded()) << s }
+        @inline(__always) func ch(_ s: UInt32) -> UInt32 { UInt32((Double(p >> s & 0xFF) * k).rounded()) << s }
         return ch(0) | ch(8) | ch(16) | ch(24)
     }
 
+    @inline(__always)
     private static func over(_ s: UInt32, _ d: UInt32) -> UInt32 {
+        // An opaque source: each channel below is min(255, s + round(d * 0 / 255)) = s.
+        if s >> 24 == 255 { return s }
         let ia = 255 - Double(s >> 24)
-        func ch(_ sh: UInt32) -> UInt32 {
-            min(255, (s >> sh & 0xFF) + UInt32((Double(d >> sh & 0xFF) * ia / 255).rounded())) << sh
+        // Two bytes' sum: no overflow.
+        @inline(__always) func ch(_ sh: UInt32) -> UInt32 {
+            min(255, (s >> sh & 0xFF) &+ UInt32((Double(d >> sh & 0xFF) * ia / 255).rounded())) << sh
         }
         return ch(0) | ch(8) | ch(16) | ch(24)
     }
