@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueGLES
+import SegueImageIO
 
 /// Custom transitions by name or file, for `segue render --shader` and storyboards' `shader:` steps.
 public enum ShaderLibrary {
@@ -19,6 +20,11 @@ public enum ShaderLibrary {
         }
         let names = ShippedTransitions.all.map(\.name).joined(separator: ", ")
         throw JobError.usage("unknown --shader '\(spec)' (shipped: \(names); or give a .glsl file)")
+    }
+
+    /// The image a `sampler2D` parameter names: a PNG or JPEG file, decoded premultiplied RGBA8.
+    public static func image(_ path: String) throws -> Pixmap {
+        try ImageDecoder.decode(contentsOf: path)
     }
 
     /// The shipped transitions, by name.
