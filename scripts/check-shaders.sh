@@ -2,7 +2,7 @@
 # Checks every shader in Sources/SegueGLES/Shaders/ (the files SwiftPM embeds into SegueGLES) with
 # glslangValidator (the stage comes from the extension), and every variant of layer.frag (the #define
 # switches LayerVariant.swift compiles it with), and every shipped custom transition in transitions/ wrapped
-# as the renderer wraps it (transition.frag, #line 1, the file).
+# as the renderer wraps it (transition.frag or transition100.frag, #line 1, the file).
 # Usage: scripts/check-shaders.sh    (from anywhere; exit status non-zero when any shader fails)
 set -euo pipefail
 cd "$(dirname "$0")/../Sources/SegueGLES/Shaders"
@@ -48,11 +48,14 @@ for source in 0 1; do
 done
 done
 [ $status -eq 0 ] && echo "ok   layer.frag: all $count variants"
-# The shipped transitions, after the real preamble; #version and precision lines are blanked, as
+# The shipped transitions, after the real preamble of their dialect (transition100.frag for a GLSL ES 1.00
+# file, roughly as ShaderTransition.isGLSL100 tells it); #version and precision lines are blanked, as
 # ShaderTransition.body does.
 for f in transitions/*.glsl; do
     wrapped="$scratch/$(basename "$f" .glsl).frag"
-    { cat transition.frag; echo '#line 1'; sed -E 's/^[[:space:]]*(#version|precision).*$//' "$f"; } > "$wrapped"
+    preamble=transition.frag
+    if grep -qE '^[[:space:]]*#version[[:space:]]+100|texture2D|gl_FragColor|varying' "$f"; then preamble=transition100.frag; fi
+    { cat "$preamble"; echo '#line 1'; sed -E 's/^[[:space:]]*(#version|precision).*$//' "$f"; } > "$wrapped"
     if glslangValidator "$wrapped" >/dev/null; then
         echo "ok   $f"
     else

@@ -1,8 +1,11 @@
 /// A value of one custom-transition parameter: its type and its components (one for `float`, `int` and
-/// `bool`, where `bool` is 0 or 1; two to four for the vectors). Integer types hold whole numbers.
+/// `bool`, where `bool` is 0 or 1; two to four for the vectors). Integer types hold whole numbers. A
+/// `sampler2D` has no components: its value is `image` (decoded by whoever reads the file; nil until given).
 public struct ShaderValue: Sendable, Equatable, CustomStringConvertible {
     public let type: ShaderType
     public let components: [Double]
+    /// The image of a `sampler2D` (premultiplied RGBA8, top row first), nil for every other type.
+    public let image: Pixmap?
 
     /// Checks the count and, for `int`, `ivec2` and `bool`, that every component is whole (0 or 1 for `bool`).
     public init?(type: ShaderType, components: [Double]) {
@@ -11,9 +14,17 @@ public struct ShaderValue: Sendable, Equatable, CustomStringConvertible {
         if type == .bool, !components.allSatisfy({ $0 == 0 || $0 == 1 }) { return nil }
         self.type = type
         self.components = components
+        image = nil
     }
 
-    /// The value GL gives a uniform nobody set: zero (false).
+    /// A `sampler2D`'s value: `image`.
+    public init(image: Pixmap) {
+        type = .sampler2D
+        components = []
+        self.image = image
+    }
+
+    /// The value GL gives a uniform nobody set: zero (false); a `sampler2D` with no image.
     public static func zero(_ type: ShaderType) -> ShaderValue {
         ShaderValue(type: type, components: Array(repeating: 0, count: type.componentCount))!
     }
@@ -21,6 +32,7 @@ public struct ShaderValue: Sendable, Equatable, CustomStringConvertible {
     /// Parses `text` as a value of `type`: `0.5`, `3`, `true`, `1,2`, `vec2(1, 2)`, `vec3(0.5)` (one value
     /// for every component), `ivec2(4,3)`. Nil when it is not one.
     public init?(parsing text: String, as type: ShaderType) {
+        guard type != .sampler2D else { return nil }  // an image is read from a file, not parsed
         var body = Substring(text).trimmingWhitespace
         var isConstructor = false
         if let open = body.firstIndex(of: "("), body.last == ")" {
@@ -62,6 +74,7 @@ public struct ShaderValue: Sendable, Equatable, CustomStringConvertible {
         case .bool: return components[0] != 0 ? "true" : "false"
         case .float, .int: return number(components[0])
         case .vec2, .vec3, .vec4, .ivec2: return "\(type.rawValue)(\(components.map(number).joined(separator: ", ")))"
+        case .sampler2D: return image.map { "image \($0.width)x\($0.height)" } ?? "no image"
         }
     }
 }

@@ -33,15 +33,21 @@ extension Storyboard {
     /// Checks here need no image; `problems(frame:)` checks the transitions against the frame once the
     /// screens' size is known.
     /// `loadShader` reads the custom transition of a `"shader:NAME|FILE"` step (a file relative to the
-    /// storyboard, or a shipped transition's name); without it such steps are problems.
+    /// storyboard, or a shipped transition's name); without it such steps are problems. `loadImage` decodes
+    /// the image file a `sampler2D` parameter names in `options.params` (its path as written in the file).
     public static func parse(json data: Data, loadTrack: (String) throws -> String,
                              loadShader: (String) throws -> ShaderTransition = { _ in
                                  throw SegueError.failed("custom shaders are not available here")
+                             },
+                             loadImage: (String) throws -> Pixmap = { _ in
+                                 throw SegueError.failed("images are not read here")
                              }) -> Parsed {
         withoutActuallyEscaping(loadTrack) { load in withoutActuallyEscaping(loadShader) { shader in
-            var p = Parser(loadTrack: load, loadShader: shader)
-            let board = p.storyboard(data)
-            return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths)
+            withoutActuallyEscaping(loadImage) { image in
+                var p = Parser(loadTrack: load, loadShader: shader, loadImage: image)
+                let board = p.storyboard(data)
+                return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths)
+            }
         } }
     }
 
@@ -87,13 +93,16 @@ extension Storyboard {
 private struct Parser {
     let loadTrack: (String) throws -> String
     let loadShader: (String) throws -> ShaderTransition
+    let loadImage: (String) throws -> Pixmap
     var problems: [StoryboardProblem] = []
     /// The JSON path of each kept step (steps with problems are dropped, so indices shift).
     var stepPaths: [String] = []
 
-    init(loadTrack: @escaping (String) throws -> String, loadShader: @escaping (String) throws -> ShaderTransition) {
+    init(loadTrack: @escaping (String) throws -> String, loadShader: @escaping (String) throws -> ShaderTransition,
+         loadImage: @escaping (String) throws -> Pixmap) {
         self.loadTrack = loadTrack
         self.loadShader = loadShader
+        self.loadImage = loadImage
     }
 
     mutating func problem(_ path: String, _ message: String) {
@@ -318,12 +327,16 @@ private struct Parser {
         do { transition = try loadShader(spec) } catch { problem("\(path).transition", "\(error)") }
         let (duration, curve, direction) = timing(object, path)
         var values: [String: ShaderValue] = [:]
+        var pairs: [(name: String, value: String)] = []
+        let beforeOptions = problems.count
+        var hasParams = false
         if let options = object["options"] {
             if let options = options as? [String: Any] {
                 unknownKeys(options, "\(path).options", allowed: ["params"])
                 if let params = options["params"] {
-                    if let params = params as? [String: Any], let transition {
-                        // JSON values as --param spells them: 0.5, 3, true, [1, 2] -> "1,2".
+                    if let params = params as? [String: Any], transition != nil {
+                        hasParams = true
+                        // JSON values as --param spells them: 0.5, 3, true, [1, 2] -> "1,2"; an image's path.
                         func text(_ v: Any) -> String? {
                             if let b = v as? Bool { return b ? "true" : "false" }
                             if let n = JSONNumber.value(v) { return n.compact }
@@ -333,16 +346,12 @@ private struct Parser {
                             }
                             return v as? String
                         }
-                        var pairs: [(name: String, value: String)] = []
                         for name in params.keys.sorted() {
                             guard let value = text(params[name]!) else {
-                                problem("\(path).options.params\(key(name))", "expected a number, a bool or an array of numbers")
+                                problem("\(path).options.params\(key(name))", "expected a number, a bool, an array of numbers or an image file")
                                 continue
                             }
                             pairs.append((name, value))
-                        }
-                        do { values = try transition.values(pairs, flag: "params") } catch {
-                            problem("\(path).options.params", "\(error)")
                         }
                     } else if !(params is [String: Any]) {
                         problem("\(path).options.params", "expected an object of the shader's parameters")
@@ -350,6 +359,18 @@ private struct Parser {
                 }
             } else {
                 problem("\(path).options", "expected an object: {\"params\": {...}}")
+            }
+        }
+        // Checked even with no params: a sampler2D parameter needs its image.
+        if let transition, problems.count == beforeOptions {
+            do {
+                if hasParams {
+                    values = try transition.values(pairs, flag: "params", loadImage: loadImage)
+                } else {
+                    try transition.checkImages([:], flag: "params")
+                }
+            } catch {
+                problem("\(path).options.params", "\(error)")
             }
         }
         guard problems.count == before, let transition, let from, let to else { return nil }

@@ -1,3 +1,4 @@
+import CEGL
 import SegueCore
 
 /// A custom transition compiled for one `GLESRenderer`, with the value of each of its parameters: made once
@@ -7,12 +8,16 @@ public final class PreparedTransition: PreparedShader, @unchecked Sendable {
     /// Every parameter's value: the defaults, with what was given to `prepare` over them.
     public let values: [String: ShaderValue]
     let program: TransitionProgram
+    /// The textures of the `sampler2D` parameters' images, in `program.samplers`' order.
+    let images: [GLuint]
     let owner: ObjectIdentifier
 
-    init(transition: ShaderTransition, values: [String: ShaderValue], program: TransitionProgram, owner: ObjectIdentifier) {
+    init(transition: ShaderTransition, values: [String: ShaderValue], program: TransitionProgram, images: [GLuint],
+         owner: ObjectIdentifier) {
         self.transition = transition
         self.values = values
         self.program = program
+        self.images = images
         self.owner = owner
     }
 }
@@ -21,7 +26,8 @@ extension GLESRenderer {
     /// Compiles `transition` on this renderer (once per text: later calls reuse the program) with `values`
     /// over its defaults (from `ShaderTransition.values(assigning:)`). Throws `GLError.transitionCompile`,
     /// whose lines read `FILE:LINE: error: ...` with the file's own line numbers, and `SegueError.invalidValue`
-    /// for a value of a parameter the file does not declare, or of another type.
+    /// for a value of a parameter the file does not declare, or of another type, or a `sampler2D` with no image.
+    /// The images of `sampler2D` parameters are uploaded here, once per renderer and image.
     public func prepare(_ transition: ShaderTransition, values: [String: ShaderValue] = [:]) throws -> PreparedTransition {
         var all = transition.defaults
         for (name, value) in values {
@@ -33,8 +39,14 @@ extension GLESRenderer {
             }
             all[name] = value
         }
-        let program = try thread.sync { try pipeline.transitionProgram(transition) }
-        return PreparedTransition(transition: transition, values: all, program: program, owner: ObjectIdentifier(self))
+        try transition.checkImages(all)
+        let (program, images) = try thread.sync {
+            let program = try pipeline.transitionProgram(transition)
+            let images = try program.samplers.map { try pipeline.imageTexture(all[$0.name]!.image!, name: $0.name) }
+            return (program, images)
+        }
+        return PreparedTransition(transition: transition, values: all, program: program, images: images,
+                                  owner: ObjectIdentifier(self))
     }
 
     /// Draws `transition` at `progress` (after the timing curve: 0 is `from`, 1 is `to`) into a `width` x `height`
@@ -47,7 +59,7 @@ extension GLESRenderer {
         target = Pixmap(width: 0, height: 0)  // so writing the pixels does not copy them
         defer { target = frame }
         try thread.sync {
-            try pipeline.draw(pipeline.transitionFrame(transition.program, values: transition.values, progress: progress,
+            try pipeline.draw(pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images, progress: progress,
                                                        width: width, height: height, background: Self.opaque(background)),
                               into: &frame)
         }
@@ -61,7 +73,8 @@ extension GLESRenderer {
         let bg = Self.opaque(background)
         try thread.sync {
             try pipeline.drawFrames(count: progress.count, frame: { k in
-                pipeline.transitionFrame(transition.program, values: transition.values, progress: progress[k],
+                pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images,
+                                         progress: progress[k],
                                          width: width, height: height, background: bg)
             }, buffer: { nil }, deliver: deliver)
         }

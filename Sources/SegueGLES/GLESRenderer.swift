@@ -129,7 +129,7 @@ public final class GLESRenderer: Renderer {
                     return pipeline.frame(list)
                 case let .shader(prepared, progress, width, height, background):
                     let transition = try own(prepared)
-                    return pipeline.transitionFrame(transition.program, values: transition.values, progress: progress,
+                    return pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images, progress: progress,
                                                     width: width, height: height, background: Self.opaque(background))
                 }
             }, buffer: buffer, deliver: deliver)

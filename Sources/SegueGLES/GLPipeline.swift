@@ -12,6 +12,9 @@ final class GLPipeline {
     private var programs: [LayerVariant: LayerProgram] = [:]
     /// One program per custom transition text, compiled when first prepared.
     private var transitionPrograms: [String: TransitionProgram] = [:]
+    /// The images of custom transitions' `sampler2D` parameters, one texture per distinct image, uploaded when
+    /// first prepared and kept until teardown.
+    private var imageTextures: [(image: Pixmap, texture: GLuint)] = []
     private let target: RenderTarget
     private let ring: ReadbackRing
     private var textures: [GLuint] = []
@@ -224,18 +227,62 @@ final class GLPipeline {
 
     /// The program of `transition`, compiled the first time its text is seen.
     func transitionProgram(_ transition: ShaderTransition) throws -> TransitionProgram {
-        if let program = transitionPrograms[transition.body] { return program }
+        let key = (transition.isGLSL100 ? "100\n" : "300\n") + transition.body + "\n"
+            + transition.globalInitializers.map { "\($0.line) \($0.assignment)" }.joined(separator: "\n")
+        if let program = transitionPrograms[key] { return program }
         let program = try TransitionProgram(transition, ledger: ledger)
-        transitionPrograms[transition.body] = program
+        transitionPrograms[key] = program
         return program
     }
 
-    /// A frame of a custom transition between snapshots 0 (`from`) and 1 (`to`) at `progress`.
-    func transitionFrame(_ program: TransitionProgram, values: [String: ShaderValue], progress: Double,
-                         width: Int, height: Int, background: UInt32) -> Frame {
+    /// The texture of a `sampler2D` parameter's image (`name` for messages), uploaded the first time the image
+    /// is seen. Its rows go bottom first, so that, as in WebGL with its images flipped on upload (as
+    /// gl-transitions runs them), `texture2D(map, uv)` shows the image upright: uv (0, 1) is its top-left.
+    /// Bilinear, clamped to the edge, no mipmaps.
+    func imageTexture(_ image: Pixmap, name: String) throws -> GLuint {
+        if let known = imageTextures.first(where: { $0.image == image }) { return known.texture }
+        let limit = context.info.maxTextureSize
+        guard image.width > 0, image.height > 0, image.width <= limit, image.height <= limit else {
+            throw GLError.limitExceeded(what: "the image of \(name) (\(image.width)x\(image.height))", limit: "GL_MAX_TEXTURE_SIZE", value: limit)
+        }
+        var texture = ledger.generate(.texture, glGenTextures)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(image.width), GLsizei(image.height))
+        var flipped = [UInt32]()
+        flipped.reserveCapacity(image.pixels.count)
+        for y in stride(from: image.height - 1, through: 0, by: -1) {
+            flipped += image.pixels[y * image.width..<(y + 1) * image.width]
+        }
+        flipped.withUnsafeBytes { bytes in
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(image.width), GLsizei(image.height),
+                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        do {
+            try GLError.check("glTexSubImage2D(\(name), \(image.width)x\(image.height))")
+        } catch {
+            ledger.delete(.texture, &texture, glDeleteTextures)
+            throw error
+        }
+        imageTextures.append((image, texture))
+        return texture
+    }
+
+    /// A frame of a custom transition between snapshots 0 (`from`) and 1 (`to`) at `progress`; `images` are the
+    /// textures of its `sampler2D` parameters, bound to units 2, 3, ...
+    func transitionFrame(_ program: TransitionProgram, values: [String: ShaderValue], images: [GLuint] = [],
+                         progress: Double, width: Int, height: Int, background: UInt32) -> Frame {
         (width, height, {
             let from = try self.texture(.from), to = try self.texture(.to)
             program.use(values: values, progress: progress, width: width, height: height, background: background)
+            for (k, image) in images.enumerated() {
+                glActiveTexture(GLenum(GL_TEXTURE0 + Int32(TransitionProgram.firstSamplerUnit + k)))
+                glBindTexture(GLenum(GL_TEXTURE_2D), image)
+            }
             glActiveTexture(GLenum(GL_TEXTURE1))
             glBindTexture(GLenum(GL_TEXTURE_2D), to)
             glActiveTexture(GLenum(GL_TEXTURE0))
@@ -246,7 +293,7 @@ final class GLPipeline {
             glClearColor(channel(0), channel(8), channel(16), channel(24))
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
             glDisable(GLenum(GL_BLEND))
-            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+            program.drawQuad()
             glEnable(GLenum(GL_BLEND))
             try GLError.check("glDrawArrays(\(program.name))")
         })
@@ -270,6 +317,8 @@ final class GLPipeline {
         programs.removeAll()
         for program in transitionPrograms.values { program.delete() }
         transitionPrograms.removeAll()
+        for k in imageTextures.indices { ledger.delete(.texture, &imageTextures[k].texture, glDeleteTextures) }
+        imageTextures.removeAll()
         assert(ledger.total == 0, "GL objects left at teardown: \(ledger.live)")
         glFinish()
         context.destroy()

@@ -9,6 +9,8 @@ public enum ShaderSources {
         ("layer.vert", text(PackageResources.layer_vert)),
         ("transition.frag", text(PackageResources.transition_frag)),
         ("transition.vert", text(PackageResources.transition_vert)),
+        ("transition100.frag", text(PackageResources.transition100_frag)),
+        ("transition100.vert", text(PackageResources.transition100_vert)),
     ]
 
     /// The shipped custom transitions (gl-transitions interface): each file in `Shaders/transitions/` and its

@@ -80,7 +80,8 @@ public struct RenderJob: Sendable {
     }
 
     /// Reads a storyboard file: its problems are kept in `parseProblems` and reported by `run`, with those
-    /// of its screens and steps, before anything renders. Tracks and shaders are read relative to it.
+    /// of its screens and steps, before anything renders. Tracks, shaders and shaders' images are read
+    /// relative to it.
     public init(storyboardFile file: String, output: Output) throws {
         let data: Data
         do {
@@ -94,6 +95,9 @@ public struct RenderJob: Sendable {
         }, loadShader: { spec in
             // A file relative to the storyboard, else a shipped transition's name.
             try ShaderLibrary.load(FileManager.default.fileExists(atPath: resolve(spec)) ? resolve(spec) : spec)
+        }, loadImage: { path in
+            // A sampler2D parameter's image, relative to the storyboard.
+            try ShaderLibrary.image(resolve(path))
         })
         self.init(storyboard: parsed.storyboard, output: output)
         storyboardFile = file

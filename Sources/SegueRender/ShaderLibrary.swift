@@ -24,6 +24,11 @@ public enum ShaderLibrary {
         throw JobError.usage("unknown --shader '\(spec)' (shipped: \(names); or give a .glsl file)")
     }
 
+    /// The image a `sampler2D` parameter names: a PNG or JPEG file, decoded premultiplied RGBA8.
+    public static func image(_ path: String) throws -> Pixmap {
+        try ImageDecoder.decode(contentsOf: path)
+    }
+
     /// The shipped transitions, by name.
     public static var shipped: [(name: String, transition: ShaderTransition)] { ShippedTransitions.all }
 }

@@ -16,7 +16,7 @@ struct ShaderArguments: ParsableArguments {
 
     @Option(name: .customLong("param"), help: ArgumentHelp("""
         Set one of the shader's parameters (repeatable): amplitude=0.05, cells=4,3, center=vec2(0.3,0.7), \
-        clockwise=false. 'segue effects' lists those of the shipped ones.
+        clockwise=false, or a sampler2D's image: map=FILE.png. 'segue effects' lists those of the shipped ones.
         """, valueName: "name=value"))
     var params: [String] = []
 }

@@ -82,6 +82,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("bad").path))
     }
 
+    /// A sampler2D parameter takes an image: `--param map=FILE.png`, or in a storyboard `"params": {"map":
+    /// "FILE.png"}` relative to the storyboard; the image shows in the frame; without one, or with one that
+    /// cannot be read, the error names the parameter and nothing renders.
+    @Test func samplerParametersTakeImageFiles() throws {
+        let dir = try temporaryDirectory()
+        let shader = try write("""
+            uniform sampler2D map;
+            vec4 transition(vec2 uv) { return mix(texture2D(map, uv), getToColor(uv), progress); }
+            """, "map.glsl", in: dir)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("maps"), withIntermediateDirectories: true)
+        let image = Pixmap(width: 4, height: 4, fill: 0xFF33_2211)
+        try Data(PNGEncoder.encode(image)).write(to: dir.appendingPathComponent("maps/a.png"))
+        let args = ["render", "--shader", shader, "--from", "sample:home", "--to", "sample:detail", "--size", "16x24",
+                    "--progress", "0", "--backend", "gles"]
+        let out = dir.appendingPathComponent("a.png").path
+        let r = try Segue.run(args + ["--param", "map=\(dir.path)/maps/a.png", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Set(try ImageDecoder.decode(contentsOf: out).pixels) == [0xFF33_2211])
+        let missing = try Segue.run(args + ["--out", dir.appendingPathComponent("b.png").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("map is a sampler2D: give an image with --param map=FILE.png"), "\(missing.stderr)")
+        let unreadable = try Segue.run(args + ["--param", "map=nowhere.png", "--out", dir.appendingPathComponent("c.png").path])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.stderr.contains("--param 'map=nowhere.png': cannot read the image of sampler2D map"), "\(unreadable.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b.png").path))
+        // A storyboard names the image relative to itself.
+        func story(_ params: String) -> String {
+            """
+            {"fps": 4, "size": [16, 24], "screens": {"home": "sample:home", "detail": "sample:detail"},
+             "timeline": [{"transition": "shader:map.glsl", "from": "home", "to": "detail", "duration": 1,
+                           "options": {"params": \(params)}}]}
+            """
+        }
+        let good = try write(story(#"{"map": "maps/a.png"}"#), "good.json", in: dir)
+        let frames = dir.appendingPathComponent("frames")
+        let batch = try Segue.run(["batch", good, "--backend", "gles", "--quiet", "--out", frames.path], in: dir.appendingPathComponent("maps"))
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(Set(try ImageDecoder.decode(contentsOf: frames.appendingPathComponent("frame_00000.png").path).pixels) == [0xFF33_2211])
+        let none = try write(story("{}"), "none.json", in: dir)
+        let bad = try Segue.run(["batch", none, "--backend", "gles", "--quiet", "--out", dir.appendingPathComponent("none").path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains(#"$.timeline[0].options.params: map is a sampler2D: give an image with params {"map": "FILE.png"}"#),
+                "\(bad.stderr)")
+    }
+
     @Test func reportsEveryProblemWithItsPathBeforeRendering() throws {
         let dir = try temporaryDirectory()
         let story = try write("""

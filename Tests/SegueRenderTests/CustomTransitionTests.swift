@@ -195,5 +195,119 @@ extension GLESSuite {
             var frame = Pixmap(width: 0, height: 0)
             #expect(throws: GLError.self) { try other.draw(a, progress: 0, width: 4, height: 4, into: &frame) }
         }
+
+        // MARK: The public collection's files, as WebGL runs them
+
+        /// Exact `from` at 0 and `to` at 1, and a middle frame that is neither.
+        private func expectExactEnds(_ transition: ShaderTransition, values: [String: ShaderValue] = [:],
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let renderer = try GLESRenderer()
+            #expect(Self.difference(try render(transition, progress: 0, values: values, on: renderer), Self.shown[0]) == nil,
+                    sourceLocation: sourceLocation)
+            #expect(Self.difference(try render(transition, progress: 1, values: values, on: renderer), Self.shown[1]) == nil,
+                    sourceLocation: sourceLocation)
+        }
+
+        /// A file with CRLF (or lone CR) line endings runs, and its errors carry its own line numbers.
+        @Test func crlfFilesRunWithTheirLineNumbers() throws {
+            let lines = ["// CRLF, for a test.", "uniform float amount; // = 1.0", "",
+                         "vec4 transition(vec2 uv) {", "    return mix(getFromColor(uv), getToColor(uv), progress * amount);", "}", ""]
+            for ending in ["\r\n", "\r"] {
+                try expectExactEnds(try Self.source(lines.joined(separator: ending)))
+            }
+            var broken = lines
+            broken[4] = "    return getToColor(uv) + nope;"
+            let transition = try Self.source(broken.joined(separator: "\r\n"), name: "crlf.glsl")
+            #expect { _ = try GLESRenderer().prepare(transition) } throws: { "\($0)".hasPrefix("crlf.glsl:5") }
+        }
+
+        /// A GLSL ES 1.00 file that defines its own `texture` (3.00 refuses that) runs as 1.00, exact at the
+        /// ends, with its errors on its own lines.
+        @Test func glsl100FileWithItsOwnTextureFunctionRuns() throws {
+            let file = """
+                // Defines texture(), as WebGL 1 files may.
+                precision mediump float;
+                uniform float amount; // = 1.0
+                vec4 texture(vec2 p) {
+                    return texture2D(segue_from, vec2(p.x, 1.0 - p.y));
+                }
+                vec4 transition(vec2 uv) {
+                    return mix(texture(uv), getToColor(uv), progress * amount);
+                }
+                """
+            let transition = try Self.source(file)
+            #expect(transition.isGLSL100)
+            try expectExactEnds(transition)
+            // The same picture as a 3.00 file.
+            let new = try Self.source("vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }")
+            let renderer = try GLESRenderer()
+            #expect(Self.difference(try render(transition, progress: 0.5, on: renderer), try render(new, progress: 0.5, on: renderer)) == nil)
+            let broken = try Self.source(file.replacingOccurrences(of: "progress * amount", with: "progress * nope"), name: "old.glsl")
+            #expect { _ = try renderer.prepare(broken) } throws: { "\($0)".hasPrefix("old.glsl:8") }
+        }
+
+        /// Globals that start from uniforms (`float r = ratio / 4.0;`, `vec2 c = center;`) run in both dialects,
+        /// with the values the uniforms have; an error in such an initialiser is on its own line.
+        @Test func globalsInitialisedFromUniformsRun() throws {
+            for dialect in ["", "#version 100\n"] {
+                let probe = try Self.source(dialect + """
+                    uniform vec2 center; // = vec2(0.25, 0.75)
+                    float r = ratio / 4.0;
+                    vec2 c = center;
+                    vec4 transition(vec2 uv) { return vec4(c, r, 1.0); }
+                    """)
+                #expect(probe.globalInitializers.count == 2)
+                let frame = try render(probe, progress: 0.5)
+                // ratio 4/3: r = 1/3, blue 85; center (0.25, 0.75): 64, 191.
+                #expect(frame[10, 10] == 0xFF55_BF40, "\(String(frame[10, 10], radix: 16))")
+                let moved = try render(probe, progress: 0.5, values: ["center": ShaderValue(type: .vec2, components: [1, 0])!])
+                #expect(moved[10, 10] == 0xFF55_00FF, "\(String(moved[10, 10], radix: 16))")
+                let mix = try Self.source(dialect + """
+                    float p = progress;
+                    vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), p); }
+                    """)
+                try expectExactEnds(mix)
+            }
+            let broken = try Self.source("// x\nfloat r = ratio *\n  nope;\nvec4 transition(vec2 uv) { return getToColor(uv) * r; }", name: "g.glsl")
+            #expect { _ = try GLESRenderer().prepare(broken) } throws: { "\($0)".hasPrefix("g.glsl:2") }
+        }
+
+        /// `uniform bool flip; // = 1` is true.
+        @Test func boolDefaultOfOneIsTrue() throws {
+            let t = try Self.source("""
+                uniform bool flip; // = 1
+                vec4 transition(vec2 uv) { return flip ? mix(getToColor(uv), getFromColor(uv), progress) : getToColor(uv); }
+                """)
+            let frame = try render(t, progress: 0)
+            #expect(Self.difference(frame, Self.shown[1]) == nil)
+            let off = try render(t, progress: 0, values: ["flip": ShaderValue(type: .bool, components: [0])!])
+            #expect(Self.difference(off, Self.shown[1]) == nil)
+            #expect(Self.difference(try render(t, progress: 1), Self.shown[0]) == nil)
+        }
+
+        /// A sampler2D parameter shows its image upright (uv (0, 1) is its top-left, as WebGL's flipped images),
+        /// in both dialects, bound after the snapshots; another image gives other pixels; none is an error.
+        @Test func samplerParametersShowTheirImage() throws {
+            // Top half white, bottom half red, left column blue.
+            var image = Pixmap(width: 8, height: 8, fill: 0xFF00_00FF)
+            for y in 0..<4 { for x in 0..<8 { image[x, y] = 0xFFFF_FFFF } }
+            for y in 0..<8 { image[0, y] = 0xFFFF_0000 }
+            for (source, sample) in [("", "texture"), ("#version 100\n", "texture2D")] {
+                let t = try Self.source(source + """
+                    uniform sampler2D map;
+                    uniform sampler2D other;
+                    vec4 transition(vec2 uv) { return mix(\(sample)(map, uv), \(sample)(other, uv), progress); }
+                    """)
+                let black = Pixmap(width: 1, height: 1, fill: 0xFF00_0000)
+                let values = ["map": ShaderValue(image: image), "other": ShaderValue(image: black)]
+                let frame = try render(t, progress: 0, values: values)
+                #expect(frame[32, 2] == 0xFFFF_FFFF && frame[32, 45] == 0xFF00_00FF, "\(source)")
+                #expect(frame[0, 2] == 0xFFFF_0000 && frame[0, 45] == 0xFFFF_0000, "\(source)")
+                #expect(Set(try render(t, progress: 1, values: values).pixels) == [0xFF00_0000])
+                #expect(throws: SegueError.invalidValue("map is a sampler2D: give an image with --param map=FILE.png")) {
+                    _ = try GLESRenderer().prepare(t, values: ["other": ShaderValue(image: black)])
+                }
+            }
+        }
     }
 }

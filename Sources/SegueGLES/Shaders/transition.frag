@@ -1,7 +1,9 @@
 #version 300 es
-// Segue's preamble for custom transitions written to the gl-transitions interface. The renderer compiles
-// this text, then `#line 1`, then the transition file (its #version and precision lines blanked), as one
-// fragment shader, so the driver's messages carry the file's own line numbers. The file defines
+// Segue's preamble for custom transitions written to the gl-transitions interface in GLSL ES 3.00 (a file
+// in GLSL ES 1.00, WebGL 1's dialect, follows transition100.frag instead). The renderer compiles this text,
+// then `#line 1`, then the transition file (its #version and precision lines blanked, its globals'
+// initialisers taken out), then `segue_initGlobals`, which assigns those initialisers, as one fragment
+// shader, so the driver's messages carry the file's own line numbers. The file defines
 // `vec4 transition(vec2 uv)`; this preamble gives it `progress`, `ratio`, `getFromColor` and `getToColor`.
 
 precision highp float;
@@ -36,12 +38,16 @@ vec4 getToColor(vec2 uv) {
 }
 
 vec4 transition(vec2 uv);
+// The file's global variables that start from a uniform (WebGL runs `float r = ratio * 2.0;` at file
+// scope, GLSL ES does not): their initialisers, run before `transition`.
+void segue_initGlobals();
 
 void main() {
     // FBO row 0 is the frame's top row (see layer.vert), so gl_FragCoord.y grows downwards: uv.y = 1 at the top.
     vec2 uv = vec2(gl_FragCoord.x, segue_frameSize.y - gl_FragCoord.y) / segue_frameSize;
     // The colour is premultiplied, like the snapshots (a mix of two premultiplied colours is one), and is
     // laid over the background.
+    segue_initGlobals();
     vec4 color = clamp(transition(uv), 0.0, 1.0);
     color.rgb = min(color.rgb, vec3(color.a));
     segue_fragColor = color + segue_background * (1.0 - color.a);
