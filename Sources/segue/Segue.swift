@@ -43,6 +43,9 @@ enum Main {
         // Past a file size limit (`ulimit -f`) write() then fails with EFBIG, reported as "file too large",
         // instead of SIGXFSZ killing the process with a partial temporary file left behind.
         signal(SIGXFSZ, SIG_IGN)
+        // A closed pipe is an error a write reports (EPIPE), never a signal that kills a job mid-frame: a
+        // progress line into `2>&1 | head` is dropped, a stream to a closed reader ends with its own status.
+        signal(SIGPIPE, SIG_IGN)
         // A closed standard stream (`2>&-`) would let the next file opened take its descriptor, and progress
         // lines would be written into an output file: hold each closed one open on /dev/null instead.
         for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 { _ = open("/dev/null", O_RDWR) }
