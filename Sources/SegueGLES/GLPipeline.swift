@@ -178,20 +178,28 @@ final class GLPipeline {
         var nextSlot = 0
         defer { for p in pending { ring.dropFence(p.slot) } }
 
-        func target() -> Pixmap {
-            if let lent = buffer(), lent.width == width, lent.height == height { return lent }
-            return Pixmap(width: width, height: height)
+        // With no lender, the last frame delivered is drawn into again: no allocation when the caller let it go,
+        // a copy on write when it kept it. A lent buffer is never kept here (the lender's copy stays unique).
+        var spare: Pixmap?
+        func target() -> (frame: Pixmap, lent: Bool) {
+            if let lent = buffer(), lent.width == width, lent.height == height { return (lent, true) }
+            if let last = spare, last.width == width, last.height == height {
+                spare = nil
+                return (last, false)
+            }
+            return (Pixmap(width: width, height: height), false)
         }
 
         func finishOldest() throws {
             let (index, slot) = pending.removeFirst()
             let start = ContinuousClock.now
-            var frame = target()
+            var (frame, lent) = target()
             try ring.finishRead(from: slot) { bytes in
                 frame.pixels.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
             }
             stats.readbackSeconds += (ContinuousClock.now - start).seconds
             try deliver(index, frame)
+            if !lent { spare = frame }
         }
 
         for k in 0..<count {
@@ -206,7 +214,7 @@ final class GLPipeline {
             }
             guard next.width > 0, next.height > 0 else {
                 while !pending.isEmpty { try finishOldest() }
-                try deliver(k, target())
+                try deliver(k, target().frame)
                 continue
             }
             if pending.count == ring.count { try finishOldest() }
@@ -289,9 +297,11 @@ final class GLPipeline {
             glBindTexture(GLenum(GL_TEXTURE_2D), from)
             // The program lays its colour over the background itself, with no blending; a pixel it discards
             // keeps the background cleared here (never an earlier frame, never transparent).
-            func channel(_ shift: UInt32) -> GLfloat { GLfloat((background >> shift) & 0xFF) / 255 }
-            glClearColor(channel(0), channel(8), channel(16), channel(24))
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            if program.discards {
+                func channel(_ shift: UInt32) -> GLfloat { GLfloat((background >> shift) & 0xFF) / 255 }
+                glClearColor(channel(0), channel(8), channel(16), channel(24))
+                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            }
             glDisable(GLenum(GL_BLEND))
             program.drawQuad()
             glEnable(GLenum(GL_BLEND))

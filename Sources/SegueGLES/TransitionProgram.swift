@@ -9,6 +9,9 @@ final class TransitionProgram {
     private(set) var program: GLuint = 0
     /// The file's name, for messages.
     let name: String
+    /// The file says `discard`: a discarded pixel keeps what the framebuffer held, so each frame is cleared to
+    /// the background first (a pass over the frame, paid only by such files).
+    let discards: Bool
     private let ledger: GLObjectLedger
     private let progress, ratio, frameSize, background: GLint
     private let parameters: [(ShaderParameter, GLint)]
@@ -28,6 +31,7 @@ final class TransitionProgram {
     static let firstSamplerUnit = 2
 
     init(_ transition: ShaderTransition, ledger: GLObjectLedger) throws {
+        discards = transition.body.contains("discard")
         self.ledger = ledger
         name = transition.name
         // A program's stages share one GLSL version: the file's.
