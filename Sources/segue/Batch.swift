@@ -48,7 +48,7 @@ struct Batch: ParsableCommand {
     @Flag(help: "Replace the frames of another job in the output directory (refused without it or --resume).")
     var overwrite = false
 
-    @Option(help: ArgumentHelp("auto (GLES when an EGL context can be made, else CPU), cpu or gles.", valueName: "name"))
+    @Option(help: ArgumentHelp("auto (GLES on a hardware GPU; the CPU compositor on a software rasterizer such as llvmpipe, or without EGL), cpu or gles. Custom shaders always use GLES.", valueName: "name"))
     var backend: String = "auto"
 
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless.", valueName: "name"))

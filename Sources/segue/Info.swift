@@ -3,11 +3,12 @@ import Foundation
 import SegueCore
 import SegueCPU
 import SegueGLES
+import SegueRender
 
 /// `segue info`: which backends work on this machine and which one `auto` picks.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Say which backends work here, what each EGL platform gave or why it failed, and which backend --backend auto uses.")
+        abstract: "Say which backends work here, what each EGL platform gave or why it failed, and which backend --backend auto uses and why.")
 
     func run() throws {
         print("EGL platforms, in the order --backend auto tries them:")
@@ -15,7 +16,6 @@ struct Info: ParsableCommand {
         for probe in probes {
             print("  \(probe.platform.rawValue): \(probe.ok ? "available" : "unavailable") - \(probe.detail)")
         }
-        var auto = "cpu (no EGL platform gave a GLES 3 context)"
         do {
             let gles = try GLESRenderer()
             let i = gles.info
@@ -25,11 +25,10 @@ struct Info: ParsableCommand {
             print("  GL_VERSION \(i.version)")
             print("  GL_MAX_TEXTURE_SIZE \(i.maxTextureSize), GL_MAX_RENDERBUFFER_SIZE \(i.maxRenderbufferSize), "
                   + "GL_MAX_VIEWPORT_DIMS \(i.maxViewportWidth)x\(i.maxViewportHeight)")
-            auto = "gles on \(gles.platform.rawValue)"
         } catch {
             print("gles: unavailable - \(error)")
         }
         print("cpu: available - \(CPUCompositor().details)")
-        print("auto: \(auto)")
+        print("auto: \(BackendChoice.autoChoice())")
     }
 }

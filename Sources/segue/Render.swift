@@ -43,7 +43,7 @@ struct RenderOptions: ParsableArguments {
         """, valueName: "name"), transform: Parse.curve)
     var curve: TimingCurve?
 
-    @Option(help: ArgumentHelp("auto (GLES when an EGL context can be made, else CPU), cpu or gles.", valueName: "name"))
+    @Option(help: ArgumentHelp("auto (GLES on a hardware GPU; the CPU compositor on a software rasterizer such as llvmpipe, or without EGL), cpu or gles. Custom shaders always use GLES.", valueName: "name"))
     var backend: String = "auto"
 
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order).", valueName: "name"))
