@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo example test test-slurm check-shaders bench bench-quick bench-deps clean \
+.PHONY: all deps build release demo example test test-release test-slurm check-shaders bench bench-quick bench-deps clean \
 	fuzz-build fuzz fuzz-smoke soak test-sanitizers
 
 all: build
@@ -70,6 +70,13 @@ bench-quick: bench-deps .build/bench/pixman_peer
 	$(SWIFT) build -c release --product segue
 	SEGUE_SWIFT_VERSION="$$($(SWIFT) --version 2>&1 | head -1)" .build/release/segue-bench --quick --out .build/bench/quick.json
 	/usr/bin/python3 bench/report.py .build/bench/quick.json
+
+# The bad-input, limit, fault and output-directory suites against a release build, what users run, in its own
+# build tree (the tests' @testable imports need -enable-testing there).
+RELEASE_SUITES := HostileInputTests|LimitTests|FaultTests|OutputDirectoryTests
+test-release: deps
+	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-release
+	$(SWIFT) test -c release --skip-build --scratch-path .build-release --filter '$(RELEASE_SUITES)'
 
 # The whole test suite under AddressSanitizer, then ThreadSanitizer, each in its own build tree (the segue
 # binary the command-line tests run is instrumented too). Leak checking is off: the Swift runtime, Foundation
