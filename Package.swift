@@ -35,10 +35,12 @@ let package = Package(
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"]),
+        // Signal handlers installed before main runs (a C constructor), for the command line only.
+        .target(name: "CSegueStartup"),
         .executableTarget(
             name: "segue",
             dependencies: [
-                "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender",
+                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -174,6 +174,12 @@ public struct RenderJob: Sendable {
         let control = givenControl ?? JobControl()
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
+        if let size = storyboard.size {
+            // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
+            _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
+                                        gles: backend == .gles || storyboard.timeline.contains { $0.name.hasPrefix("shader:") },
+                                        screensHeld: false)
+        }
         let inputs = try loadInputs()
         let (width, height) = inputs.size
         try control.check()
@@ -196,17 +202,8 @@ public struct RenderJob: Sendable {
         }
 
         // Frames in flight cut to what memory allows; a job that cannot fit with one is refused before it writes.
-        let budget = MemoryBudget(frameBytes: width * height * 4, screens: inputs.screens.count,
-                                  gles: renderer.capabilities.contains(.pipelinedReadback))
-        let wanted = 2 * ProcessInfo.processInfo.activeProcessorCount
-        let available = MemoryBudget.available().map { $0 + budget.frameBytes * inputs.screens.count }  // screens are held already
-        guard let inFlight = budget.inFlight(wanted: wanted, available: available) else {
-            throw JobError.failure("""
-                a \(width)x\(height) job needs about \(MemoryBudget.mebibytes(budget.peak(inFlight: 1))) at its peak \
-                (\(inputs.screens.count) screens, a frame in flight, encoders\(budget.gles ? ", GLES textures and readback" : "")), \
-                but \(MemoryBudget.mebibytes(available ?? 0)) are available
-                """)
-        }
+        let inFlight = try Self.framesInFlight(width: width, height: height, screens: inputs.screens.count,
+                                               gles: renderer.capabilities.contains(.pipelinedReadback), screensHeld: true)
         let schedule = progress.map { FrameSchedule(progress: $0) } ?? FrameSchedule(storyboard)
         var runs = schedule.runs(shard: shard)
         control.creatingOutput()
@@ -253,6 +250,22 @@ public struct RenderJob: Sendable {
             try FrameDriver.render(driverRuns, with: renderer, into: pipeline, control: control)
         }
         return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
+    }
+
+    /// How many frames may be in flight for frames of `width` x `height` with `screens` screens (held in memory
+    /// already or not), as many as memory allows up to two per core; throws when not even one fits.
+    static func framesInFlight(width: Int, height: Int, screens: Int, gles: Bool, screensHeld: Bool) throws -> Int {
+        let budget = MemoryBudget(frameBytes: width * height * 4, screens: screens, gles: gles)
+        let held = screensHeld ? budget.frameBytes * screens : 0
+        let available = MemoryBudget.available().map { $0 + held }
+        guard let inFlight = budget.inFlight(wanted: 2 * ProcessInfo.processInfo.activeProcessorCount, available: available) else {
+            throw JobError.failure("""
+                a \(width)x\(height) job needs about \(MemoryBudget.mebibytes(budget.peak(inFlight: 1))) at its peak \
+                (\(screens) screens, a frame in flight, encoders\(gles ? ", GLES textures and readback" : "")), \
+                but \(MemoryBudget.mebibytes(available ?? 0)) are available
+                """)
+        }
+        return inFlight
     }
 
     // MARK: Inputs

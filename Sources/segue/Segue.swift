@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSegueStartup
 import Foundation
 import SegueCore
 import SegueRender
@@ -49,6 +50,7 @@ enum Main {
         // A closed standard stream (`2>&-`) would let the next file opened take its descriptor, and progress
         // lines would be written into an output file: hold each closed one open on /dev/null instead.
         for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 { _ = open("/dev/null", O_RDWR) }
+        segue_startup_linked()  // keeps the early handlers' object file in the link
         Signals.install()
         do {
             var command = try Segue.parseAsRoot()

@@ -76,6 +76,27 @@ import Testing
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// A shader file past 256 KiB is refused before the driver sees it; a signal in a job's first moments,
+    /// before any output exists, ends it with 130 at once (it was 143 in the first 0.2 s).
+    @Test func hugeShadersAndEarlySignals() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let functions = (0..<6000).map { "float f\($0)(float x) { return x * \($0).0 + sin(x); }" }.joined(separator: "\n")
+        _ = try write(functions + "\nvec4 transition(vec2 uv) { return getToColor(uv); }\n", "huge.glsl", in: dir)
+        let huge = try Self.shell("\"$SEGUE\" render --shader huge.glsl --from sample:home --to sample:detail --out f", in: dir)
+        #expect(huge.status == 1 && huge.stderr.contains("huge.glsl") && huge.stderr.contains("larger than 262144 bytes"), "\(huge)")
+        #expect(huge.seconds < 10)
+        // (A signal sent before the shell has even started segue kills the shell's child with 143: not tested.)
+        for delay in ["0.02", "0.05", "0.2"] {
+            let early = try Self.shell("""
+                "$SEGUE" render fade --from sample:home --to sample:detail --out - --format y4m > out.y4m & p=$!
+                sleep \(delay); kill -TERM $p; wait $p
+                """, in: dir)
+            // A job that already finished exits 0; one that was still running ends with 130, never 143.
+            #expect(early.status == 130 || early.status == 0, "after \(delay) s: \(early)")
+        }
+    }
+
     /// Timelines and tracks are bounded before anything is planned or read.
     @Test(arguments: [
         (#"{"fps": 1000, "screens": {"a": "sample:home"}, "timeline": [HOLDS]}"#, "more than the limit of 1000000"),
@@ -110,7 +131,7 @@ import Testing
             #expect(frames.filter { $0.hasPrefix("frame_") }.count == 16, "\(redirect)")
         }
         // The reader takes 100 bytes and closes the pipe: segue stops there, with status 3 and one line.
-        let reader = try Self.shell("{ \(job) --out - --format rgba; echo $? > status; } | head -c 100 > /dev/null; exit $(cat status)", in: dir)
+        let reader = try Self.shell("{ \(job) --quiet --out - --format rgba; echo $? > status; } | head -c 100 > /dev/null; exit $(cat status)", in: dir)
         #expect(reader.status == 3, "\(reader)")
         #expect(reader.stderr.hasPrefix("segue: error: the reader of standard output closed it after ")
                  && reader.stderr.hasSuffix(" whole frames; stopped\n"), "\(reader.stderr)")
