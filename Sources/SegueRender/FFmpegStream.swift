@@ -27,13 +27,13 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     private let errorDone = DispatchSemaphore(value: 0)
 
     /// The `ffmpeg` on PATH, or a failure saying it is missing (checked before anything renders).
-    static func locate() throws -> String {
+    static func locate(for video: String? = nil) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw JobError.failure("--video needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
+        throw JobError.failure("\(video.map { "the video '\($0)'" } ?? "--video") needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
     }
 
     /// Checks the extension; `extraArguments` (from `--ffmpeg-args`) replace the codec defaults.
@@ -46,7 +46,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
 
     init(path: String, y4m: Y4M, ffmpegArguments: [String]?) throws {
         try Self.validate(path)
-        let ffmpeg = try Self.locate()
+        let ffmpeg = try Self.locate(for: path)
         let ext = (path as NSString).pathExtension.lowercased()
         let (muxer, codec) = Self.defaults[ext]!
         self.path = path

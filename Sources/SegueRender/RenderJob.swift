@@ -114,6 +114,17 @@ public struct RenderJob: Sendable {
         try FFmpegStream.validate(path)
     }
 
+    /// Whether `path` names a video that ffmpeg writes, by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, any
+    /// case): `--out` with one of these writes a video rather than a directory of frames.
+    public static func isVideoPath(_ path: String) -> Bool {
+        path != "-" && FFmpegStream.defaults[(path as NSString).pathExtension.lowercased()] != nil
+    }
+
+    /// `--ffmpeg-args '...'` as arguments (split at spaces).
+    public static func ffmpegArguments(_ text: String?) -> [String]? {
+        text.map { $0.split(separator: " ").map(String.init) }
+    }
+
     /// Paths in a storyboard file are relative to it; samples and absolute paths are as they are.
     public static func resolver(_ storyboardFile: String?) -> @Sendable (String) -> String {
         let base = storyboardFile.map { ($0 as NSString).deletingLastPathComponent } ?? ""

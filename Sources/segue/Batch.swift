@@ -25,15 +25,15 @@ struct Batch: ParsableCommand {
     var storyboard: String
 
     @Option(help: ArgumentHelp("""
-        A directory for frame_00000.png ... (default: the storyboard's output.frames); with --format rgba or y4m, \
-        a stream file; '-' streams to standard output.
+        A directory for frame_00000.png ... (default: the storyboard's output.frames); a .mp4, .webm, .mov or \
+        .gif file is a video (as --video); with --format rgba or y4m, a stream file; '-' streams to standard output.
         """, valueName: "dir"))
     var out: String?
 
     @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA) or y4m (YUV4MPEG2).", valueName: "name"))
     var format: String = "png"
 
-    @Option(help: ArgumentHelp("Encode a video with ffmpeg: .mp4 (H.264), .webm (VP9), .mov (ProRes) or .gif (default: the storyboard's output.video).", valueName: "file"))
+    @Option(help: ArgumentHelp("Encode a video with ffmpeg: .mp4 (H.264), .webm (VP9), .mov (ProRes) or .gif (default: the storyboard's output.video); --out FILE.mp4 ... does the same.", valueName: "file"))
     var video: String?
 
     @Option(name: .customLong("ffmpeg-args"), parsing: .unconditional, help: ArgumentHelp("Replace the codec arguments ffmpeg gets for --video (split at spaces), e.g. '-c:v libx264 -crf 23 -pix_fmt yuv420p'.", valueName: "args"))
@@ -84,7 +84,15 @@ struct Batch: ParsableCommand {
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
         if let out, out.isEmpty { throw ValidationError("--out must not be empty") }
         if let video, !video.isEmpty { try RenderJob.checkVideo(video) }
-        if ffmpegArgs != nil && video == nil { throw ValidationError("--ffmpeg-args needs --video") }
+        if let out, RenderJob.isVideoPath(out) {
+            if video != nil { throw ValidationError("--out '\(out)' is a video, and so is --video: give one") }
+            if format != "png" {
+                throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(format) applies to a stream: choose one")
+            }
+        }
+        if ffmpegArgs != nil && video == nil && !(out.map(RenderJob.isVideoPath) ?? false) {
+            throw ValidationError("--ffmpeg-args needs --video (or --out FILE.mp4, .webm, .mov, .gif)")
+        }
     }
 
     func run() throws {
@@ -102,10 +110,12 @@ struct Batch: ParsableCommand {
 
         // Outputs: --out and --video replace the storyboard's "output" (both its frames and its video).
         let format = OutputFormat(rawValue: format)!
-        let explicit = out != nil || video != nil
-        var out = explicit ? out : board.output.frames.map(relative)
+        // --out FILE.mp4 (.webm, .mov, .gif) is --video FILE.mp4.
+        let (outOption, videoOption) = out.map(RenderJob.isVideoPath) == true ? (nil, out) : (out, self.video)
+        let explicit = outOption != nil || videoOption != nil
+        var out = explicit ? outOption : board.output.frames.map(relative)
         if format != .png && out == nil { out = "-" }
-        var video = self.video
+        var video = videoOption
         if !explicit, let v = board.output.video {
             if job.shard.count > 1 || resume {
                 let why = job.shard.count > 1 ? "shard \(job.shard) renders part of the frames" : "--resume renders part of the frames"
@@ -125,7 +135,7 @@ struct Batch: ParsableCommand {
             job.outputs.append(.frames(directory: out))
         }
         if let video {
-            job.outputs.append(.video(video, ffmpegArguments: ffmpegArgs.map { $0.split(separator: " ").map(String.init) }))
+            job.outputs.append(.video(video, ffmpegArguments: RenderJob.ffmpegArguments(ffmpegArgs)))
         }
         if job.outputs.isEmpty {
             throw ValidationError("nothing to write: give --out DIR, --video FILE or \"output\" in the storyboard")

@@ -14,10 +14,16 @@ struct RenderOptions: ParsableArguments {
     var to: String
 
     @Option(help: ArgumentHelp("""
-        Output: a .png file with --progress, else a directory for frame_00000.png ...; with --format rgba or \
-        y4m, one stream file; '-' streams to standard output.
+        Output: a .png file with --progress, else a directory for frame_00000.png ...; a .mp4, .webm, .mov or \
+        .gif file is a video encoded by ffmpeg; with --format rgba or y4m, one stream file; '-' streams to \
+        standard output.
         """, valueName: "path"))
     var out: String
+
+    @Option(name: .customLong("ffmpeg-args"), parsing: .unconditional, help: ArgumentHelp(
+        "With --out VIDEO: replace the codec arguments ffmpeg gets (split at spaces), e.g. '-c:v libx264 -crf 23 -pix_fmt yuv420p'.",
+        valueName: "args"))
+    var ffmpegArgs: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Render one frame at this progress, 0...1, instead of the whole sequence.", valueName: "t"))
     var progress: Double?
@@ -107,6 +113,12 @@ struct RenderOptions: ParsableArguments {
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
         if out.isEmpty { throw ValidationError("--out must not be empty") }
+        if RenderJob.isVideoPath(out) && format != "png" {
+            throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(format) applies to a stream: choose one")
+        }
+        if ffmpegArgs != nil && !RenderJob.isVideoPath(out) {
+            throw ValidationError("--ffmpeg-args needs --out FILE ending in .mp4, .webm, .mov or .gif")
+        }
     }
 }
 
@@ -197,9 +209,13 @@ struct Render: ParsableCommand {
 }
 
 extension RenderOptions {
-    /// Where `--out` and `--format` send the frames: a stream for `-` or a stream format, one PNG file for
+    /// Where `--out` and `--format` send the frames: a video for a `.mp4`, `.webm`, `.mov` or `.gif` path, a
+    /// stream for `-` or a stream format, one PNG file for
     /// `--progress` unless `--out` is a directory, else a directory of frames.
     var output: RenderJob.Output {
+        if RenderJob.isVideoPath(out) {
+            return .video(out, ffmpegArguments: RenderJob.ffmpegArguments(ffmpegArgs))
+        }
         let format = OutputFormat(rawValue: format)!
         if out == "-" || format != .png {
             return .stream(out, format: format, y4mChroma: Y4M.Chroma(rawValue: y4mChroma)!)
