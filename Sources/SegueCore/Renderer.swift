@@ -47,8 +47,8 @@ public protocol PreparedShader: AnyObject, Sendable {
 public enum RenderFrame {
     /// A draw list (every built-in effect, holds, storyboard steps).
     case layers(DrawList)
-    /// A custom transition at `progress` (after its timing curve) on a `width` x `height` frame over the opaque
-    /// `background`, sampling the loaded snapshots `[from, to]` stretched to the frame.
+    /// A custom transition at `progress` (after its timing curve) on a `width` x `height` frame over
+    /// `background` (opaque, or transparent: the shader's colour as it returns it), sampling the loaded snapshots `[from, to]` stretched to the frame.
     case shader(any PreparedShader, progress: Double, width: Int, height: Int, background: Color)
 
     public var width: Int {

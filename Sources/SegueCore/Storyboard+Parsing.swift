@@ -146,7 +146,11 @@ private struct Parser {
             }
         }
         if let v = object["background"] {
-            if let c = color(v, "$.background") { board.background = c }
+            if let s = v as? String, s.lowercased() == "transparent" {
+                board.background = .clear
+            } else if let c = color(v, "$.background") {
+                board.background = c
+            }
         }
 
         var screenNames = Set<String>()

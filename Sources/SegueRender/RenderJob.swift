@@ -185,6 +185,7 @@ public struct RenderJob: Sendable {
         let control = givenControl ?? JobControl()
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
+        if memory == nil { try checkOutputsCarryAlpha() }
         let inputs = try loadInputs()
         let (width, height) = inputs.size
         try control.check()
@@ -352,6 +353,23 @@ public struct RenderJob: Sendable {
         return h.hex
     }
 
+    /// A transparent background needs outputs that carry alpha: PNG, raw RGBA, ProRes 4444 (`.mov`) or VP9
+    /// (`.webm`); Y4M, `.mp4` and `.gif` cannot (a usage error, before anything is read).
+    func checkOutputsCarryAlpha() throws {
+        guard storyboard.background.isTransparent else { return }
+        let can = "PNG frames, --format rgba, or a .mov (ProRes 4444) or .webm (VP9) video"
+        for output in outputs {
+            switch output {
+            case let .stream(path, .y4m, _):
+                throw JobError.usage("a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(can)")
+            case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
+                throw JobError.usage("a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(can)")
+            default:
+                break
+            }
+        }
+    }
+
     struct Sink {
         var outputs: FramePipeline.Outputs
         var directory: FrameDirectory?
@@ -383,8 +401,9 @@ public struct RenderJob: Sendable {
             let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: chroma) : nil
             stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
         case let .video(path, arguments)?:
+            try checkOutputsCarryAlpha()
             stream = try FFmpegStream(path: path, y4m: Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444),
-                                      ffmpegArguments: arguments)
+                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments)
         case .frames?, nil:
             break
         }

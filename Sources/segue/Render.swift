@@ -62,7 +62,9 @@ struct RenderOptions: ParsableArguments {
             transform: Parse.pixelSize)
     var size: (Int, Int)?
 
-    @Option(help: ArgumentHelp("Colour where no layer is.", valueName: "RRGGBB"), transform: Parse.color)
+    @Option(help: ArgumentHelp(
+        "Colour where no layer is, or 'transparent' (alpha 0 there: PNG, --format rgba, .mov or .webm).",
+        valueName: "RRGGBB|transparent"), transform: Parse.background)
     var background: Color = .black
 
     @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA, straight alpha) or y4m (YUV4MPEG2 that 'ffmpeg -i -' reads).", valueName: "name"))
