@@ -219,7 +219,9 @@ public struct RenderJob: Sendable {
                 but \(MemoryBudget.mebibytes(available ?? 0)) are available
                 """)
         }
-        let schedule = progress.map { FrameSchedule(progress: $0) } ?? FrameSchedule(storyboard)
+        let schedule = progress.map {
+            FrameSchedule(progress: $0, duration: storyboard.timeline.first?.duration ?? 1, fps: storyboard.fps)
+        } ?? FrameSchedule(storyboard)
         var runs = schedule.runs(shard: shard)
         control.creatingOutput()
         let sink = try makeSink(width: width, height: height, memory: memory, control: control, frameCount: schedule.count,
@@ -242,6 +244,12 @@ public struct RenderJob: Sendable {
             let (from, to) = board.timeline[run.step].screens
             let frames = run.frames
             let indices = frames.map(\.index)
+            // Motion blur: frame n is the mean of its shutter samples, each drawn as a frame of its own.
+            let blur = board.motionBlur(ofStep: run.step)
+            func blurred(_ n: Int, _ draw: @escaping (FrameSchedule.Frame) -> RenderFrame) -> RenderFrame {
+                guard let blur else { return draw(frames[n]) }
+                return .average(schedule.samples(of: frames[n].index, motionBlur: blur).map(draw))
+            }
             if case let .shader(step, _, _) = board.timeline[run.step], let shader = prepared[run.step] {
                 // Back plays the shader in reverse between the swapped screens: it starts on `from`, ends on `to`.
                 let back = step.direction == .back
@@ -249,15 +257,15 @@ public struct RenderJob: Sendable {
                     snapshots: back ? [inputs.screens[to]!, inputs.screens[from]!] : [inputs.screens[from]!, inputs.screens[to]!],
                     indices: indices,
                     sources: (back ? [to, from] : [from, to]).map { board.screens[$0] ?? $0 }, what: "shader:\(step.transition.name)",
-                    frame: { n in .shader(shader, progress: step.progress(at: frames[n].t), width: width, height: height,
-                                          background: background) })
+                    frame: { n in blurred(n) { .shader(shader, progress: step.progress(at: $0.t), width: width, height: height,
+                                                       background: background) } })
             }
             let snapshots = [inputs.screens[from]!, inputs.screens[to]!]
             let info = snapshots.map(SnapshotInfo.init)
             return FrameDriver.Run(snapshots: snapshots, indices: indices, sources: [from, to].map { board.screens[$0] ?? $0 },
                                    what: board.timeline[run.step].name, frame: { n in
-                .layers(DrawList(scene: board.scene(frames[n], size: frameSize)!, scale: scale, snapshots: info,
-                                 background: background))
+                blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale, snapshots: info,
+                                              background: background)) }
             })
         }
         // The directory (its lock, its manifest) lives until the last frame is written.
@@ -332,6 +340,10 @@ public struct RenderJob: Sendable {
         h.combine("segue-frames 1")
         h.combine(exact((inputs.size.width, inputs.size.height, storyboard.scale, storyboard.fps, storyboard.background.description,
                          pngLevel, progress as Any, frameCount)))
+        if storyboard.motionBlur != nil || !storyboard.stepMotionBlur.isEmpty {
+            // Only a job that blurs changes its key (older directories keep theirs).
+            h.combine("motion blur \(exact(storyboard.timeline.indices.map { storyboard.motionBlur(ofStep: $0) }))")
+        }
         for name in storyboard.usedScreens.sorted() {
             h.combine(name)
             inputs.screens[name]?.pixels.withUnsafeBytes { h.combine($0) }

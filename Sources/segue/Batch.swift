@@ -70,6 +70,15 @@ struct Batch: ParsableCommand {
         "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
     var frameTimeout: Double = 30
 
+    @Option(name: .customLong("motion-blur"), parsing: .unconditional, help: ArgumentHelp(
+        "Motion blur: each frame is the mean of N frames over the open shutter (1...64; 1 is none).", valueName: "n"))
+    var motionBlur: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --motion-blur: the shutter angle in degrees, (0, 360]; open (DEGREES/360)/fps seconds from each frame's time (180).",
+        valueName: "degrees"))
+    var shutter: Double?
+
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
@@ -83,6 +92,10 @@ struct Batch: ParsableCommand {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0...9") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
         if let out, out.isEmpty { throw ValidationError("--out must not be empty") }
+        if let motionBlur, let problem = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter).problem {
+            throw ValidationError("--motion-blur/--shutter: \(problem)")
+        }
+        if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
         if let video, !video.isEmpty { try RenderJob.checkVideo(video) }
         if let out, RenderJob.isVideoPath(out) {
             if video != nil { throw ValidationError("--out '\(out)' is a video, and so is --video: give one") }
@@ -106,6 +119,8 @@ struct Batch: ParsableCommand {
             throw ValidationError(error.description)
         }
         job.resume = resume
+        // --motion-blur replaces the storyboard's top-level "motionBlur" (a step's own still applies to it).
+        if let motionBlur { job.storyboard.motionBlur = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter) }
         job.overwrite = overwrite
 
         // Outputs: --out and --video replace the storyboard's "output" (both its frames and its video).

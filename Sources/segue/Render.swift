@@ -86,6 +86,15 @@ struct RenderOptions: ParsableArguments {
         "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
     var frameTimeout: Double = 30
 
+    @Option(name: .customLong("motion-blur"), parsing: .unconditional, help: ArgumentHelp(
+        "Motion blur: each frame is the mean of N frames over the open shutter (1...64; 1 is none).", valueName: "n"))
+    var motionBlur: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --motion-blur: the shutter angle in degrees, (0, 360]; open (DEGREES/360)/fps seconds from each frame's time (180).",
+        valueName: "degrees"))
+    var shutter: Double?
+
     @Flag(help: "Replace the frames of another job in the output directory (refused without it).")
     var overwrite = false
 
@@ -115,6 +124,10 @@ struct RenderOptions: ParsableArguments {
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
         if out.isEmpty { throw ValidationError("--out must not be empty") }
+        if let motionBlur, let problem = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter).problem {
+            throw ValidationError("--motion-blur/--shutter: \(problem)")
+        }
+        if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
         if RenderJob.isVideoPath(out) && format != "png" {
             throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(format) applies to a stream: choose one")
         }
@@ -195,6 +208,7 @@ struct Render: ParsableCommand {
                                                    screens: ["from": render.from, "to": render.to], timeline: [step]),
                             output: render.output)
         job.progress = render.progress.map { [$0] }
+        job.storyboard.motionBlur = render.motionBlur.map { MotionBlur(samples: $0, shutter: render.shutter ?? MotionBlur.defaultShutter) }
         render.configure(&job)
         try JobRunner.run(job, quiet: render.quiet, frameTimeout: render.frameTimeout)
     }
