@@ -13,6 +13,18 @@ public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
     public static let white = Color(red: 1, green: 1, blue: 1)
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
+    /// Parses a background: `transparent` (alpha 0 where no layer is), else `RRGGBB` as `init(hex:)`.
+    public init?(background text: String) {
+        if text.lowercased() == "transparent" { self = .clear } else { self.init(hex: text) }
+    }
+
+    /// Alpha 0: as a background, what is left where no layer is stays transparent.
+    public var isTransparent: Bool { alpha <= 0 }
+
+    /// The premultiplied RGBA8 pixel of this colour as a frame's background: 0 when it is transparent,
+    /// else opaque (a background is never partly transparent).
+    public var backgroundPixel: UInt32 { isTransparent ? 0 : premultipliedPixel | 0xFF00_0000 }
+
     /// Parses `RRGGBB` or `RRGGBBAA` (an optional leading `#`).
     public init?(hex: String) {
         var s = Substring(hex)

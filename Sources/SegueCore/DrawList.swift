@@ -17,7 +17,7 @@ public struct SnapshotInfo: Sendable, Equatable {
 public struct DrawList: Sendable, Equatable {
     public var width: Int
     public var height: Int
-    /// The opaque background, premultiplied RGBA8.
+    /// The background, premultiplied RGBA8: opaque, or 0 (transparent) for a `Color.clear` background.
     public var background: UInt32
     /// False when an opaque quad covers the whole frame, so filling the background would be wasted.
     public var clearsBackground: Bool
@@ -29,7 +29,7 @@ public struct DrawList: Sendable, Equatable {
     public init(scene: Scene, scale: Double, snapshots: [SnapshotInfo], background: Color = .black) {
         width = Int((scene.size.width * scale).rounded())
         height = Int((scene.size.height * scale).rounded())
-        self.background = background.premultipliedPixel | 0xFF00_0000
+        self.background = background.backgroundPixel
         let frameBounds = PixelBounds(x0: 0, y0: 0, x1: width, y1: height)
         let toPixels = scene.toPixels(scale: scale)
 

@@ -28,8 +28,9 @@ public struct FrameSchedule: Sendable {
     private enum Source: Sendable {
         /// Steps played one after another at `fps`; `ends[i]` is the time step `i` ends.
         case timeline(steps: [Storyboard.Step], ends: [Double], fps: Double)
-        /// Frames of step 0 at these progress values (one frame with `--progress`, the bench's samples).
-        case progress([Double])
+        /// Frames of step 0 at these progress values (one frame with `--progress`, the bench's samples); the
+        /// step lasts `duration` seconds, for times after a frame's (motion blur).
+        case progress([Double], duration: Double, fps: Double)
     }
 
     private let source: Source
@@ -51,10 +52,66 @@ public struct FrameSchedule: Sendable {
         count = storyboard.timeline.isEmpty ? 0 : frames.isFinite && frames < 1e15 ? Int(frames) + 1 : Int(1e15)
     }
 
-    /// Frames of the first step at these values of its progress, in order.
-    public init(progress: [Double]) {
-        source = .progress(progress)
+    /// Frames of the first step at these values of its progress, in order. `duration` (the step's) and `fps`
+    /// place times after a frame's (`samples(of:motionBlur:)`): progress moves `1 / duration` per second.
+    public init(progress: [Double], duration: Double = 1, fps: Double = 60) {
+        source = .progress(progress, duration: duration, fps: fps)
         count = progress.count
+    }
+
+    /// Frames per second (the time between frames that a shutter angle is a fraction of).
+    public var fps: Double {
+        switch source {
+        case let .timeline(_, _, fps), let .progress(_, _, fps): return fps
+        }
+    }
+
+    /// What the timeline shows `seconds` after frame `k`'s time, within frame `k`'s step (clamped to that
+    /// step's end, and so to the timeline's end): a shutter sample of frame `k`. The frame keeps index `k`.
+    /// A sample never crosses into the next step, whose screens the run has not loaded; at a transition's end
+    /// that is the picture the next step starts on anyway.
+    public func frame(_ k: Int, after seconds: Double) -> Frame {
+        let base = frame(k)
+        switch source {
+        case let .progress(values, duration, _):
+            return Frame(index: k, step: 0, t: min(max(values[k] + seconds / max(duration, 1e-12), 0), 1))
+        case let .timeline(steps, ends, fps):
+            let start = base.step == 0 ? 0 : ends[base.step - 1]
+            let local = k == count - 1 ? steps[base.step].duration : Double(k) / fps - start
+            return frame(atTime: start + local + seconds, index: k, step: base.step)
+        }
+    }
+
+    /// What the timeline shows at `time` seconds, clamped to [0, duration]: the step it falls in (the later one
+    /// on a boundary) and its progress; with `step`, that step's progress at `time`, clamped to the step. The
+    /// frame is given `index`. (Progress samples: `time` from the start of step 0.)
+    public func frame(atTime time: Double, index: Int = 0, step fixed: Int? = nil) -> Frame {
+        switch source {
+        case let .progress(_, duration, _):
+            return Frame(index: index, step: 0, t: min(max(time / max(duration, 1e-12), 0), 1))
+        case let .timeline(steps, ends, _):
+            precondition(!steps.isEmpty, "an empty timeline shows nothing")
+            let total = ends.last!
+            let time = min(max(time, 0), total)
+            var low = 0, high = ends.count - 1
+            if let fixed {
+                low = fixed
+            } else {
+                while low < high {
+                    let mid = (low + high) / 2
+                    if time < ends[mid] { high = mid } else { low = mid + 1 }
+                }
+            }
+            let start = low == 0 ? 0 : ends[low - 1]
+            let local = min(max(time - start, 0), steps[low].duration)
+            return Frame(index: index, step: low, t: Self.progress(of: steps[low], at: local))
+        }
+    }
+
+    /// Frame `k`'s shutter samples under `blur` (see `MotionBlur`): the frames at `k`'s time plus each of the
+    /// blur's offsets at this schedule's fps, within `k`'s step.
+    public func samples(of k: Int, motionBlur blur: MotionBlur) -> [Frame] {
+        blur.offsets(fps: fps).map { frame(k, after: $0) }
     }
 
     /// Seconds a timeline lasts (0 for progress samples).
@@ -67,7 +124,7 @@ public struct FrameSchedule: Sendable {
     public func frame(_ k: Int) -> Frame {
         precondition(k >= 0 && k < count, "frame \(k) is outside the schedule's \(count) frames")
         switch source {
-        case let .progress(values):
+        case let .progress(values, _, _):
             return Frame(index: k, step: 0, t: values[k])
         case let .timeline(steps, ends, fps):
             let time = Double(k) / fps

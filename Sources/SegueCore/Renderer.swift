@@ -47,14 +47,18 @@ public protocol PreparedShader: AnyObject, Sendable {
 public enum RenderFrame {
     /// A draw list (every built-in effect, holds, storyboard steps).
     case layers(DrawList)
-    /// A custom transition at `progress` (after its timing curve) on a `width` x `height` frame over the opaque
-    /// `background`, sampling the loaded snapshots `[from, to]` stretched to the frame.
+    /// A custom transition at `progress` (after its timing curve) on a `width` x `height` frame over
+    /// `background` (opaque, or transparent: the shader's colour as it returns it), sampling the loaded snapshots `[from, to]` stretched to the frame.
     case shader(any PreparedShader, progress: Double, width: Int, height: Int, background: Color)
+    /// The mean of these frames (all of one size): motion blur's shutter samples, accumulated at 32 bits per
+    /// channel and rounded once.
+    indirect case average([RenderFrame])
 
     public var width: Int {
         switch self {
         case let .layers(list): return list.width
         case let .shader(_, _, width, _, _): return width
+        case let .average(frames): return frames.first?.width ?? 0
         }
     }
 
@@ -62,6 +66,7 @@ public enum RenderFrame {
         switch self {
         case let .layers(list): return list.height
         case let .shader(_, _, _, height, _): return height
+        case let .average(frames): return frames.first?.height ?? 0
         }
     }
 }
@@ -82,7 +87,21 @@ extension Renderer {
         switch frame {
         case let .layers(list): try draw(list, into: &target)
         case let .shader(prepared, _, _, _, _): throw unsupported(prepared.transition)
+        case let .average(frames): try drawAverage(frames, into: &target)
         }
+    }
+
+    /// Draws `frames` one by one and writes their mean into `target`, accumulated on the CPU at 32 bits per
+    /// channel and rounded once (motion blur on any backend).
+    public func drawAverage(_ frames: [RenderFrame], into target: inout Pixmap) throws {
+        var sample = Pixmap(width: 0, height: 0)
+        var sum = FrameAccumulator()
+        sum.reset(width: frames.first?.width ?? 0, height: frames.first?.height ?? 0)
+        for frame in frames {
+            try draw(frame, into: &sample)
+            sum.add(sample)
+        }
+        sum.average(into: &target)
     }
 
     public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,

@@ -123,9 +123,10 @@ private struct Parser {
             problem("$", "expected an object with \"screens\" and \"timeline\"")
             return empty
         }
-        unknownKeys(object, "$", allowed: ["fps", "scale", "size", "background", "screens", "timeline", "output", "$schema", "comment"])
+        unknownKeys(object, "$", allowed: ["fps", "scale", "size", "background", "screens", "timeline", "output", "motionBlur", "$schema", "comment"])
 
         var board = empty
+        if let v = object["motionBlur"] { board.motionBlur = motionBlur(v, "$.motionBlur") }
         if let v = object["fps"] {
             if let fps = number(v, "$.fps"), check(fps >= 0.001 && fps <= 1000, "$.fps", "expected a number of frames per second in [0.001, 1000], not \(fps.compact)") {
                 board.fps = fps
@@ -146,7 +147,11 @@ private struct Parser {
             }
         }
         if let v = object["background"] {
-            if let c = color(v, "$.background") { board.background = c }
+            if let s = v as? String, s.lowercased() == "transparent" {
+                board.background = .clear
+            } else if let c = color(v, "$.background") {
+                board.background = c
+            }
         }
 
         var screenNames = Set<String>()
@@ -180,6 +185,9 @@ private struct Parser {
                     if let step = step(raw, path, screens: screenNames) {
                         board.timeline.append(step)
                         stepPaths.append(path)
+                        if let v = (raw as? [String: Any])?["motionBlur"], let blur = motionBlur(v, "\(path).motionBlur") {
+                            board.stepMotionBlur[board.timeline.count - 1] = blur
+                        }
                     }
                 }
             } else {
@@ -238,7 +246,7 @@ private struct Parser {
         }
 
         if kinds[0] == "hold" {
-            unknownKeys(object, path, allowed: ["hold", "duration"])
+            unknownKeys(object, path, allowed: ["hold", "duration", "motionBlur"])
             let name = screen("hold")
             var duration: Double?
             if let v = object["duration"] {
@@ -253,7 +261,7 @@ private struct Parser {
         }
 
         let interactive = kinds[0] == "interactive"
-        var allowed = [kinds[0], "from", "to", "duration", "curve", "direction", "options"]
+        var allowed = [kinds[0], "from", "to", "duration", "curve", "direction", "options", "motionBlur"]
         if interactive { allowed += ["track", "threshold"] }
         unknownKeys(object, path, allowed: Set(allowed))
 
@@ -439,6 +447,31 @@ private struct Parser {
         if let s = v as? String, let c = Color(hex: s) { return c }
         problem(path, "expected a colour \"RRGGBB\"")
         return nil
+    }
+
+    /// `{"samples": N, "shutter": DEGREES}` (shutter 180 unless given).
+    mutating func motionBlur(_ v: Any, _ path: String) -> MotionBlur? {
+        guard let object = v as? [String: Any] else {
+            problem(path, "expected {\"samples\": N, \"shutter\": degrees}")
+            return nil
+        }
+        unknownKeys(object, path, allowed: ["samples", "shutter"])
+        var blur = MotionBlur(samples: 1)
+        if let s = object["samples"] {
+            guard let n = number(s, "\(path).samples") else { return nil }
+            guard check(n == n.rounded() && n >= 1 && n <= Double(MotionBlur.maxSamples), "\(path).samples",
+                        "expected a whole number of samples in 1...\(MotionBlur.maxSamples), not \(n.compact)") else { return nil }
+            blur.samples = Int(n)
+        } else {
+            problem(path, "missing \"samples\": frames averaged per output frame")
+            return nil
+        }
+        if let s = object["shutter"] {
+            guard let d = number(s, "\(path).shutter") else { return nil }
+            guard check(d > 0 && d <= 360, "\(path).shutter", "expected a shutter angle in (0, 360] degrees, not \(d.compact)") else { return nil }
+            blur.shutter = d
+        }
+        return blur
     }
 
     mutating func unknownKeys(_ object: [String: Any], _ path: String, allowed: Set<String>) {

@@ -64,6 +64,17 @@ public struct Storyboard: Sendable, Equatable {
     public var screens: [String: String]
     public var timeline: [Step]
     public var output: Output
+    /// Motion blur of every step (nil or one sample: none); `stepMotionBlur[i]` replaces it for step `i`.
+    public var motionBlur: MotionBlur?
+    /// Motion blur of single steps, by index in `timeline`.
+    public var stepMotionBlur: [Int: MotionBlur] = [:]
+
+    /// The motion blur of step `i`, when it blurs (a hold never does: its samples are all one picture).
+    public func motionBlur(ofStep i: Int) -> MotionBlur? {
+        if case .hold = timeline[i] { return nil }
+        let blur = stepMotionBlur[i] ?? motionBlur
+        return blur?.blurs == true ? blur : nil
+    }
 
     public init(fps: Double = 30, scale: Double = 1, size: (width: Int, height: Int)? = nil, background: Color = .black,
                 screens: [String: String], timeline: [Step], output: Output = .init()) {
@@ -79,6 +90,7 @@ public struct Storyboard: Sendable, Equatable {
     public static func == (a: Storyboard, b: Storyboard) -> Bool {
         a.fps == b.fps && a.scale == b.scale && a.size?.width == b.size?.width && a.size?.height == b.size?.height
             && a.background == b.background && a.screens == b.screens && a.timeline == b.timeline && a.output == b.output
+            && a.motionBlur == b.motionBlur && a.stepMotionBlur == b.stepMotionBlur
     }
 
     /// The screen whose pixel size sets the output's when `size` is not given: the first the timeline shows.

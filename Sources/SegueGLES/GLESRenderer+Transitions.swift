@@ -92,5 +92,7 @@ extension GLESRenderer {
         return transition
     }
 
-    static func opaque(_ color: Color) -> UInt32 { color.premultipliedPixel | 0xFF00_0000 }
+    /// The background a transition's colour is laid over: opaque, or (0, 0, 0, 0) when transparent, where
+    /// the shader's colour stays as it returns it.
+    static func opaque(_ color: Color) -> UInt32 { color.backgroundPixel }
 }

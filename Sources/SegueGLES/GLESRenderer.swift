@@ -117,11 +117,27 @@ public final class GLESRenderer: Renderer {
             try draw(list, into: &target)
         case let .shader(prepared, progress, width, height, background):
             try draw(try own(prepared), progress: progress, width: width, height: height, background: background, into: &target)
+        case let .average(frames):
+            // Motion blur: each sample drawn and read back, accumulated on the CPU (FrameAccumulator).
+            try drawAverage(frames, into: &target)
         }
     }
 
     public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,
                            deliver: (Int, Pixmap) throws -> Void) throws {
+        // A run of motion-blurred frames is drawn frame by frame (each sample read back and accumulated on the
+        // CPU); a run's frames are all blurred or none.
+        if count > 0, case let .average(first) = try frame(0) {
+            for k in 0..<count {
+                var target = buffer() ?? Pixmap(width: 0, height: 0)
+                guard case let .average(samples) = k == 0 ? .average(first) : try frame(k) else {
+                    throw GLError.invalidInput("a run mixes motion-blurred frames with others")
+                }
+                try drawAverage(samples, into: &target)
+                try deliver(k, target)
+            }
+            return
+        }
         try thread.sync {
             try pipeline.drawFrames(count: count, frame: { k in
                 switch try frame(k) {
@@ -131,6 +147,8 @@ public final class GLESRenderer: Renderer {
                     let transition = try own(prepared)
                     return pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images, progress: progress,
                                                     width: width, height: height, background: Self.opaque(background))
+                case .average:
+                    throw GLError.invalidInput("a run mixes motion-blurred frames with others")
                 }
             }, buffer: buffer, deliver: deliver)
         }

@@ -3,7 +3,9 @@ import SegueCore
 import SegueImageIO
 
 /// `--video FILE`: frames streamed as Y4M (4:4:4, full range) into an `ffmpeg` process that encodes them to a
-/// temporary file, renamed to FILE when ffmpeg exits 0. The container comes from the extension.
+/// temporary file, renamed to FILE when ffmpeg exits 0. The container comes from the extension. A job with a
+/// transparent background streams raw straight-alpha RGBA instead (Y4M has no alpha), into ProRes 4444 with
+/// alpha (`.mov`) or VP9 with alpha (`.webm`).
 final class FFmpegStream: FrameStream, @unchecked Sendable {
     /// Video containers and their default codec arguments. Odd sizes are padded to even ones for 4:2:0.
     static let defaults: [String: (muxer: String, arguments: [String])] = [
@@ -16,9 +18,22 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
                         "-loop", "0"]),
     ]
     static let evenPad = "pad=ceil(iw/2)*2:ceil(ih/2)*2"
+    /// The codec arguments of the containers that carry alpha, for a transparent background.
+    static let alphaDefaults: [String: [String]] = [
+        "mov": ["-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le"],
+        "webm": ["-c:v", "libvpx-vp9", "-crf", "30", "-b:v", "0", "-row-mt", "1", "-cpu-used", "4",
+                 "-pix_fmt", "yuva420p", "-auto-alt-ref", "0", "-vf", evenPad],
+    ]
+
+    /// Whether the video at `path` can carry alpha (`.mov`, `.webm`).
+    static func carriesAlpha(_ path: String) -> Bool {
+        alphaDefaults[(path as NSString).pathExtension.lowercased()] != nil
+    }
 
     let path: String
     let y4m: Y4M
+    /// Raw RGBA (straight alpha) into ffmpeg rather than Y4M.
+    let alpha: Bool
     private let process = Process()
     private let input = Pipe()
     private let temporaryPath: String
@@ -27,13 +42,13 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     private let errorDone = DispatchSemaphore(value: 0)
 
     /// The `ffmpeg` on PATH, or a failure saying it is missing (checked before anything renders).
-    static func locate() throws -> String {
+    static func locate(for video: String? = nil) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw JobError.failure("--video needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
+        throw JobError.failure("\(video.map { "the video '\($0)'" } ?? "--video") needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
     }
 
     /// Checks the extension; `extraArguments` (from `--ffmpeg-args`) replace the codec defaults.
@@ -44,18 +59,23 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         }
     }
 
-    init(path: String, y4m: Y4M, ffmpegArguments: [String]?) throws {
+    init(path: String, y4m: Y4M, alpha: Bool = false, ffmpegArguments: [String]?) throws {
         try Self.validate(path)
-        let ffmpeg = try Self.locate()
+        let ffmpeg = try Self.locate(for: path)
         let ext = (path as NSString).pathExtension.lowercased()
         let (muxer, codec) = Self.defaults[ext]!
         self.path = path
         self.y4m = y4m
+        self.alpha = alpha
         temporaryPath = FileWriter.temporaryPath(for: path)
         StaleTemporaries.remove(besides: path)
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "yuv4mpegpipe", "-i", "pipe:0"]
-            + (ffmpegArguments ?? codec) + ["-f", muxer, temporaryPath]
+        let source = alpha
+            ? ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(y4m.width)x\(y4m.height)", "-r", y4m.rate, "-i", "pipe:0"]
+            : ["-f", "yuv4mpegpipe", "-i", "pipe:0"]
+        let defaultCodec = alpha ? Self.alphaDefaults[ext] ?? codec : codec
+        process.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + source
+            + (ffmpegArguments ?? defaultCodec) + ["-f", muxer, temporaryPath]
         process.standardInput = input
         let errors = Pipe()
         process.standardError = errors
@@ -79,11 +99,14 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         control.register(child: process.processIdentifier)
     }
 
-    func encode(_ frame: Pixmap) throws -> FramePayload { .bytes(y4m.frame(frame)) }
+    func encode(_ frame: Pixmap) throws -> FramePayload {
+        guard alpha else { return .bytes(y4m.frame(frame)) }
+        return frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
+    }
 
     func write(_ payload: FramePayload) throws {
         do {
-            if !wroteHeader {
+            if !wroteHeader && !alpha {
                 try input.fileHandleForWriting.write(contentsOf: y4m.header)
                 wroteHeader = true
             }

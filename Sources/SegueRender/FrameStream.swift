@@ -84,10 +84,9 @@ final class ByteStream: FrameStream, @unchecked Sendable {
     func encode(_ frame: Pixmap) throws -> FramePayload {
         switch format {
         case .rgba:
-            // Every frame is drawn over the opaque background (DrawList and custom transitions force it), so
-            // its premultiplied bytes are its straight bytes: written as they are, with no pass over them.
-            assert(frame.isOpaque, "a frame with transparent pixels reached the raw stream")
-            return .pixels(frame)
+            // A frame over an opaque background is opaque, so its premultiplied bytes are its straight bytes:
+            // written as they are, with no pass over them. Over a transparent one, un-premultiplied.
+            return frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
         case .y4m: return .bytes(y4m!.frame(frame))
         case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel))
         }

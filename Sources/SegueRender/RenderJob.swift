@@ -114,6 +114,17 @@ public struct RenderJob: Sendable {
         try FFmpegStream.validate(path)
     }
 
+    /// Whether `path` names a video that ffmpeg writes, by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, any
+    /// case): `--out` with one of these writes a video rather than a directory of frames.
+    public static func isVideoPath(_ path: String) -> Bool {
+        path != "-" && FFmpegStream.defaults[(path as NSString).pathExtension.lowercased()] != nil
+    }
+
+    /// `--ffmpeg-args '...'` as arguments (split at spaces).
+    public static func ffmpegArguments(_ text: String?) -> [String]? {
+        text.map { $0.split(separator: " ").map(String.init) }
+    }
+
     /// Paths in a storyboard file are relative to it; samples and absolute paths are as they are.
     public static func resolver(_ storyboardFile: String?) -> @Sendable (String) -> String {
         let base = storyboardFile.map { ($0 as NSString).deletingLastPathComponent } ?? ""
@@ -174,6 +185,7 @@ public struct RenderJob: Sendable {
         let control = givenControl ?? JobControl()
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
+        if memory == nil { try checkOutputsCarryAlpha() }
         if let size = storyboard.size {
             // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
             _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
@@ -204,7 +216,9 @@ public struct RenderJob: Sendable {
         // Frames in flight cut to what memory allows; a job that cannot fit with one is refused before it writes.
         let inFlight = try Self.framesInFlight(width: width, height: height, screens: inputs.screens.count,
                                                gles: renderer.capabilities.contains(.pipelinedReadback), screensHeld: true)
-        let schedule = progress.map { FrameSchedule(progress: $0) } ?? FrameSchedule(storyboard)
+        let schedule = progress.map {
+            FrameSchedule(progress: $0, duration: storyboard.timeline.first?.duration ?? 1, fps: storyboard.fps)
+        } ?? FrameSchedule(storyboard)
         var runs = schedule.runs(shard: shard)
         control.creatingOutput()
         let sink = try makeSink(width: width, height: height, memory: memory, control: control, frameCount: schedule.count,
@@ -227,6 +241,12 @@ public struct RenderJob: Sendable {
             let (from, to) = board.timeline[run.step].screens
             let frames = run.frames
             let indices = frames.map(\.index)
+            // Motion blur: frame n is the mean of its shutter samples, each drawn as a frame of its own.
+            let blur = board.motionBlur(ofStep: run.step)
+            func blurred(_ n: Int, _ draw: @escaping (FrameSchedule.Frame) -> RenderFrame) -> RenderFrame {
+                guard let blur else { return draw(frames[n]) }
+                return .average(schedule.samples(of: frames[n].index, motionBlur: blur).map(draw))
+            }
             if case let .shader(step, _, _) = board.timeline[run.step], let shader = prepared[run.step] {
                 // Back plays the shader in reverse between the swapped screens: it starts on `from`, ends on `to`.
                 let back = step.direction == .back
@@ -234,15 +254,15 @@ public struct RenderJob: Sendable {
                     snapshots: back ? [inputs.screens[to]!, inputs.screens[from]!] : [inputs.screens[from]!, inputs.screens[to]!],
                     indices: indices,
                     sources: (back ? [to, from] : [from, to]).map { board.screens[$0] ?? $0 }, what: "shader:\(step.transition.name)",
-                    frame: { n in .shader(shader, progress: step.progress(at: frames[n].t), width: width, height: height,
-                                          background: background) })
+                    frame: { n in blurred(n) { .shader(shader, progress: step.progress(at: $0.t), width: width, height: height,
+                                                       background: background) } })
             }
             let snapshots = [inputs.screens[from]!, inputs.screens[to]!]
             let info = snapshots.map(SnapshotInfo.init)
             return FrameDriver.Run(snapshots: snapshots, indices: indices, sources: [from, to].map { board.screens[$0] ?? $0 },
                                    what: board.timeline[run.step].name, frame: { n in
-                .layers(DrawList(scene: board.scene(frames[n], size: frameSize)!, scale: scale, snapshots: info,
-                                 background: background))
+                blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale, snapshots: info,
+                                              background: background)) }
             })
         }
         // The directory (its lock, its manifest) lives until the last frame is written.
@@ -333,6 +353,10 @@ public struct RenderJob: Sendable {
         h.combine("segue-frames 1")
         h.combine(exact((inputs.size.width, inputs.size.height, storyboard.scale, storyboard.fps, storyboard.background.description,
                          pngLevel, progress as Any, frameCount)))
+        if storyboard.motionBlur != nil || !storyboard.stepMotionBlur.isEmpty {
+            // Only a job that blurs changes its key (older directories keep theirs).
+            h.combine("motion blur \(exact(storyboard.timeline.indices.map { storyboard.motionBlur(ofStep: $0) }))")
+        }
         for name in storyboard.usedScreens.sorted() {
             h.combine(name)
             inputs.screens[name]?.pixels.withUnsafeBytes { h.combine($0) }
@@ -352,6 +376,23 @@ public struct RenderJob: Sendable {
             }
         }
         return h.hex
+    }
+
+    /// A transparent background needs outputs that carry alpha: PNG, raw RGBA, ProRes 4444 (`.mov`) or VP9
+    /// (`.webm`); Y4M, `.mp4` and `.gif` cannot (a usage error, before anything is read).
+    func checkOutputsCarryAlpha() throws {
+        guard storyboard.background.isTransparent else { return }
+        let can = "PNG frames, --format rgba, or a .mov (ProRes 4444) or .webm (VP9) video"
+        for output in outputs {
+            switch output {
+            case let .stream(path, .y4m, _):
+                throw JobError.usage("a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(can)")
+            case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
+                throw JobError.usage("a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(can)")
+            default:
+                break
+            }
+        }
     }
 
     struct Sink {
@@ -385,8 +426,9 @@ public struct RenderJob: Sendable {
             let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: chroma) : nil
             stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
         case let .video(path, arguments)?:
+            try checkOutputsCarryAlpha()
             stream = try FFmpegStream(path: path, y4m: Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444),
-                                      ffmpegArguments: arguments)
+                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments)
         case .frames?, nil:
             break
         }

@@ -10,9 +10,13 @@ public struct Y4M: Sendable {
     let fps: Double
     let chroma: Chroma
 
+    /// The frame rate as ffmpeg takes it: `30/1`, `29970/1000`.
+    var rate: String {
+        fps == fps.rounded() ? "\(Int(fps))/1" : "\(Int((fps * 1000).rounded()))/1000"
+    }
+
     var header: [UInt8] {
-        let rate: String
-        if fps == fps.rounded() { rate = "\(Int(fps)):1" } else { rate = "\(Int((fps * 1000).rounded())):1000" }
+        let rate = String(self.rate.map { $0 == "/" ? ":" : $0 })
         let tag = chroma == .c444 ? "C444" : "C420jpeg"
         return Array("YUV4MPEG2 W\(width) H\(height) F\(rate) Ip A1:1 \(tag) XCOLORRANGE=FULL\n".utf8)
     }

@@ -11,6 +11,12 @@ enum Parse {
         return c
     }
 
+    /// `--background`: a colour, or `transparent`.
+    static func background(_ text: String) throws -> Color {
+        guard let c = Color(background: text) else { throw ValidationError("'\(text)' is not a colour RRGGBB or 'transparent'") }
+        return c
+    }
+
     static func pixelSize(_ text: String) throws -> (Int, Int) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {

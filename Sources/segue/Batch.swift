@@ -25,15 +25,15 @@ struct Batch: ParsableCommand {
     var storyboard: String
 
     @Option(help: ArgumentHelp("""
-        A directory for frame_00000.png ... (default: the storyboard's output.frames); with --format rgba or y4m, \
-        a stream file; '-' streams to standard output.
+        A directory for frame_00000.png ... (default: the storyboard's output.frames); a .mp4, .webm, .mov or \
+        .gif file is a video (as --video); with --format rgba or y4m, a stream file; '-' streams to standard output.
         """, valueName: "dir"))
     var out: String?
 
     @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA) or y4m (YUV4MPEG2).", valueName: "name"))
     var format: String = "png"
 
-    @Option(help: ArgumentHelp("Encode a video with ffmpeg: .mp4 (H.264), .webm (VP9), .mov (ProRes) or .gif (default: the storyboard's output.video).", valueName: "file"))
+    @Option(help: ArgumentHelp("Encode a video with ffmpeg: .mp4 (H.264), .webm (VP9), .mov (ProRes) or .gif (default: the storyboard's output.video); --out FILE.mp4 ... does the same.", valueName: "file"))
     var video: String?
 
     @Option(name: .customLong("ffmpeg-args"), parsing: .unconditional, help: ArgumentHelp("Replace the codec arguments ffmpeg gets for --video (split at spaces), e.g. '-c:v libx264 -crf 23 -pix_fmt yuv420p'.", valueName: "args"))
@@ -70,6 +70,15 @@ struct Batch: ParsableCommand {
         "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
     var frameTimeout: Double = 30
 
+    @Option(name: .customLong("motion-blur"), parsing: .unconditional, help: ArgumentHelp(
+        "Motion blur: each frame is the mean of N frames over the open shutter (1...64; 1 is none).", valueName: "n"))
+    var motionBlur: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --motion-blur: the shutter angle in degrees, (0, 360]; open (DEGREES/360)/fps seconds from each frame's time (180).",
+        valueName: "degrees"))
+    var shutter: Double?
+
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
@@ -83,8 +92,20 @@ struct Batch: ParsableCommand {
         guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0...9") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
         if let out, out.isEmpty { throw ValidationError("--out must not be empty") }
+        if let motionBlur, let problem = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter).problem {
+            throw ValidationError("--motion-blur/--shutter: \(problem)")
+        }
+        if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
         if let video, !video.isEmpty { try RenderJob.checkVideo(video) }
-        if ffmpegArgs != nil && video == nil { throw ValidationError("--ffmpeg-args needs --video") }
+        if let out, RenderJob.isVideoPath(out) {
+            if video != nil { throw ValidationError("--out '\(out)' is a video, and so is --video: give one") }
+            if format != "png" {
+                throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(format) applies to a stream: choose one")
+            }
+        }
+        if ffmpegArgs != nil && video == nil && !(out.map(RenderJob.isVideoPath) ?? false) {
+            throw ValidationError("--ffmpeg-args needs --video (or --out FILE.mp4, .webm, .mov, .gif)")
+        }
     }
 
     func run() throws {
@@ -98,14 +119,18 @@ struct Batch: ParsableCommand {
             throw ValidationError(error.description)
         }
         job.resume = resume
+        // --motion-blur replaces the storyboard's top-level "motionBlur" (a step's own still applies to it).
+        if let motionBlur { job.storyboard.motionBlur = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter) }
         job.overwrite = overwrite
 
         // Outputs: --out and --video replace the storyboard's "output" (both its frames and its video).
         let format = OutputFormat(rawValue: format)!
-        let explicit = out != nil || video != nil
-        var out = explicit ? out : board.output.frames.map(relative)
+        // --out FILE.mp4 (.webm, .mov, .gif) is --video FILE.mp4.
+        let (outOption, videoOption) = out.map(RenderJob.isVideoPath) == true ? (nil, out) : (out, self.video)
+        let explicit = outOption != nil || videoOption != nil
+        var out = explicit ? outOption : board.output.frames.map(relative)
         if format != .png && out == nil { out = "-" }
-        var video = self.video
+        var video = videoOption
         if !explicit, let v = board.output.video {
             if job.shard.count > 1 || resume {
                 let why = job.shard.count > 1 ? "shard \(job.shard) renders part of the frames" : "--resume renders part of the frames"
@@ -125,7 +150,7 @@ struct Batch: ParsableCommand {
             job.outputs.append(.frames(directory: out))
         }
         if let video {
-            job.outputs.append(.video(video, ffmpegArguments: ffmpegArgs.map { $0.split(separator: " ").map(String.init) }))
+            job.outputs.append(.video(video, ffmpegArguments: RenderJob.ffmpegArguments(ffmpegArgs)))
         }
         if job.outputs.isEmpty {
             throw ValidationError("nothing to write: give --out DIR, --video FILE or \"output\" in the storyboard")

@@ -14,10 +14,16 @@ struct RenderOptions: ParsableArguments {
     var to: String
 
     @Option(help: ArgumentHelp("""
-        Output: a .png file with --progress, else a directory for frame_00000.png ...; with --format rgba or \
-        y4m, one stream file; '-' streams to standard output.
+        Output: a .png file with --progress, else a directory for frame_00000.png ...; a .mp4, .webm, .mov or \
+        .gif file is a video encoded by ffmpeg; with --format rgba or y4m, one stream file; '-' streams to \
+        standard output.
         """, valueName: "path"))
     var out: String
+
+    @Option(name: .customLong("ffmpeg-args"), parsing: .unconditional, help: ArgumentHelp(
+        "With --out VIDEO: replace the codec arguments ffmpeg gets (split at spaces), e.g. '-c:v libx264 -crf 23 -pix_fmt yuv420p'.",
+        valueName: "args"))
+    var ffmpegArgs: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Render one frame at this progress, 0...1, instead of the whole sequence.", valueName: "t"))
     var progress: Double?
@@ -56,7 +62,9 @@ struct RenderOptions: ParsableArguments {
             transform: Parse.pixelSize)
     var size: (Int, Int)?
 
-    @Option(help: ArgumentHelp("Colour where no layer is.", valueName: "RRGGBB"), transform: Parse.color)
+    @Option(help: ArgumentHelp(
+        "Colour where no layer is, or 'transparent' (alpha 0 there: PNG, --format rgba, .mov or .webm).",
+        valueName: "RRGGBB|transparent"), transform: Parse.background)
     var background: Color = .black
 
     @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA, straight alpha) or y4m (YUV4MPEG2 that 'ffmpeg -i -' reads).", valueName: "name"))
@@ -77,6 +85,15 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp(
         "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
     var frameTimeout: Double = 30
+
+    @Option(name: .customLong("motion-blur"), parsing: .unconditional, help: ArgumentHelp(
+        "Motion blur: each frame is the mean of N frames over the open shutter (1...64; 1 is none).", valueName: "n"))
+    var motionBlur: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --motion-blur: the shutter angle in degrees, (0, 360]; open (DEGREES/360)/fps seconds from each frame's time (180).",
+        valueName: "degrees"))
+    var shutter: Double?
 
     @Flag(help: "Replace the frames of another job in the output directory (refused without it).")
     var overwrite = false
@@ -107,6 +124,16 @@ struct RenderOptions: ParsableArguments {
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
         if out.isEmpty { throw ValidationError("--out must not be empty") }
+        if let motionBlur, let problem = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter).problem {
+            throw ValidationError("--motion-blur/--shutter: \(problem)")
+        }
+        if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
+        if RenderJob.isVideoPath(out) && format != "png" {
+            throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(format) applies to a stream: choose one")
+        }
+        if ffmpegArgs != nil && !RenderJob.isVideoPath(out) {
+            throw ValidationError("--ffmpeg-args needs --out FILE ending in .mp4, .webm, .mov or .gif")
+        }
     }
 }
 
@@ -181,6 +208,7 @@ struct Render: ParsableCommand {
                                                    screens: ["from": render.from, "to": render.to], timeline: [step]),
                             output: render.output)
         job.progress = render.progress.map { [$0] }
+        job.storyboard.motionBlur = render.motionBlur.map { MotionBlur(samples: $0, shutter: render.shutter ?? MotionBlur.defaultShutter) }
         render.configure(&job)
         try JobRunner.run(job, quiet: render.quiet, frameTimeout: render.frameTimeout)
     }
@@ -197,9 +225,13 @@ struct Render: ParsableCommand {
 }
 
 extension RenderOptions {
-    /// Where `--out` and `--format` send the frames: a stream for `-` or a stream format, one PNG file for
+    /// Where `--out` and `--format` send the frames: a video for a `.mp4`, `.webm`, `.mov` or `.gif` path, a
+    /// stream for `-` or a stream format, one PNG file for
     /// `--progress` unless `--out` is a directory, else a directory of frames.
     var output: RenderJob.Output {
+        if RenderJob.isVideoPath(out) {
+            return .video(out, ffmpegArguments: RenderJob.ffmpegArguments(ffmpegArgs))
+        }
         let format = OutputFormat(rawValue: format)!
         if out == "-" || format != .png {
             return .stream(out, format: format, y4mChroma: Y4M.Chroma(rawValue: y4mChroma)!)

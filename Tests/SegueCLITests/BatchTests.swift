@@ -282,16 +282,66 @@ import Testing
         #expect(try countFrames(dir.appendingPathComponent("story.\(container)").path) == 40)
     }
 
+    /// `segue render --out x.mp4` (and `--shader`, and `batch --out x.webm`) writes a video, not a directory.
+    @Test(.enabled(if: hasFFmpeg)) func renderOutVideoByExtension() throws {
+        let dir = try temporaryDirectory()
+        let mp4 = dir.appendingPathComponent("x.mp4").path
+        // circle-spread at 30 fps for 0.5 s: frames 0 ... 15.
+        let r = try Segue.run(["render", "circle-spread", "--from", "sample:home", "--to", "sample:detail", "--size", "48x80",
+                               "--fps", "30", "--duration", "0.5", "--backend", "cpu", "--quiet", "--out", mp4])
+        #expect(r.status == 0, "\(r.stderr)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: mp4, isDirectory: &isDirectory) && !isDirectory.boolValue)
+        #expect(try probe(mp4, "codec_name") == "h264")
+        #expect(try countFrames(mp4) == 16)
+        // --ffmpeg-args replaces the codec's arguments.
+        let x = dir.appendingPathComponent("args.mp4").path
+        let a = try Segue.run(["render", "fade", "--from", "sample:home", "--to", "sample:detail", "--size", "48x80",
+                               "--fps", "10", "--duration", "0.5", "--backend", "cpu", "--quiet", "--out", x,
+                               "--ffmpeg-args", "-c:v mpeg4 -q:v 5"])
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(try probe(x, "codec_name") == "mpeg4")
+        #expect(try countFrames(x) == 6)
+        // batch --out FILE.webm is --video FILE.webm.
+        let story = try write(Self.storyboard(), "story.json", in: dir)
+        let webm = dir.appendingPathComponent("story.webm").path
+        let b = try Segue.run(["batch", story, "--backend", "cpu", "--quiet", "--out", webm])
+        #expect(b.status == 0, "\(b.stderr)")
+        #expect(try probe(webm, "codec_name") == "vp9")
+        #expect(try countFrames(webm) == 40)
+        // A video and --format do not combine; --ffmpeg-args needs a video.
+        let bad = try Segue.run(["render", "fade", "--from", "sample:home", "--to", "sample:detail", "--quiet",
+                                 "--out", mp4, "--format", "y4m"])
+        #expect(bad.status == 2 && bad.stderr.contains("is a video"), "\(bad.stderr)")
+        let stray = try Segue.run(["render", "fade", "--from", "sample:home", "--to", "sample:detail", "--quiet",
+                                   "--out", dir.appendingPathComponent("f").path, "--ffmpeg-args", "-c:v mpeg4"])
+        #expect(stray.status == 2, "\(stray.stderr)")
+    }
+
     @Test func missingFFmpegIsAClearErrorBeforeRendering() throws {
         let dir = try temporaryDirectory()
         let story = try write(Self.storyboard(), "story.json", in: dir)
         let r = try Segue.run(["batch", story, "--video", dir.appendingPathComponent("story.mp4").path, "--backend", "cpu"],
                               environment: ["PATH": "/nonexistent"])
         #expect(r.status == 1)
-        #expect(r.stderr.hasPrefix("segue: error: --video needs ffmpeg, which is not on PATH"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("segue: error: the video '\(dir.appendingPathComponent("story.mp4").path)' needs ffmpeg, which is not on PATH"), "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["story.json"])
         let resume = try Segue.run(["batch", story, "--out", "-", "--resume"])
         #expect(resume.status == 2 && resume.stderr.contains("--resume"), "\(resume.stderr)")
+    }
+
+    /// One entry of the first video stream, as ffprobe says it (`codec_name`, `pix_fmt`, `profile`).
+    func probe(_ path: String, _ entry: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=\(entry)",
+                             "-of", "default=noprint_wrappers=1:nokey=1", path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Frames ffprobe counts by decoding the file.

@@ -127,6 +127,22 @@ for scale in options.scales {
         record(measurement("shader:ripple", "gles", 1, "draw+readback", t))
     }
 
+    // Motion blur: a frame of 8 shutter samples, each drawn (and read back, on GLES) and summed at 32 bits per
+    // channel on the CPU; reported per sample (a frame with --motion-blur N costs about N of these).
+    if let effect = options.effects.first {
+        let samples = BenchScene.lists(effect, scale: scale, frames: 8, snapshots: info).map { RenderFrame.layers($0) }
+        var renderers: [(String, Int, any Renderer)] = [("cpu", cores, CPUCompositor(threads: cores))]
+        if let gles { renderers.append(("gles", 1, gles)) }
+        for (backend, threads, renderer) in renderers {
+            try renderer.load(snapshots: snapshots)
+            var out = Pixmap(width: width, height: height)
+            try renderer.draw(.average(samples), into: &out)  // warm-up
+            let t = try time(runs: options.runs, frames: samples.count) { try renderer.draw(.average(samples), into: &out) }
+            record(measurement(effect.rawValue, backend, threads, "motion blur per sample", t, frames: samples.count,
+                               note: "8 samples per frame; accumulated on the CPU"))
+        }
+    }
+
     for effect in options.effects {
         let name = effect.rawValue
         let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
