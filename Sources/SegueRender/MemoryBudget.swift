@@ -11,6 +11,8 @@ struct MemoryBudget {
     var frameBytes: Int
     var screens: Int
     var gles: Bool
+    /// Motion blur: a 32-bit-per-channel sum (four frames' bytes) and a sample frame, on the drawing thread.
+    var blurred = false
 
     /// Bytes held at the peak with `inFlight` frames in the pipeline, and 64 MiB for the process itself. Each
     /// encoder holds about two frames' bytes (its rows and its output). Measured peaks (release build, 2 cores,
@@ -19,7 +21,8 @@ struct MemoryBudget {
     func peak(inFlight: Int) -> Int {
         let encoders = 2 * ProcessInfo.processInfo.activeProcessorCount
         let driver = gles ? screens + 1 + 3 : 0
-        let (bytes, overflow) = frameBytes.multipliedReportingOverflow(by: screens + inFlight + encoders + driver)
+        let blur = blurred ? 5 : 0
+        let (bytes, overflow) = frameBytes.multipliedReportingOverflow(by: screens + inFlight + encoders + driver + blur)
         return overflow ? Int.max / 2 : bytes + 64 << 20
     }
 

@@ -190,7 +190,7 @@ public struct RenderJob: Sendable {
             // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
             _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
                                         gles: backend == .gles || storyboard.timeline.contains { $0.name.hasPrefix("shader:") },
-                                        screensHeld: false)
+                                        blurred: isBlurred, screensHeld: false)
         }
         let inputs = try loadInputs()
         let (width, height) = inputs.size
@@ -215,7 +215,8 @@ public struct RenderJob: Sendable {
 
         // Frames in flight cut to what memory allows; a job that cannot fit with one is refused before it writes.
         let inFlight = try Self.framesInFlight(width: width, height: height, screens: inputs.screens.count,
-                                               gles: renderer.capabilities.contains(.pipelinedReadback), screensHeld: true)
+                                               gles: renderer.capabilities.contains(.pipelinedReadback), blurred: isBlurred,
+                                               screensHeld: true)
         let schedule = progress.map {
             FrameSchedule(progress: $0, duration: storyboard.timeline.first?.duration ?? 1, fps: storyboard.fps)
         } ?? FrameSchedule(storyboard)
@@ -272,10 +273,14 @@ public struct RenderJob: Sendable {
         return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
     }
 
+    /// True when any step is drawn with motion blur.
+    var isBlurred: Bool { storyboard.timeline.indices.contains { storyboard.motionBlur(ofStep: $0) != nil } }
+
     /// How many frames may be in flight for frames of `width` x `height` with `screens` screens (held in memory
     /// already or not), as many as memory allows up to two per core; throws when not even one fits.
-    static func framesInFlight(width: Int, height: Int, screens: Int, gles: Bool, screensHeld: Bool) throws -> Int {
-        let budget = MemoryBudget(frameBytes: width * height * 4, screens: screens, gles: gles)
+    static func framesInFlight(width: Int, height: Int, screens: Int, gles: Bool, blurred: Bool,
+                               screensHeld: Bool) throws -> Int {
+        let budget = MemoryBudget(frameBytes: width * height * 4, screens: screens, gles: gles, blurred: blurred)
         let held = screensHeld ? budget.frameBytes * screens : 0
         let available = MemoryBudget.available().map { $0 + held }
         guard let inFlight = budget.inFlight(wanted: 2 * ProcessInfo.processInfo.activeProcessorCount, available: available) else {

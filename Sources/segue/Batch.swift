@@ -30,9 +30,6 @@ struct Batch: ParsableCommand {
         """, valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA) or y4m (YUV4MPEG2).", valueName: "name"))
-    var format: String = "png"
-
     @Option(help: ArgumentHelp("Encode a video with ffmpeg: .mp4 (H.264), .webm (VP9), .mov (ProRes) or .gif (default: the storyboard's output.video); --out FILE.mp4 ... does the same.", valueName: "file"))
     var video: String?
 
@@ -45,62 +42,15 @@ struct Batch: ParsableCommand {
     @Flag(help: "Skip frames already complete in the output directory and render the rest.")
     var resume = false
 
-    @Flag(help: "Replace the frames of another job in the output directory (refused without it or --resume).")
-    var overwrite = false
-
-    @Option(help: ArgumentHelp("auto (GLES on a hardware GPU; the CPU compositor on a software rasterizer such as llvmpipe, or without EGL), cpu or gles. Custom shaders always use GLES.", valueName: "name"))
-    var backend: String = "auto"
-
-    @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless.", valueName: "name"))
-    var eglPlatform: EGLPlatform?
-
-    @Option(name: .customLong("png-level"), parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
-    var pngLevel: Int = RenderJob.defaultPNGLevel
-
-    @Option(name: .customLong("y4m-chroma"), help: ArgumentHelp("y4m chroma: 444 (C444) or 420 (C420jpeg).", valueName: "444|420"))
-    var y4mChroma: String = "444"
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
-    var threads: Int?
-
-    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse screen images with more pixels than this.", valueName: "n"))
-    var maxPixels: Int = 16384 * 16384
-
-    @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp(
-        "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
-    var frameTimeout: Double = 30
-
-    @Option(name: .customLong("motion-blur"), parsing: .unconditional, help: ArgumentHelp(
-        "Motion blur: each frame is the mean of N frames over the open shutter (1...64; 1 is none).", valueName: "n"))
-    var motionBlur: Int?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "With --motion-blur: the shutter angle in degrees, (0, 360]; open (DEGREES/360)/fps seconds from each frame's time (180).",
-        valueName: "degrees"))
-    var shutter: Double?
-
-    @Flag(help: "No progress on standard error.")
-    var quiet = false
+    @OptionGroup var jobOptions: JobOptions
 
     func validate() throws {
-        guard frameTimeout > 0, frameTimeout <= 86400 else {
-            throw ValidationError("--frame-timeout must be in (0, 86400] seconds, not \(frameTimeout.compact)")
-        }
-        guard BackendChoice(rawValue: backend) != nil else { throw ValidationError("unknown backend '\(backend)' (use auto, cpu or gles)") }
-        guard OutputFormat(rawValue: format) != nil else { throw ValidationError("unknown format '\(format)' (use png, rgba or y4m)") }
-        guard Y4M.Chroma(rawValue: y4mChroma) != nil else { throw ValidationError("--y4m-chroma must be 444 or 420") }
-        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0...9") }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
         if let out, out.isEmpty { throw ValidationError("--out must not be empty") }
-        if let motionBlur, let problem = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter).problem {
-            throw ValidationError("--motion-blur/--shutter: \(problem)")
-        }
-        if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
         if let video, !video.isEmpty { try RenderJob.checkVideo(video) }
         if let out, RenderJob.isVideoPath(out) {
             if video != nil { throw ValidationError("--out '\(out)' is a video, and so is --video: give one") }
-            if format != "png" {
-                throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(format) applies to a stream: choose one")
+            if jobOptions.format != "png" {
+                throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(jobOptions.format) applies to a stream: choose one")
             }
         }
         if ffmpegArgs != nil && video == nil && !(out.map(RenderJob.isVideoPath) ?? false) {
@@ -120,11 +70,10 @@ struct Batch: ParsableCommand {
         }
         job.resume = resume
         // --motion-blur replaces the storyboard's top-level "motionBlur" (a step's own still applies to it).
-        if let motionBlur { job.storyboard.motionBlur = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter) }
-        job.overwrite = overwrite
+        if let blur = jobOptions.blur { job.storyboard.motionBlur = blur }
 
         // Outputs: --out and --video replace the storyboard's "output" (both its frames and its video).
-        let format = OutputFormat(rawValue: format)!
+        let format = jobOptions.outputFormat
         // --out FILE.mp4 (.webm, .mov, .gif) is --video FILE.mp4.
         let (outOption, videoOption) = out.map(RenderJob.isVideoPath) == true ? (nil, out) : (out, self.video)
         let explicit = outOption != nil || videoOption != nil
@@ -145,7 +94,7 @@ struct Batch: ParsableCommand {
         }
         job.outputs = []
         if let stream {
-            job.outputs.append(.stream(stream, format: format, y4mChroma: Y4M.Chroma(rawValue: y4mChroma)!))
+            job.outputs.append(.stream(stream, format: format, y4mChroma: jobOptions.chroma))
         } else if let out {
             job.outputs.append(.frames(directory: out))
         }
@@ -155,11 +104,7 @@ struct Batch: ParsableCommand {
         if job.outputs.isEmpty {
             throw ValidationError("nothing to write: give --out DIR, --video FILE or \"output\" in the storyboard")
         }
-        job.backend = BackendChoice(rawValue: backend)!
-        job.eglPlatform = eglPlatform
-        job.threads = threads
-        job.pngLevel = pngLevel
-        job.maxPixels = maxPixels
-        try JobRunner.run(job, quiet: quiet, frameTimeout: frameTimeout)
+        jobOptions.configure(&job)
+        try jobOptions.run(job)
     }
 }

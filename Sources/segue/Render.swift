@@ -49,12 +49,6 @@ struct RenderOptions: ParsableArguments {
         """, valueName: "name"), transform: Parse.curve)
     var curve: TimingCurve?
 
-    @Option(help: ArgumentHelp("auto (GLES on a hardware GPU; the CPU compositor on a software rasterizer such as llvmpipe, or without EGL), cpu or gles. Custom shaders always use GLES.", valueName: "name"))
-    var backend: String = "auto"
-
-    @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order).", valueName: "name"))
-    var eglPlatform: EGLPlatform?
-
     @Option(parsing: .unconditional, help: ArgumentHelp("Pixels per point: the output keeps its pixel size and the frame is (pixels / scale) points.", valueName: "s"))
     var scale: Double = 1
 
@@ -67,44 +61,9 @@ struct RenderOptions: ParsableArguments {
         valueName: "RRGGBB|transparent"), transform: Parse.background)
     var background: Color = .black
 
-    @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA, straight alpha) or y4m (YUV4MPEG2 that 'ffmpeg -i -' reads).", valueName: "name"))
-    var format: String = "png"
-
-    @Option(name: .customLong("y4m-chroma"), help: ArgumentHelp("y4m chroma: 444 (C444) or 420 (C420jpeg).", valueName: "444|420"))
-    var y4mChroma: String = "444"
-
-    @Option(name: .customLong("png-level"), parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
-    var pngLevel: Int = 2
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
-    var threads: Int?
-
-    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
-    var maxPixels: Int = 16384 * 16384
-
-    @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp(
-        "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
-    var frameTimeout: Double = 30
-
-    @Option(name: .customLong("motion-blur"), parsing: .unconditional, help: ArgumentHelp(
-        "Motion blur: each frame is the mean of N frames over the open shutter (1...64; 1 is none).", valueName: "n"))
-    var motionBlur: Int?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "With --motion-blur: the shutter angle in degrees, (0, 360]; open (DEGREES/360)/fps seconds from each frame's time (180).",
-        valueName: "degrees"))
-    var shutter: Double?
-
-    @Flag(help: "Replace the frames of another job in the output directory (refused without it).")
-    var overwrite = false
-
-    @Flag(help: "No progress on standard error.")
-    var quiet = false
+    @OptionGroup var jobOptions: JobOptions
 
     func validate() throws {
-        guard frameTimeout > 0, frameTimeout <= 86400 else {
-            throw ValidationError("--frame-timeout must be in (0, 86400] seconds, not \(frameTimeout.compact)")
-        }
         if let progress, !(0...1).contains(progress) {
             throw ValidationError("--progress must be in [0, 1], not \(progress.compact)")
         }
@@ -113,23 +72,9 @@ struct RenderOptions: ParsableArguments {
             throw ValidationError("--duration must be in (0, 3600] seconds, not \(duration.compact)")
         }
         guard scale > 0, scale <= 64, scale.isFinite else { throw ValidationError("--scale must be in (0, 64], not \(scale.compact)") }
-        guard BackendChoice(rawValue: backend) != nil else {
-            throw ValidationError("unknown backend '\(backend)' (use auto, cpu or gles)")
-        }
-        guard OutputFormat(rawValue: format) != nil else {
-            throw ValidationError("unknown format '\(format)' (use png, rgba or y4m)")
-        }
-        guard Y4M.Chroma(rawValue: y4mChroma) != nil else { throw ValidationError("--y4m-chroma must be 444 or 420") }
-        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0...9") }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
-        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
         if out.isEmpty { throw ValidationError("--out must not be empty") }
-        if let motionBlur, let problem = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter).problem {
-            throw ValidationError("--motion-blur/--shutter: \(problem)")
-        }
-        if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
-        if RenderJob.isVideoPath(out) && format != "png" {
-            throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(format) applies to a stream: choose one")
+        if RenderJob.isVideoPath(out) && jobOptions.format != "png" {
+            throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(jobOptions.format) applies to a stream: choose one")
         }
         if ffmpegArgs != nil && !RenderJob.isVideoPath(out) {
             throw ValidationError("--ffmpeg-args needs --out FILE ending in .mp4, .webm, .mov or .gif")
@@ -208,9 +153,9 @@ struct Render: ParsableCommand {
                                                    screens: ["from": render.from, "to": render.to], timeline: [step]),
                             output: render.output)
         job.progress = render.progress.map { [$0] }
-        job.storyboard.motionBlur = render.motionBlur.map { MotionBlur(samples: $0, shutter: render.shutter ?? MotionBlur.defaultShutter) }
-        render.configure(&job)
-        try JobRunner.run(job, quiet: render.quiet, frameTimeout: render.frameTimeout)
+        job.storyboard.motionBlur = render.jobOptions.blur
+        render.jobOptions.configure(&job)
+        try render.jobOptions.run(job)
     }
 
     /// The samples of a track CSV; errors name the file.
@@ -232,33 +177,13 @@ extension RenderOptions {
         if RenderJob.isVideoPath(out) {
             return .video(out, ffmpegArguments: RenderJob.ffmpegArguments(ffmpegArgs))
         }
-        let format = OutputFormat(rawValue: format)!
-        if out == "-" || format != .png {
-            return .stream(out, format: format, y4mChroma: Y4M.Chroma(rawValue: y4mChroma)!)
+        if out == "-" || jobOptions.outputFormat != .png {
+            return .stream(out, format: jobOptions.outputFormat, y4mChroma: jobOptions.chroma)
         }
         var isDirectory: ObjCBool = false
         if progress != nil, !(FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) && isDirectory.boolValue) {
             return .image(out)
         }
         return .frames(directory: out)
-    }
-
-    /// The backend and encoding options of `job`.
-    func configure(_ job: inout RenderJob) {
-        job.backend = BackendChoice(rawValue: backend)!
-        job.eglPlatform = eglPlatform
-        job.threads = threads
-        job.pngLevel = pngLevel
-        job.maxPixels = maxPixels
-        job.overwrite = overwrite
-    }
-}
-
-/// Runs a job with progress on standard error, stopping on SIGINT/SIGTERM.
-enum JobRunner {
-    @discardableResult
-    static func run(_ job: RenderJob, quiet: Bool, frameTimeout: Double, renderer: (any Renderer)? = nil) throws -> RenderJob.Summary {
-        Signals.watch(frameTimeout: frameTimeout)
-        return try job.run(renderer: renderer, control: Signals.control, observer: JobConsole(quiet: quiet).observer)
     }
 }

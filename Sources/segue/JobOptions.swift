@@ -1,0 +1,92 @@
+import ArgumentParser
+import SegueCore
+import SegueGLES
+import SegueRender
+
+/// Options of every command that runs a job from arguments (`render`, `batch`): how it draws, encodes and
+/// reports, and its limits. Declared and checked once.
+struct JobOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA, straight alpha) or y4m (YUV4MPEG2 that 'ffmpeg -i -' reads).", valueName: "name"))
+    var format: String = "png"
+
+    @Option(name: .customLong("y4m-chroma"), help: ArgumentHelp("y4m chroma: 444 (C444) or 420 (C420jpeg).", valueName: "444|420"))
+    var y4mChroma: String = "444"
+
+    @Option(name: .customLong("png-level"), parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
+    var pngLevel: Int = RenderJob.defaultPNGLevel
+
+    @Option(help: ArgumentHelp("auto (GLES on a hardware GPU; the CPU compositor on a software rasterizer such as llvmpipe, or without EGL), cpu or gles. Custom shaders always use GLES.", valueName: "name"))
+    var backend: String = "auto"
+
+    @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order).", valueName: "name"))
+    var eglPlatform: EGLPlatform?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
+    var threads: Int?
+
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
+    var maxPixels: Int = 16384 * 16384
+
+    @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
+    var frameTimeout: Double = 30
+
+    @Option(name: .customLong("motion-blur"), parsing: .unconditional, help: ArgumentHelp(
+        "Motion blur: each frame is the mean of N frames over the open shutter (1...64; 1 is none).", valueName: "n"))
+    var motionBlur: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --motion-blur: the shutter angle in degrees, (0, 360]; open (DEGREES/360)/fps seconds from each frame's time (180).",
+        valueName: "degrees"))
+    var shutter: Double?
+
+    @Flag(help: "Replace the frames of another job in the output directory (refused without it).")
+    var overwrite = false
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        guard frameTimeout > 0, frameTimeout <= 86400 else {
+            throw ValidationError("--frame-timeout must be in (0, 86400] seconds, not \(frameTimeout.compact)")
+        }
+        guard BackendChoice(rawValue: backend) != nil else {
+            throw ValidationError("unknown backend '\(backend)' (use auto, cpu or gles)")
+        }
+        guard OutputFormat(rawValue: format) != nil else {
+            throw ValidationError("unknown format '\(format)' (use png, rgba or y4m)")
+        }
+        guard Y4M.Chroma(rawValue: y4mChroma) != nil else { throw ValidationError("--y4m-chroma must be 444 or 420") }
+        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0...9") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1...256") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
+        if let motionBlur, let problem = MotionBlur(samples: motionBlur, shutter: shutter ?? MotionBlur.defaultShutter).problem {
+            throw ValidationError("--motion-blur/--shutter: \(problem)")
+        }
+        if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
+    }
+
+    var outputFormat: OutputFormat { OutputFormat(rawValue: format)! }
+    var chroma: Y4M.Chroma { Y4M.Chroma(rawValue: y4mChroma)! }
+
+    /// The motion blur `--motion-blur` and `--shutter` ask for.
+    var blur: MotionBlur? { motionBlur.map { MotionBlur(samples: $0, shutter: shutter ?? MotionBlur.defaultShutter) } }
+
+    /// Sets `job`'s backend, encoding and limits from these options.
+    func configure(_ job: inout RenderJob) {
+        job.backend = BackendChoice(rawValue: backend)!
+        job.eglPlatform = eglPlatform
+        job.threads = threads
+        job.pngLevel = pngLevel
+        job.maxPixels = maxPixels
+        job.overwrite = overwrite
+    }
+
+    /// Runs `job` with progress on standard error (unless --quiet), stopping on SIGINT/SIGTERM, under the
+    /// --frame-timeout watchdog.
+    @discardableResult
+    func run(_ job: RenderJob) throws -> RenderJob.Summary {
+        Signals.watch(frameTimeout: frameTimeout)
+        return try job.run(control: Signals.control, observer: JobConsole(quiet: quiet).observer)
+    }
+}
