@@ -45,7 +45,7 @@ let package = Package(
 
         .executableTarget(
             name: "segue-bench",
-            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"],
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSPNG"],
             path: "bench/Sources/SegueBench"),
 
         // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).
