@@ -3,7 +3,7 @@ import PackageDescription
 
 // Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs,
 // the job layer (SegueRender) and the command line are their own targets, and the C wrappers (CEGL, CGBM,
-// CSPNG, CTurboJPEG) are never public API. No target has unsafe flags: a package that depends on Segue by
+// CSPNG, CDeflate, CTurboJPEG) are never public API. No target has unsafe flags: a package that depends on Segue by
 // version could not build otherwise (the hot loops use wrapping arithmetic and pointers instead).
 
 let package = Package(
@@ -24,6 +24,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CEGL", pkgConfig: "egl glesv2", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
@@ -31,7 +32,7 @@ let package = Package(
         .target(name: "SegueCore"),
         .target(name: "SegueSamples", dependencies: ["SegueCore"]),
         .target(name: "SegueCPU", dependencies: ["SegueCore"]),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG"]),
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"]),
@@ -46,7 +47,7 @@ let package = Package(
 
         .executableTarget(
             name: "segue-bench",
-            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"],
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSPNG"],
             path: "bench/Sources/SegueBench"),
 
         // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).
@@ -61,7 +62,7 @@ let package = Package(
             name: "SegueCPUTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO", "SegueTestSupport"]),
+        .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO", "SegueSamples", "SegueTestSupport"]),
         .testTarget(
             name: "SegueRenderTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "SegueTestSupport"],

@@ -31,7 +31,7 @@ def markdown(report):
     t = index(results)
     m = report["machine"]
     sizes = sorted({(r["width"], r["height"]) for r in results}, key=lambda s: s[0] * s[1])
-    effects = [e for e in dict.fromkeys(r["effect"] for r in results) if e != "-"]
+    effects = [e for e in dict.fromkeys(r["effect"] for r in results if r["backend"] not in EXTRA) if e != "-"]
     cores = m["cores"]
 
     def get(effect, w, h, backend, threads, stage):
@@ -120,7 +120,61 @@ def markdown(report):
                           f"| PNG frames (level 2) | {fps('png end to end')} | encoder alone {fps('png encoder alone')} | {percent(png)} |",
                           f"| raw RGBA stream | {fps('raw end to end')} | draw alone {fps('draw alone')} | {percent(raw)} |"]
     lines += pipeline_lines
+    lines += png_lines(results, target_lines=lines)
     return "\n".join(lines) + "\n"
+
+
+# Backends of the PNG and end-to-end sections, kept out of the main table and the chart.
+EXTRA = {"png-libspng", "png-segue", "segue", "pipeline"}
+
+
+def png_lines(results, target_lines):
+    out = []
+    enc = [r for r in results if r["backend"] in ("png-libspng", "png-segue")]
+    if enc:
+        w, h = enc[0]["width"], enc[0]["height"]
+        inputs = list(dict.fromkeys(r["effect"] for r in enc))
+        by = {(r["effect"], r["backend"], r["stage"]): r for r in enc}
+        levels = sorted({int(r["stage"].split("L")[-1]) for r in enc if r["backend"] == "png-segue"})
+        out += ["", f"### The PNG encoder ({w}x{h}, one thread; ms per frame and KiB per frame)", "",
+                "old = libspng 0.7.3 at level 2 (the encoder before); new = Segue's (cheap filter choice, libdeflate, "
+                "own chunks), every file decoded and checked equal to its input.", "",
+                "| input | old L2 ms | old L2 KiB | new L2 ms | new L2 KiB | speed-up | size |", "|---|---|---|---|---|---|---|"]
+        for i in inputs:
+            o, n = by.get((i, "png-libspng", "encode L2")), by.get((i, "png-segue", "encode L2"))
+            if o and n:
+                out.append(f"| {i[4:]} | {o['msPerFrame']:.1f} | {o['bytes'] / 1024:.0f} | {n['msPerFrame']:.1f} | "
+                           f"{n['bytes'] / 1024:.0f} | {o['msPerFrame'] / n['msPerFrame']:.2f}x | {n['bytes'] / o['bytes'] * 100:.0f}% |")
+        if len(levels) > 1:
+            out += ["", "New encoder by `--png-level` (ms / KiB):", "",
+                    "| input | " + " | ".join(f"L{l}" for l in levels) + " |", "|---|" + "---|" * len(levels)]
+            for i in inputs:
+                cells = []
+                for l in levels:
+                    r = by.get((i, "png-segue", f"encode L{l}"))
+                    cells.append(f"{r['msPerFrame']:.1f} / {r['bytes'] / 1024:.0f}" if r else "-")
+                out.append(f"| {i[4:]} | " + " | ".join(cells) + " |")
+    e2e = {r["backend"]: r for r in results if r["stage"] == "png frames end to end"}
+    if "segue" in e2e:
+        s = e2e["segue"]
+        total = lambda r: r["msPerFrame"] * r["frames"] / 1000
+        out += ["", f"### PNG frames on disk, end to end ({s['frames']} circle-spread frames, {s['width']}x{s['height']}, whole commands)", "",
+                "| command | total s | range s | total MiB | MiB/frame |", "|---|---|---|---|---|"]
+        for name, r in [("segue render --out DIR", s), ("ffmpeg xfade circleopen -f image2 DIR/%05d.png", e2e.get("ffmpeg-xfade"))]:
+            if r:
+                out.append(f"| {name} | {total(r):.2f} | {r['msMin'] * r['frames'] / 1000:.2f}-{r['msMax'] * r['frames'] / 1000:.2f} | "
+                           f"{r['bytes'] / 1048576:.2f} | {r['bytes'] / 1048576 / r['frames']:.3f} |")
+        x = e2e.get("ffmpeg-xfade")
+        if x:
+            speed = x["msPerFrame"] / s["msPerFrame"]
+            target_lines.insert(target_lines.index("|---|---|---|") + 1 if "|---|---|---|" in target_lines else len(target_lines),
+                                f"| PNG frames end to end: segue >= 2x xfade at no larger total size | {speed:.2f}x, "
+                                f"{s['bytes'] / x['bytes'] * 100:.0f}% of xfade's bytes | "
+                                f"{'yes' if speed >= 2 and s['bytes'] <= x['bytes'] else 'no'} |")
+    notes = [r for r in results if r["backend"] == "chromium"]
+    for r in notes:
+        out += ["", f"Headless Chromium: {r.get('note')}"]
+    return out
 
 
 def chart(report, base):
@@ -129,7 +183,7 @@ def chart(report, base):
     import matplotlib.pyplot as plt
     results = report["results"]
     cores = report["machine"]["cores"]
-    results = [r for r in results if r["backend"] != "pipeline"]
+    results = [r for r in results if r["backend"] not in EXTRA and r["stage"] != "png frames end to end"]
     effects = [e for e in dict.fromkeys(r["effect"] for r in results) if e != "-"]
     series = [("cpu", cores, "draw+readback", f"Segue CPU ({cores} threads)", "C0", "o-"),
               ("cpu", 1, "draw", "Segue CPU (1 thread)", "C0", "o:"),

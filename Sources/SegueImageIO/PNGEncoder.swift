@@ -3,84 +3,298 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSPNG
+import CDeflate
 import SegueCore
 
-/// Encodes pixmaps as 8-bit PNG through libspng.
+/// Encodes pixmaps as 8-bit PNG: row filters chosen here, the zlib stream by libdeflate, the chunks (signature,
+/// IHDR, IDAT, IEND, each with its CRC) written here. libspng decodes (`ImageDecoder`); it is not used to encode.
 public enum PNGEncoder {
     /// PNG bytes for `pixmap`: colour type 2 (RGB) when every pixel is opaque, otherwise colour type 6 (RGBA,
     /// straight alpha as PNG requires).
     ///
-    /// - Parameter compressionLevel: zlib level 0...9 (clamped). Levels 0...2 also restrict the per-row filter
-    ///   search to the cheap filters, trading a little size for speed.
+    /// - Parameter compressionLevel: 0 (fastest, stored: no compression) ... 9 (smallest, slowest), clamped.
+    ///   Each level picks a libdeflate level and how the per-row filter is chosen (see `Setting.forLevel`):
+    ///   a higher level is never meant to give a larger file, only a slower one.
     public static func encode(_ pixmap: Pixmap, compressionLevel: Int = 6) throws -> [UInt8] {
-        let opaque = pixmap.isOpaque
-        let samples = opaque ? rgbBytes(pixmap) : pixmap.straightRGBA()
-        let colorType = opaque ? SPNG_COLOR_TYPE_TRUECOLOR : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
-        return try encode(
-            samples: samples, width: pixmap.width, height: pixmap.height, colorType: UInt8(colorType.rawValue),
-            compressionLevel: compressionLevel)
-    }
-
-    private static func encode(
-        samples: [UInt8], width: Int, height: Int, colorType: UInt8, compressionLevel: Int
-    ) throws(ImageIOError) -> [UInt8] {
-        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
-            throw .encodingFailed(detail: "out of memory")
-        }
-        defer { spng_ctx_free(ctx) }
-        func check(_ rc: Int32) throws(ImageIOError) {
-            if rc != 0 { throw .encodingFailed(detail: String(cString: spng_strerror(rc))) }
-        }
-
+        let width = pixmap.width, height = pixmap.height
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
-            throw .encodingFailed(detail: "invalid image size \(width)x\(height)")
+            throw ImageIOError.encodingFailed(detail: "invalid image size \(width)x\(height)")
         }
-        var ihdr = spng_ihdr(
-            width: UInt32(width), height: UInt32(height), bit_depth: 8, color_type: colorType,
-            compression_method: 0, filter_method: 0, interlace_method: UInt8(SPNG_INTERLACE_NONE.rawValue))
-        try check(spng_set_ihdr(ctx, &ihdr))
-        try check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1))
-        let level = min(max(compressionLevel, 0), 9)
-        try check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(level)))
-        if level <= 2 {
-            let cheap = level == 0
-                ? SPNG_FILTER_CHOICE_NONE.rawValue
-                : SPNG_FILTER_CHOICE_NONE.rawValue | SPNG_FILTER_CHOICE_SUB.rawValue | SPNG_FILTER_CHOICE_UP.rawValue
-            try check(spng_set_option(ctx, SPNG_FILTER_CHOICE, Int32(cheap)))
+        let opaque = pixmap.isOpaque
+        let bpp = opaque ? 3 : 4
+        let (rowBytes, rowOverflow) = width.multipliedReportingOverflow(by: bpp)
+        let (filteredCount, sizeOverflow) = (rowBytes + 1).multipliedReportingOverflow(by: height)
+        guard !rowOverflow, !sizeOverflow else {
+            throw ImageIOError.encodingFailed(detail: "image too large \(width)x\(height)")
+        }
+        let setting = Setting.forLevel(compressionLevel)
+
+        // The filtered image: each row is its filter type byte and the filtered samples.
+        let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: filteredCount)
+        defer { filtered.deallocate() }
+        // Two rows of raw samples, the current and the one above (zero above the first, as PNG defines).
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * rowBytes)
+        defer { rows.deallocate() }
+        rows.initialize(repeating: 0, count: 2 * rowBytes)
+        pixmap.pixels.withUnsafeBufferPointer { pixels in
+            let src = pixels.baseAddress!
+            for y in 0..<height {
+                let cur = rows + (y & 1) * rowBytes, prev = rows + ((y & 1) ^ 1) * rowBytes
+                let line = src + y * width
+                if opaque { Rows.rgb(line, width, cur) } else { Rows.straightRGBA(line, width, cur) }
+                let out = filtered + y * (rowBytes + 1)
+                let type = setting.filters.choose(cur, prev, rowBytes, bpp, y)
+                out[0] = type
+                Filters.apply(type, cur, prev, out + 1, rowBytes, bpp)
+            }
         }
 
-        let status = samples.withUnsafeBytes { raw in
-            spng_encode_image(
-                ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+        guard let compressor = libdeflate_alloc_compressor(setting.deflateLevel) else {
+            throw ImageIOError.encodingFailed(detail: "out of memory")
         }
-        try check(status)
-
-        var length = 0
-        var error: Int32 = 0
-        guard let buffer = spng_get_png_buffer(ctx, &length, &error) else {
-            throw .encodingFailed(detail: String(cString: spng_strerror(error)))
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, filteredCount)
+        let headerCount = 8 + 25  // signature, IHDR
+        let chunkLimit = Int(Int32.max)
+        if bound <= chunkLimit {
+            // The zlib stream is compressed straight into its place in one IDAT chunk.
+            let capacity = headerCount + 12 + bound + 12
+            var failed = false
+            let png = [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
+                let base = out.baseAddress!
+                writeHeader(base, width: width, height: height, colorType: opaque ? 2 : 6)
+                let data = base + headerCount + 8
+                let length = libdeflate_zlib_compress(compressor, filtered, filteredCount, data, bound)
+                guard length > 0 else {
+                    failed = true
+                    count = 0
+                    return
+                }
+                var end = writeChunk(base + headerCount, type: "IDAT", dataLength: length)
+                end += headerCount
+                end += writeChunk(base + end, type: "IEND", dataLength: 0)
+                count = end
+            }
+            if failed { throw ImageIOError.encodingFailed(detail: "compression failed") }
+            return png
         }
-        defer { free(buffer) }  // the caller owns the buffer libspng hands out
-        try check(error)
-        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
+        // Over 2 GiB of zlib stream (stored, huge images): compressed aside, then split into IDAT chunks.
+        let stream = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
+        defer { stream.deallocate() }
+        let length = libdeflate_zlib_compress(compressor, filtered, filteredCount, stream, bound)
+        guard length > 0 else { throw ImageIOError.encodingFailed(detail: "compression failed") }
+        let chunks = (length + chunkLimit - 1) / chunkLimit
+        let capacity = headerCount + length + 12 * chunks + 12
+        return [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
+            let base = out.baseAddress!
+            writeHeader(base, width: width, height: height, colorType: opaque ? 2 : 6)
+            var end = headerCount, done = 0
+            while done < length {
+                let part = min(chunkLimit, length - done)
+                (base + end + 8).update(from: stream + done, count: part)
+                end += writeChunk(base + end, type: "IDAT", dataLength: part)
+                done += part
+            }
+            end += writeChunk(base + end, type: "IEND", dataLength: 0)
+            count = end
+        }
     }
 
-    /// Packed R, G, B bytes of an opaque pixmap (premultiplied and straight values agree at alpha 255).
-    private static func rgbBytes(_ pixmap: Pixmap) -> [UInt8] {
-        let byteCount = pixmap.width * pixmap.height * 3
-        return [UInt8](unsafeUninitializedCapacity: byteCount) { out, count in
-            pixmap.pixels.withUnsafeBufferPointer { src in
-                // Three bytes out per pixel in: `pixels.count == width * height`, so the last lands at the end.
-                guard var o = out.baseAddress else { return }
-                for p in src {
-                    o[0] = UInt8(truncatingIfNeeded: p)
-                    o[1] = UInt8(truncatingIfNeeded: p >> 8)
-                    o[2] = UInt8(truncatingIfNeeded: p >> 16)
-                    o += 3
-                }
+    /// What one `compressionLevel` means: libdeflate's level (0 stored ... 12) and how row filters are chosen.
+    struct Setting {
+        var deflateLevel: Int32
+        var filters: FilterChoice
+
+        static func forLevel(_ level: Int) -> Setting {
+            switch min(max(level, 0), 9) {
+            case 0: Setting(deflateLevel: 0, filters: .none)
+            // libdeflate's level 1 (its own match finder) was slower than its level 2 on frames of flat screens
+            // and text: level 1 is level 2 with no filter search instead.
+            case 1: Setting(deflateLevel: 2, filters: .up)
+            case 2: Setting(deflateLevel: 2, filters: .sampled)
+            case 3: Setting(deflateLevel: 4, filters: .sampled)
+            case 4: Setting(deflateLevel: 5, filters: .full)
+            case 5: Setting(deflateLevel: 6, filters: .full)
+            case 6: Setting(deflateLevel: 7, filters: .full)
+            case 7: Setting(deflateLevel: 9, filters: .full)
+            case 8: Setting(deflateLevel: 10, filters: .full)
+            default: Setting(deflateLevel: 12, filters: .full)
             }
-            count = byteCount
         }
+    }
+
+    /// How each row's filter is picked. Both heuristics take the filter whose output has the least sum of
+    /// absolute values (bytes read as signed), the usual predictor of what deflate compresses best.
+    enum FilterChoice {
+        /// Filter type 0 on every row (stored output: filtering would buy nothing).
+        case none
+        /// Up on every row but the first (Sub): no search at all.
+        case up
+        /// None, Sub, Up or Paeth, judged on every 8th pixel of the row (a few per cent of the work).
+        case sampled
+        /// All five filters, judged on the whole row.
+        case full
+
+        @inline(__always)
+        func choose(_ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int, _ y: Int) -> UInt8 {
+            switch self {
+            case .none: 0
+            case .up: y == 0 ? 1 : 2
+            case .sampled: Filters.pickSampled(cur, prev, n, bpp, firstRow: y == 0)
+            case .full: Filters.pickFull(cur, prev, n, bpp, firstRow: y == 0)
+            }
+        }
+    }
+
+    // MARK: - Chunks
+
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The signature and the IHDR chunk (33 bytes).
+    private static func writeHeader(_ base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, colorType: UInt8) {
+        for (i, b) in signature.enumerated() { base[i] = b }
+        let ihdr = base + 8
+        let data = ihdr + 8
+        putBigEndian(UInt32(width), data)
+        putBigEndian(UInt32(height), data + 4)
+        data[8] = 8  // bit depth
+        data[9] = colorType
+        data[10] = 0; data[11] = 0; data[12] = 0  // deflate, adaptive filtering, no interlace
+        _ = writeChunk(ihdr, type: "IHDR", dataLength: 13)
+    }
+
+    /// Fills in the length, the type and the CRC around `dataLength` bytes already at `chunk + 8`; returns the
+    /// chunk's whole size.
+    @discardableResult
+    private static func writeChunk(_ chunk: UnsafeMutablePointer<UInt8>, type: StaticString, dataLength: Int) -> Int {
+        putBigEndian(UInt32(dataLength), chunk)
+        type.withUTF8Buffer { t in for i in 0..<4 { chunk[4 + i] = t[i] } }
+        let crc = libdeflate_crc32(0, chunk + 4, 4 + dataLength)
+        putBigEndian(crc, chunk + 8 + dataLength)
+        return 12 + dataLength
+    }
+
+    @inline(__always)
+    private static func putBigEndian(_ v: UInt32, _ p: UnsafeMutablePointer<UInt8>) {
+        p[0] = UInt8(truncatingIfNeeded: v >> 24)
+        p[1] = UInt8(truncatingIfNeeded: v >> 16)
+        p[2] = UInt8(truncatingIfNeeded: v >> 8)
+        p[3] = UInt8(truncatingIfNeeded: v)
+    }
+}
+
+/// One row of pixels as PNG samples.
+enum Rows {
+    /// R, G, B of opaque premultiplied pixels (premultiplied and straight agree at alpha 255).
+    @inline(__always)
+    static func rgb(_ src: UnsafePointer<UInt32>, _ width: Int, _ out: UnsafeMutablePointer<UInt8>) {
+        var o = out
+        for x in 0..<width {
+            let p = src[x]
+            o[0] = UInt8(truncatingIfNeeded: p)
+            o[1] = UInt8(truncatingIfNeeded: p &>> 8)
+            o[2] = UInt8(truncatingIfNeeded: p &>> 16)
+            o += 3
+        }
+    }
+
+    /// Straight-alpha R, G, B, A of premultiplied pixels.
+    @inline(__always)
+    static func straightRGBA(_ src: UnsafePointer<UInt32>, _ width: Int, _ out: UnsafeMutablePointer<UInt8>) {
+        var o = out
+        for x in 0..<width {
+            let (r, g, b, a) = Pixmap.unpremultiply(src[x])
+            o[0] = r; o[1] = g; o[2] = b; o[3] = a
+            o += 4
+        }
+    }
+}
+
+/// PNG's five row filters (type 0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) and the choice between them.
+enum Filters {
+    @inline(__always)
+    static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+        let ia = Int32(a), ib = Int32(b), ic = Int32(c)
+        let pa = abs(ib &- ic), pb = abs(ia &- ic), pc = abs(ia &+ ib &- 2 &* ic)
+        if pa <= pb && pa <= pc { return a }
+        return pb <= pc ? b : c
+    }
+
+    /// The cost of one filtered byte: its distance from zero, read as signed.
+    @inline(__always)
+    static func cost(_ v: UInt8) -> Int { v < 128 ? Int(v) : 256 &- Int(v) }
+
+    /// Filters `n` bytes of `cur` (the row above is `prev`) with `type` into `out`.
+    static func apply(_ type: UInt8, _ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>,
+                      _ out: UnsafeMutablePointer<UInt8>, _ n: Int, _ bpp: Int) {
+        switch type {
+        case 0:
+            out.update(from: cur, count: n)
+        case 1:
+            for i in 0..<bpp { out[i] = cur[i] }
+            for i in bpp..<n { out[i] = cur[i] &- cur[i &- bpp] }
+        case 2:
+            for i in 0..<n { out[i] = cur[i] &- prev[i] }
+        case 3:
+            for i in 0..<bpp { out[i] = cur[i] &- prev[i] &>> 1 }
+            for i in bpp..<n {
+                out[i] = cur[i] &- UInt8(truncatingIfNeeded: (UInt16(cur[i &- bpp]) &+ UInt16(prev[i])) &>> 1)
+            }
+        default:
+            for i in 0..<bpp { out[i] = cur[i] &- prev[i] }  // Paeth with a = c = 0 picks b
+            for i in bpp..<n { out[i] = cur[i] &- paeth(cur[i &- bpp], prev[i], prev[i &- bpp]) }
+        }
+    }
+
+    /// None, Sub, Up or Paeth by their cost on every 8th pixel (Sub on the first row, which has nothing above).
+    static func pickSampled(_ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int,
+                            firstRow: Bool) -> UInt8 {
+        let step = 8 &* bpp
+        var none = 0, sub = 0, up = 0, pae = 0
+        var i = bpp
+        while i < n {
+            for k in i..<min(i &+ bpp, n) {
+                let x = cur[k], a = cur[k &- bpp], b = prev[k], c = prev[k &- bpp]
+                none &+= cost(x)
+                sub &+= cost(x &- a)
+                up &+= cost(x &- b)
+                pae &+= cost(x &- paeth(a, b, c))
+            }
+            i &+= step
+        }
+        if firstRow { return sub <= none ? 1 : 0 }
+        var best: UInt8 = 0, least = none
+        if sub < least { best = 1; least = sub }
+        if up < least { best = 2; least = up }
+        if pae < least { best = 4 }
+        return best
+    }
+
+    /// The filter of least cost over the whole row, of all five.
+    static func pickFull(_ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int,
+                         firstRow: Bool) -> UInt8 {
+        var none = 0, sub = 0, up = 0, avg = 0, pae = 0
+        for k in 0..<min(bpp, n) {
+            let x = cur[k], b = prev[k]
+            none &+= cost(x); sub &+= cost(x); up &+= cost(x &- b)
+            avg &+= cost(x &- b &>> 1); pae &+= cost(x &- b)
+        }
+        var k = bpp
+        while k < n {
+            let x = cur[k], a = cur[k &- bpp], b = prev[k], c = prev[k &- bpp]
+            none &+= cost(x)
+            sub &+= cost(x &- a)
+            up &+= cost(x &- b)
+            avg &+= cost(x &- UInt8(truncatingIfNeeded: (UInt16(a) &+ UInt16(b)) &>> 1))
+            pae &+= cost(x &- paeth(a, b, c))
+            k &+= 1
+        }
+        if firstRow { return sub <= none ? 1 : 0 }
+        var best: UInt8 = 0, least = none
+        if sub < least { best = 1; least = sub }
+        if up < least { best = 2; least = up }
+        if avg < least { best = 3; least = avg }
+        if pae < least { best = 4 }
+        return best
     }
 }

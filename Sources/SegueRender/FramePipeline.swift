@@ -9,6 +9,10 @@ import SegueImageIO
 ///
 /// PNG files are written atomically (a temporary name, renamed when complete), each by the worker that encoded
 /// it, in any order; a stream (raw RGBA, Y4M, an ffmpeg process) is written by the one writer thread, in order.
+///
+/// When there is nothing to encode (a raw RGBA stream and no PNG files: the frame's pixels are the bytes), no
+/// thread is started: `submit` writes each frame itself, in order, as it comes, and the frame's buffer is lent
+/// back at once. Handing 8 MB frames to a worker and on to the writer cost more than the write.
 final class FramePipeline: @unchecked Sendable {
     struct Outputs {
         /// A directory for `frame_%05d.png` files, named by frame index.
@@ -35,6 +39,8 @@ final class FramePipeline: @unchecked Sendable {
     private let poolLimit: Int
 
     private var submitted = 0
+    /// Frames are written by `submit` on the caller's thread (see the type's comment).
+    private let direct: Bool
     private var threads: [Thread] = []
     private let finished = DispatchGroup()
 
@@ -49,6 +55,8 @@ final class FramePipeline: @unchecked Sendable {
         slots = DispatchSemaphore(value: slotCount)
         poolLimit = slotCount
         self.progress = progress
+        direct = outputs.directory == nil && outputs.stream?.passesPixelsThrough == true
+        if direct { return }
         for n in 0..<workerCount {
             let t = Thread { [unowned self] in self.work() }
             t.name = "segue-encode-\(n)"
@@ -68,6 +76,7 @@ final class FramePipeline: @unchecked Sendable {
     /// Hands one frame to the pipeline, waiting while `capacity` frames are in flight; throws the first error
     /// a worker or the writer met.
     func submit(_ frame: Pixmap, index: Int) throws {
+        if direct { return try write(frame) }
         slots.wait()
         lock.lock()
         defer { lock.unlock() }
@@ -78,6 +87,26 @@ final class FramePipeline: @unchecked Sendable {
         queue.append((submitted, index, frame))
         submitted += 1
         lock.broadcast()
+    }
+
+    /// Writes one frame to the stream on this thread (the direct path): frames are written in the order they
+    /// are submitted, and the first error is thrown here and again by `finish`.
+    private func write(_ frame: Pixmap) throws {
+        guard let stream = outputs.stream else { return }
+        if let failure = lock.locked({ failure }) { throw failure }
+        let payload = try stream.encode(frame)
+        do {
+            try stream.write(payload)
+        } catch {
+            lock.locked { fail(error) }
+            throw error
+        }
+        lock.locked {
+            submitted += 1
+            nextToWrite += 1
+            completeOne()
+            recycle(frame)
+        }
     }
 
     /// Waits for every frame, then completes the stream (renamed into place, ffmpeg waited for); throws the

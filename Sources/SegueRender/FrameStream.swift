@@ -9,9 +9,15 @@ protocol FrameStream: AnyObject, Sendable {
     /// Tells `control` its temporary file (and process), for a watchdog that must end the job at once.
     func register(with control: JobControl)
     func encode(_ frame: Pixmap) throws -> FramePayload
+    /// True when `encode` only wraps the frame's own pixels (`.pixels`): nothing to encode on a worker.
+    var passesPixelsThrough: Bool { get }
     func write(_ payload: FramePayload) throws
     func finish() throws
     func abandon()
+}
+
+extension FrameStream {
+    var passesPixelsThrough: Bool { false }
 }
 
 /// One frame's bytes for a stream: encoded, or the frame's own pixels when they are already the bytes wanted
@@ -76,6 +82,8 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             temporaryPath = temp
         }
     }
+
+    var passesPixelsThrough: Bool { format == .rgba }
 
     func register(with control: JobControl) {
         if let temporaryPath { control.register(temporaryFile: temporaryPath) }

@@ -57,12 +57,13 @@ public struct RenderJob: Sendable {
     /// The JSON path of each step, for problems (`Storyboard.Parsed.stepPaths`).
     public var stepPaths: [String]?
 
-    /// The PNG compression level used unless `--png-level` says otherwise. Measured on 60 frames of circle-spread
-    /// between the sample screens at 1920x1080 (release build, 2 cores, libspng 0.7.3), ms per frame on one thread
-    /// and KiB per frame: level 0 12 ms / 6086 KiB (stored), 1 32 ms / 83, 2 33 ms / 82, 3 52 ms / 82, 4 66 ms / 55,
-    /// 6 72 ms / 56, 9 121 ms / 54. Levels 1-2 compress 75:1 at a quarter of level 9's time; level 3 costs 60% more
-    /// for nothing (it searches every filter), and 4-9 buy a third smaller files at 2-4x the time. Level 0 is faster
-    /// but writes 6 MB a frame. So 2, as `segue render` has always used.
+    /// The PNG compression level used unless `--png-level` says otherwise. Measured on one 1920x1080 frame each
+    /// of circle-spread between the sample screens, of text lines and of a photo-like picture (release build,
+    /// 2 shared cores, one thread; segue-bench's PNG section), ms / KiB per frame, PNGEncoder (libdeflate 1.14):
+    /// level 0 2.5 / 6076 (stored); 2: screens 13.7 / 42, text 16.5 / 44, photo 47 / 1932; 3: 13 / 43, 17 / 40,
+    /// 67 / 1891; 6: 44 / 38, 52 / 35, 299 / 1750; 9: 0.8-1.5 s / 37, 30, 1633. Level 2 is the knee: levels 4-9
+    /// buy 10-30% smaller files at 3-60x the time. The libspng encoder used before took 34 / 66, 50 / 68 and
+    /// 93 / 2241 at its level 2, so level 2 stays the default, now 2-3x faster and 14-36% smaller.
     public static let defaultPNGLevel = 2
 
     public init(storyboard: Storyboard, output: Output) {

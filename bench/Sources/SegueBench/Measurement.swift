@@ -6,7 +6,7 @@ struct Measurement: Codable {
     var width: Int
     var height: Int
     var scale: Double
-    /// `cpu`, `gles`, `pixman`, `ffmpeg-xfade`, `copy`, or `shader:<name>`.
+    /// `cpu`, `gles`, `pixman`, `ffmpeg-xfade`, `copy`, `pipeline`, `png-libspng`, `png-segue`, `end-to-end`.
     var backend: String
     var threads: Int
     /// `draw`, `readback`, `draw+readback`, `draw+readback+png`, `copy`.
@@ -17,6 +17,8 @@ struct Measurement: Codable {
     var runs: Int
     var frames: Int
     var note: String?
+    /// Bytes written, where the figure is about output size (PNG encoders, frames on disk).
+    var bytes: Int? = nil
 
     var framesPerSecond: Double { 1000 / msPerFrame }
     var megapixelsPerSecond: Double { Double(width * height) / msPerFrame / 1000 }

@@ -39,7 +39,10 @@ enum PipelineBench {
             effectArguments += ["--\(option.name)", transition.options[option]!.description]
         }
 
+        let framesDirectory = work.appendingPathComponent("frames").path
         func seconds(_ arguments: [String]) throws -> Double {
+            // A fresh directory each time: frames of the other frame rate's job would be refused.
+            try? FileManager.default.removeItem(atPath: framesDirectory)
             let start = DispatchTime.now().uptimeNanoseconds
             try Peers.run(segue, ["render"] + effectArguments + arguments)
             return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -56,7 +59,7 @@ enum PipelineBench {
             samples.sort()
             return (samples[samples.count / 2], samples.first!, samples.last!)
         }
-        let png = try perFrame(["--out", work.appendingPathComponent("frames").path])
+        let png = try perFrame(["--out", framesDirectory])
         let raw = try perFrame(["--out", "/dev/null", "--format", "rgba"])
 
         // The parts alone, in this process, on the frames of the long run.
@@ -82,5 +85,83 @@ enum PipelineBench {
             }
         }
         return Figures(frames: long - short, pngEndToEnd: png, pngEncoderAlone: encode, rawEndToEnd: raw, drawAlone: draw)
+    }
+}
+
+/// PNG frames on disk end to end, against the tool people use: `segue render circle-spread --out DIR` against
+/// ffmpeg's `xfade=transition=circleopen` writing the same number of frames as PNG files (`-f image2
+/// DIR/%05d.png`) from the same two screens (raw planar RGB, xfade's own format, made beforehand). Whole
+/// commands, start-up included: total seconds (median, fastest, slowest) and the total bytes of the frames.
+enum EndToEndPNG {
+    struct Figures {
+        var frames: Int
+        var segue: (Double, Double, Double)
+        var segueBytes: Int
+        var xfade: (Double, Double, Double)?
+        var xfadeBytes: Int?
+    }
+
+    static func measure(segue: String, scale: Double, runs: Int, work: URL) throws -> Figures? {
+        guard FileManager.default.isExecutableFile(atPath: segue) else { return nil }
+        let snapshots = BenchScene.snapshots(scale: scale)
+        let width = snapshots[0].width, height = snapshots[0].height
+        let dir = work.appendingPathComponent("e2e")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let from = dir.appendingPathComponent("from.png").path, to = dir.appendingPathComponent("to.png").path
+        try Data(try PNGEncoder.encode(snapshots[0])).write(to: URL(fileURLWithPath: from))
+        try Data(try PNGEncoder.encode(snapshots[1])).write(to: URL(fileURLWithPath: to))
+        // 61 frames: one second at 60 fps, both ends included.
+        let frames = 61, duration = 1.0
+        let transition = BenchScene.transition(.circleSpread)
+        var arguments = ["render", "circle-spread", "--from", from, "--to", to, "--scale", "\(scale)", "--backend", "cpu",
+                         "--quiet", "--fps", "60", "--duration", "\(duration)"]
+        for option in transition.options.setOptions {
+            arguments += ["--\(option.name)", transition.options[option]!.description]
+        }
+        func bytes(in path: String) -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return names.filter { $0.hasSuffix(".png") }.reduce(0) { total, name in
+                let size = (try? FileManager.default.attributesOfItem(atPath: path + "/" + name)[.size] as? Int) ?? 0
+                return total + (size ?? 0)
+            }
+        }
+        func timed(_ body: (String) throws -> Void) throws -> ((Double, Double, Double), Int, Int) {
+            var samples: [Double] = [], total = 0, count = 0
+            for run in 0...max(1, runs) {  // the first run warms the page cache and is not counted
+                let out = dir.appendingPathComponent("frames-\(run)").path
+                try? FileManager.default.removeItem(atPath: out)
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                let start = DispatchTime.now().uptimeNanoseconds
+                try body(out)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                total = bytes(in: out)
+                count = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".png") }.count
+                try? FileManager.default.removeItem(atPath: out)
+                if run > 0 { samples.append(seconds) }
+            }
+            samples.sort()
+            return ((samples[samples.count / 2], samples.first!, samples.last!), total, count)
+        }
+        let (s, sBytes, sCount) = try timed { out in try Peers.run(segue, arguments + ["--out", out]) }
+        guard sCount == frames else { throw BenchError("segue render wrote \(sCount) frames, not \(frames)") }
+        var figures = Figures(frames: frames, segue: s, segueBytes: sBytes)
+        if firstLine(of: ["ffmpeg", "-version"]) != nil {
+            let fromRaw = dir.appendingPathComponent("from.rgba").path, toRaw = dir.appendingPathComponent("to.rgba").path
+            let fromPlanar = dir.appendingPathComponent("from.gbrp").path, toPlanar = dir.appendingPathComponent("to.gbrp").path
+            try Peers.writeRaw(snapshots[0], to: fromRaw)
+            try Peers.writeRaw(snapshots[1], to: toRaw)
+            try Peers.toPlanarRGB(fromRaw, fromPlanar, width: width, height: height)
+            try Peers.toPlanarRGB(toRaw, toPlanar, width: width, height: height)
+            let input = ["-f", "rawvideo", "-pix_fmt", "gbrp", "-s", "\(width)x\(height)", "-framerate", "60", "-stream_loop", "-1", "-i"]
+            let (x, xBytes, xCount) = try timed { out in
+                try Peers.run("/usr/bin/env", ["ffmpeg", "-v", "error", "-nostdin"] + input + [fromPlanar] + input + [toPlanar] + [
+                    "-filter_complex", "[0][1]xfade=transition=circleopen:duration=\(duration):offset=0",
+                    "-frames:v", "\(frames)", "-f", "image2", out + "/%05d.png"])
+            }
+            guard xCount == frames else { throw BenchError("ffmpeg wrote \(xCount) frames, not \(frames)") }
+            figures.xfade = x
+            figures.xfadeBytes = xBytes
+        }
+        return figures
     }
 }

@@ -8,7 +8,10 @@ import SegueImageIO
 // what it measured and on what as JSON (bench/report.py turns it into the table and the chart).
 //
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
-//               [--pixman-peer PATH] [--out FILE.json] [--no-gles] [--no-peers]
+//               [--pixman-peer PATH] [--out FILE.json] [--no-gles] [--no-peers] [--only cpu|gles]
+//
+// The GLES figures are taken in a child process (this program again, with `--only gles`) and merged: no EGL
+// context, and none of llvmpipe's rasteriser threads, is alive while the CPU figures are taken.
 
 struct Options {
     var effects: [Effect] = [.fade, .door, .circleSpread, .pageFlip, .hero]
@@ -21,6 +24,8 @@ struct Options {
     var gles = true
     var peers = true
     var quick = false
+    /// One backend's figures only: `gles` (the child process) or `cpu` (everything else, no EGL context).
+    var only: String?
 
     init(_ args: [String]) throws {
         var i = 0
@@ -45,6 +50,9 @@ struct Options {
             case "--segue": segue = try value()
             case "--no-gles": gles = false
             case "--no-peers": peers = false
+            case "--only":
+                only = try value()
+                guard only == "cpu" || only == "gles" else { throw BenchError("--only takes cpu or gles") }
             case "--quick":
                 quick = true
                 scales = [1]; frames = 4; runs = 1
@@ -66,8 +74,43 @@ do { options = try Options(Array(CommandLine.arguments.dropFirst())) } catch {
     exit(2)
 }
 
+struct Report: Codable {
+    var machine: Machine
+    var date: String
+    var quick: Bool
+    var results: [Measurement]
+}
+
 var machine = Machine.describe()
-let gles: GLESRenderer? = options.gles ? (try? GLESRenderer()) : nil
+let cpuFigures = options.only != "gles"
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-\(getpid())")
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: work) }
+
+var results: [Measurement] = []
+// GLES first, in a child process that exits before any CPU figure is taken.
+if options.gles && options.only == nil {
+    let childOut = work.appendingPathComponent("gles.json").path
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    if let k = arguments.firstIndex(of: "--out") { arguments.removeSubrange(k...min(k + 1, arguments.count - 1)) }
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = arguments + ["--only", "gles", "--out", childOut]
+    try child.run()
+    child.waitUntilExit()
+    if child.terminationStatus == 0, let data = FileManager.default.contents(atPath: childOut),
+       let report = try? JSONDecoder().decode(Report.self, from: data) {
+        machine.gl = report.machine.gl
+        machine.glVendor = report.machine.glVendor
+        machine.glRenderer = report.machine.glRenderer
+        machine.glVersion = report.machine.glVersion
+        machine.eglPlatform = report.machine.eglPlatform
+        results += report.results
+    } else {
+        note("the GLES child process failed (status \(child.terminationStatus)): no GLES figures")
+    }
+}
+let gles: GLESRenderer? = options.gles && options.only == "gles" ? (try? GLESRenderer()) : nil
 if let gles {
     machine.glVendor = gles.info.eglVendor
     machine.glRenderer = gles.info.renderer
@@ -78,13 +121,7 @@ if let gles {
 machine.ffmpeg = firstLine(of: ["ffmpeg", "-version"])
 machine.pixman = firstLine(of: ["pkg-config", "--modversion", "pixman-1"]).map { "pixman \($0)" }
 let cores = ProcessInfo.processInfo.activeProcessorCount
-note("\(machine.cpu), \(cores) cores; \(machine.gl ?? "no GLES")")
-
-let work = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-\(getpid())")
-try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: work) }
-
-var results: [Measurement] = []
+note("\(machine.cpu), \(cores) cores; \(machine.gl ?? "no GLES")\(options.only.map { " (\($0) figures only)" } ?? "")")
 @MainActor func record(_ m: Measurement) {
     results.append(m)
     let ms = String(format: "%.2f", m.msPerFrame)
@@ -102,12 +139,14 @@ for scale in options.scales {
                     stage: stage, msPerFrame: t.0, msMin: t.1, msMax: t.2, runs: runs ?? options.runs,
                     frames: frames ?? options.frameCount(scale: scale), note: note)
     }
-    record(measurement("-", "copy", 1, "copy", Peers.copy(pixels: width * height, runs: max(3, options.runs)), frames: 10))
+    if cpuFigures {
+        record(measurement("-", "copy", 1, "copy", Peers.copy(pixels: width * height, runs: max(3, options.runs)), frames: 10))
+    }
 
     // Raw inputs for the peers.
     let fromRaw = work.appendingPathComponent("from.rgba").path, toRaw = work.appendingPathComponent("to.rgba").path
     let fromPlanar = work.appendingPathComponent("from.gbrp").path, toPlanar = work.appendingPathComponent("to.gbrp").path
-    if options.peers {
+    if options.peers && cpuFigures {
         try Peers.writeRaw(snapshots[0], to: fromRaw)
         try Peers.writeRaw(snapshots[1], to: toRaw)
         if machine.ffmpeg != nil {
@@ -148,7 +187,7 @@ for scale in options.scales {
         let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
         let pngFrames = min(frames, 4)
 
-        for threads in Set([cores, 1]).sorted(by: >) {
+        for threads in Set([cores, 1]).sorted(by: >) where cpuFigures {
             let cpu = CPUCompositor(threads: threads)
             try cpu.load(snapshots: snapshots)
             var out = Pixmap(width: width, height: height)
@@ -195,7 +234,7 @@ for scale in options.scales {
             record(measurement(name, "gles", 1, "draw+readback+png", p, runs: 1, frames: pngFrames))
         }
 
-        guard options.peers else { continue }
+        guard options.peers && cpuFigures else { continue }
         let listsPath = work.appendingPathComponent("\(name).lists").path
         try Peers.exportLists(lists, to: listsPath)
         if let dump = ProcessInfo.processInfo.environment["SEGUE_BENCH_DUMP"] {
@@ -219,9 +258,43 @@ for scale in options.scales {
     }
 }
 
+// The PNG encoder, old (libspng level 2) and new, on real-looking inputs at 1080p, one thread.
+if cpuFigures {
+    let scale = 1.5
+    let snapshots = BenchScene.snapshots(scale: scale)
+    let width = snapshots[0].width, height = snapshots[0].height
+    let cpu = CPUCompositor(threads: 1)
+    try cpu.load(snapshots: snapshots)
+    let middle = BenchScene.lists(.circleSpread, scale: scale, frames: 3, snapshots: snapshots.map(SnapshotInfo.init))[1]
+    let inputs = PNGBench.inputs(width: width, height: height, scale: scale, screensFrame: try cpu.render(middle))
+    let runs = options.quick ? 1 : max(3, options.runs)
+    for f in try PNGBench.measure(inputs, levels: options.quick ? [2] : Array(0...9), runs: runs) {
+        let m = Measurement(effect: "png:\(f.input)", width: width, height: height, scale: scale, backend: "png-\(f.encoder)",
+                            threads: 1, stage: "encode L\(f.level)", msPerFrame: f.ms.0, msMin: f.ms.1, msMax: f.ms.2,
+                            runs: runs, frames: 1, note: f.encoder == "libspng" ? "libspng 0.7.3, the encoder before" : "PNGEncoder",
+                            bytes: f.bytes)
+        record(m)
+        note("  \(f.input) \(f.encoder) L\(f.level): \(f.bytes / 1024) KiB")
+    }
+}
+
+// PNG frames on disk end to end: segue render against ffmpeg xfade writing PNG, 61 frames at 1080p.
+if cpuFigures, let e = try EndToEndPNG.measure(segue: options.segue, scale: 1.5, runs: options.quick ? 1 : 3, work: work) {
+    let runs = options.quick ? 1 : 3
+    func add(_ backend: String, _ s: (Double, Double, Double), _ bytes: Int, _ note: String) {
+        record(Measurement(effect: "circle-spread", width: 1920, height: 1080, scale: 1.5, backend: backend, threads: cores,
+                           stage: "png frames end to end", msPerFrame: s.0 * 1000 / Double(e.frames), msMin: s.1 * 1000 / Double(e.frames),
+                           msMax: s.2 * 1000 / Double(e.frames), runs: runs, frames: e.frames, note: note, bytes: bytes))
+    }
+    add("segue", e.segue, e.segueBytes, "segue render circle-spread --backend cpu --out DIR (default PNG level), whole command")
+    if let x = e.xfade, let bytes = e.xfadeBytes {
+        add("ffmpeg-xfade", x, bytes, "ffmpeg xfade=transition=circleopen -f image2 DIR/%05d.png from gbrp raw, whole command")
+    }
+}
+
 // Issue 5's figures: the whole pipeline of the segue binary against its parts alone, at 1080p.
 let pipelineScale = options.quick ? 1.0 : 1.5
-if let p = try PipelineBench.measure(segue: options.segue, effect: .circleSpread, scale: pipelineScale,
+if cpuFigures, let p = try PipelineBench.measure(segue: options.segue, effect: .circleSpread, scale: pipelineScale,
                                      runs: options.quick ? 1 : 5, work: work) {
     let width = Int((BenchScene.frame.width * pipelineScale).rounded()), height = Int((BenchScene.frame.height * pipelineScale).rounded())
     func add(_ stage: String, _ ms: (Double, Double, Double), _ note: String) {
@@ -236,12 +309,6 @@ if let p = try PipelineBench.measure(segue: options.segue, effect: .circleSpread
     add("draw alone", p.drawAlone, "CPUCompositor.draw into 4 reused buffers, same frames")
 }
 
-struct Report: Codable {
-    var machine: Machine
-    var date: String
-    var quick: Bool
-    var results: [Measurement]
-}
 let formatter = ISO8601DateFormatter()
 let report = Report(machine: machine, date: formatter.string(from: Date()), quick: options.quick, results: results)
 let encoder = JSONEncoder()
