@@ -11,8 +11,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSPNG", pkgConfig: "spng"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate"),
         .target(name: "SegueCore"),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate"]),
         .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO"]),
         .executableTarget(name: "FuzzStoryboard", dependencies: ["SegueCore"]),
     ],
