@@ -152,8 +152,13 @@ final class FrameDirectory: @unchecked Sendable {
                     try remove(name)
                 }
             }
-            if request.shard.count > 1 && flock(lockFD, LOCK_SH | LOCK_NB) != 0 {
-                throw held()
+            // Shared from here on, for the other shards. Linux may release the lock for a moment while converting
+            // it, and another shard may take it exclusively then to look the directory over: wait for that
+            // (it is short, and it never waits on us).
+            if request.shard.count > 1 {
+                while flock(lockFD, LOCK_SH) != 0 {
+                    guard errno == EINTR else { throw held() }
+                }
             }
         }
 
@@ -269,8 +274,9 @@ final class FrameDirectory: @unchecked Sendable {
             while true {
                 if flock(lockFD, LOCK_SH | LOCK_NB) == 0 { exclusive = false; break }
                 if flock(lockFD, LOCK_EX | LOCK_NB) == 0 { break }
+                // No line yet: the holder has just taken the lock and not yet written who it is.
                 let lines = holderLines()
-                guard Date() < deadline, !lines.isEmpty, lines.allSatisfy({ $0.hasSuffix(" shard") }) else { throw held() }
+                guard Date() < deadline, lines.allSatisfy({ $0.hasSuffix(" shard") }) else { throw held() }
                 usleep(20_000)
             }
         }
