@@ -166,7 +166,9 @@ enum Signals {
                         Console.write("segue: error: interrupted\n")
                         _exit(ExitStatus.interrupted)
                     }
-                } else if control.isTimed, now > control.lastProgress, now - control.lastProgress > limit {
+                } else if control.isTimed, case let last = control.lastProgress, now > last, now - last > limit {
+                    // `lastProgress` read once: the job moves it on concurrently, and a second read could be
+                    // later than `now` (an overflow trap killed a job mid-sequence this way).
                     control.removeTemporaries()
                     Console.write("segue: error: \(control.activity) took longer than \(frameTimeout.compact) s (--frame-timeout): stopped\n")
                     _exit(ExitStatus.failure)
