@@ -29,7 +29,8 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl glesv2", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
 
-        .target(name: "SegueCore"),
+        // The built-in effects are files (Sources/SegueCore/Effects/*.json), embedded as the shaders are.
+        .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
         .target(name: "SegueSamples", dependencies: ["SegueCore"]),
         .target(name: "SegueCPU", dependencies: ["SegueCore"]),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG"]),

@@ -1,68 +1,51 @@
-/// What `segue effects` tells: each effect's summary, default timing and the seed it comes from; its options
-/// are in the option table (`EffectOption`).
-public struct EffectInfo: Sendable {
-    public let effect: Effect
-    public let summary: String
-    public let duration: Double
-    public let curve: TimingCurve
-    /// Where `back` has its own defaults (the sheet's dismissal).
-    public let backDuration: Double?
-    public let backCurve: TimingCurve?
-    public let seed: String
+import Foundation
 
-    /// The options it takes, from the option table.
-    public var options: [EffectOption] { EffectOption.options(of: effect) }
+/// The built-in effects: the files in `Sources/SegueCore/Effects/`, built into the binary by SwiftPM
+/// (`.embedInCode`, as the shaders are) and read like any user's file when first used. SwiftPM cannot list
+/// them, so each is named once here; a test checks that the list matches the folder.
+public enum EffectCatalog {
+    /// Each built-in file's name and bytes, in the order `segue effects` lists them.
+    static let files: [(name: String, bytes: [UInt8])] = [
+        ("fade.json", PackageResources.fade_json),
+        ("door.json", PackageResources.door_json),
+        ("circle-spread.json", PackageResources.circle_spread_json),
+        ("circle-zoom.json", PackageResources.circle_zoom_json),
+        ("page-flip.json", PackageResources.page_flip_json),
+        ("hero.json", PackageResources.hero_json),
+        ("spin.json", PackageResources.spin_json),
+        ("hinge.json", PackageResources.hinge_json),
+        ("sheet.json", PackageResources.sheet_json),
+    ]
 
-    public func defaultDuration(_ direction: Direction) -> Double {
-        direction == .back ? (backDuration ?? duration) : duration
+    /// The names of the built-in files, for the test that compares them with the folder.
+    public static var fileNames: [String] { files.map(\.name) }
+
+    /// Every built-in effect, in catalogue order. A built-in file that does not read is a bug of the build:
+    /// the tests read every one.
+    public static let builtIn: [Effect] = files.map { file in
+        do {
+            return try Effect(json: Data(file.bytes), file: "built-in \(file.name)")
+        } catch {
+            fatalError("\(error)")
+        }
     }
 
-    public func defaultCurve(_ direction: Direction) -> TimingCurve {
-        direction == .back ? (backCurve ?? curve) : curve
-    }
+    /// The built-in effect `name`, or nil.
+    public static func named(_ name: String) -> Effect? { builtIn.first { $0.name == name } }
+
+    /// The built-in names, for messages: "fade, door, ...".
+    public static var names: String { builtIn.map(\.name).joined(separator: ", ") }
 }
 
-public enum EffectCatalog {
-    public static func info(_ effect: Effect) -> EffectInfo {
-        all.first { $0.effect == effect }!
-    }
-
-    public static let all: [EffectInfo] = [
-        EffectInfo(
-            effect: .fade, summary: "cross-dissolve", duration: 0.25, curve: .easeInOut,
-            backDuration: nil, backCurve: nil,
-            seed: "UIView.transition(.transitionCrossDissolve); TransitionAnimationTest"),
-        EffectInfo(
-            effect: .door, summary: "the screen opens like a pair of doors onto the next, which zooms in",
-            duration: 0.5, curve: .easeOut, backDuration: nil, backCurve: nil,
-            seed: "GLTransitionAnimationDemo OpenDoor; WSLTransferAnimation door (--zoom 1 --duration 0.8 --curve ease-in-out)"),
-        EffectInfo(
-            effect: .circleSpread, summary: "circular reveal", duration: 0.5, curve: .linear,
-            backDuration: nil, backCurve: nil,
-            seed: "GLTransitionAnimationDemo CircleSpread; LRAnimations reveal (--duration 0.7 --curve ease-in-out)"),
-        EffectInfo(
-            effect: .circleZoom, summary: "a coloured disc grows from a point as the next screen zooms out of it",
-            duration: 0.5, curve: .easeInOut, backDuration: nil, backCurve: nil,
-            seed: "GLTransitionAnimationDemo CircleRectSpread"),
-        EffectInfo(
-            effect: .pageFlip, summary: "a book page turns over the middle, in perspective", duration: 1, curve: .linear,
-            backDuration: nil, backCurve: nil,
-            seed: "GLTransitionAnimationDemo MiddlePage"),
-        EffectInfo(
-            effect: .hero, summary: "a snapshot flies from one rectangle to another as the screens cross-fade",
-            duration: 0.35, curve: .easeInOut, backDuration: nil, backCurve: nil,
-            seed: "WhisperKarl QQ-music cover; WSLTransferAnimation photo zoom; TransitionAnimationTest (spring: --curve 'spring(0.5,2)')"),
-        EffectInfo(
-            effect: .spin, summary: "the screen turns edge-on, then the next turns in (0.4 s + 0.3 s)",
-            duration: 0.7, curve: .easeInOut, backDuration: nil, backCurve: nil,
-            seed: "WSLTransferAnimation NetEase-music transition"),
-        EffectInfo(
-            effect: .hinge, summary: "the next screen swings in on its right edge", duration: 0.4, curve: .linear,
-            backDuration: nil, backCurve: nil,
-            seed: "WhisperKarl flip (its m34 evaluates to 0)"),
-        EffectInfo(
-            effect: .sheet, summary: "a bottom sheet springs up over a receding screen", duration: 0.8,
-            curve: .spring(damping: 0.55, velocity: 1 / 0.55), backDuration: 0.4, backCurve: .easeInOut,
-            seed: "WhisperKarl spring sheet"),
-    ]
+extension Effect {
+    /// The nine effects Segue started from (EFFECTS.md section 3), by name, for programs and tests.
+    public static let fade = EffectCatalog.named("fade")!
+    public static let door = EffectCatalog.named("door")!
+    public static let circleSpread = EffectCatalog.named("circle-spread")!
+    public static let circleZoom = EffectCatalog.named("circle-zoom")!
+    public static let pageFlip = EffectCatalog.named("page-flip")!
+    public static let hero = EffectCatalog.named("hero")!
+    public static let spin = EffectCatalog.named("spin")!
+    public static let hinge = EffectCatalog.named("hinge")!
+    public static let sheet = EffectCatalog.named("sheet")!
 }

@@ -181,7 +181,7 @@ extension Storyboard {
         case .hold:
             return Scene(size: size, layers: [.full(.from, frame: size)])
         case let .transition(transition, _, _), let .interactive(transition, _, _, _):
-            return transition.scene(at: frame.t, frame: size)
+            return transition.scene(at: frame.t, frame: size, scale: scale)
         case .shader:
             return nil
         }

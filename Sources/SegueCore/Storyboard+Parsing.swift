@@ -35,19 +35,23 @@ extension Storyboard {
     /// `loadShader` reads the custom transition of a `"shader:NAME|FILE"` step (a file relative to the
     /// storyboard, or a shipped transition's name); without it such steps are problems. `loadImage` decodes
     /// the image file a `sampler2D` parameter names in `options.params` (its path as written in the file).
+    /// `loadEffect` reads the effect file of an `"effect:FILE"` step (its path as written in the file).
     public static func parse(json data: Data, loadTrack: (String) throws -> String,
                              loadShader: (String) throws -> ShaderTransition = { _ in
                                  throw SegueError.failed("custom shaders are not available here")
                              },
                              loadImage: (String) throws -> Pixmap = { _ in
                                  throw SegueError.failed("images are not read here")
+                             },
+                             loadEffect: (String) throws -> Effect = { _ in
+                                 throw SegueError.failed("effect files are not read here")
                              }) -> Parsed {
         withoutActuallyEscaping(loadTrack) { load in withoutActuallyEscaping(loadShader) { shader in
-            withoutActuallyEscaping(loadImage) { image in
-                var p = Parser(loadTrack: load, loadShader: shader, loadImage: image)
+            withoutActuallyEscaping(loadImage) { image in withoutActuallyEscaping(loadEffect) { effect in
+                var p = Parser(loadTrack: load, loadShader: shader, loadImage: image, loadEffect: effect)
                 let board = p.storyboard(data)
                 return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths)
-            }
+            } }
         } }
     }
 
@@ -94,15 +98,17 @@ private struct Parser {
     let loadTrack: (String) throws -> String
     let loadShader: (String) throws -> ShaderTransition
     let loadImage: (String) throws -> Pixmap
+    let loadEffect: (String) throws -> Effect
     var problems: [StoryboardProblem] = []
     /// The JSON path of each kept step (steps with problems are dropped, so indices shift).
     var stepPaths: [String] = []
 
     init(loadTrack: @escaping (String) throws -> String, loadShader: @escaping (String) throws -> ShaderTransition,
-         loadImage: @escaping (String) throws -> Pixmap) {
+         loadImage: @escaping (String) throws -> Pixmap, loadEffect: @escaping (String) throws -> Effect) {
         self.loadTrack = loadTrack
         self.loadShader = loadShader
         self.loadImage = loadImage
+        self.loadEffect = loadEffect
     }
 
     mutating func problem(_ path: String, _ message: String) {
@@ -271,9 +277,14 @@ private struct Parser {
         }
         var effect: Effect?
         if let name = string(object[kinds[0]]!, "\(path).\(kinds[0])") {
-            effect = Effect(rawValue: name)
-            if effect == nil {
-                problem("\(path).\(kinds[0])", "unknown effect '\(name)' (effects: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")))")
+            if name.hasPrefix("effect:") {
+                let file = String(name.dropFirst("effect:".count))
+                do { effect = try loadEffect(file) } catch { problem("\(path).\(kinds[0])", "'\(file)': \(error)") }
+            } else {
+                effect = EffectCatalog.named(name)
+                if effect == nil {
+                    problem("\(path).\(kinds[0])", "unknown effect '\(name)' (effects: \(EffectCatalog.names); a file is \"effect:FILE.json\", a shader \"shader:FILE.glsl\")")
+                }
             }
         }
         let from = screen("from"), to = screen("to")
@@ -386,7 +397,7 @@ private struct Parser {
                                   direction: direction), from: from, to: to)
     }
 
-    /// Effect options, named and checked by the option table: `{"center": [x, y], "from-rect": [x, y, w, h],
+    /// Effect options, named and checked by the effect's declarations: `{"center": [x, y], "from-rect": [x, y, w, h],
     /// "color": "RRGGBB", ...}`.
     mutating func effectOptions(_ raw: Any, _ path: String, effect: Effect?) -> EffectOptions {
         var o = EffectOptions()
@@ -394,22 +405,19 @@ private struct Parser {
             problem(path, "expected an object of effect options (as 'segue effects' names them)")
             return o
         }
+        guard let effect else { return o }
         for name in object.keys.sorted() {
             let p = path + key(name)
-            guard let option = EffectOption.named(name) else {
-                problem(p, "unknown option (options: \(EffectOption.all.map(\.name).joined(separator: ", ")))")
+            guard let option = effect.option(name) else {
+                let takes = effect.options.map(\.name)
+                problem(p, "does not apply to \(effect.name), which " + (takes.isEmpty ? "takes no options" : "takes " + takes.sorted().joined(separator: ", ")))
                 continue
             }
-            if let effect, option.use(by: effect) == nil {
-                let takes = EffectOption.options(of: effect).map(\.name)
-                problem(p, "does not apply to \(effect.rawValue), which " + (takes.isEmpty ? "takes no options" : "takes " + takes.sorted().joined(separator: ", ")))
+            guard let value = option.parse(json: object[name]!) else {
+                problem(p, "expected \(option.jsonForm)")
                 continue
             }
-            guard let value = OptionValue(json: object[name]!, kind: option.kind) else {
-                problem(p, "expected \(OptionValue.jsonForm(option.kind))")
-                continue
-            }
-            o[option] = value
+            o[option.name] = value
         }
         return o
     }

@@ -27,7 +27,7 @@ public struct Storyboard: Sendable, Equatable {
         public var name: String {
             switch self {
             case .hold: return "hold"
-            case let .transition(t, _, _), let .interactive(t, _, _, _): return t.effect.rawValue
+            case let .transition(t, _, _), let .interactive(t, _, _, _): return t.effect.name
             case let .shader(step, _, _): return "shader:\(step.transition.name)"
             }
         }

@@ -38,6 +38,19 @@ public struct Transform3D: Sendable, Equatable, Hashable {
         return Transform3D(c, 0, -s, 0, 0, 1, 0, 0, s, 0, c, 0, 0, 0, 0, 1)
     }
 
+    /// `CATransform3DMakeRotation(θ, 1, 0, 0)`: a point `(x, y, 0)` goes to `(x, y cos θ, y sin θ)`.
+    public static func rotationX(_ theta: Double) -> Transform3D {
+        let c = cos(theta), s = sin(theta)
+        return Transform3D(1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, 0, 0, 0, 1)
+    }
+
+    /// `CATransform3DMakeRotation(θ, 0, 0, 1)`: in the y-down frame a positive θ turns clockwise on screen,
+    /// as `UIView`'s rotation does.
+    public static func rotationZ(_ theta: Double) -> Transform3D {
+        let c = cos(theta), s = sin(theta)
+        return Transform3D(c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+    }
+
     /// Identity with `m34 = -1/d`, the sublayer transform that gives a layer perspective at eye distance `d`.
     public static func perspective(_ d: Double) -> Transform3D {
         var t = Transform3D.identity

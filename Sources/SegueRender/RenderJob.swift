@@ -99,6 +99,9 @@ public struct RenderJob: Sendable {
         }, loadImage: { path in
             // A sampler2D parameter's image, relative to the storyboard.
             try ShaderLibrary.image(resolve(path))
+        }, loadEffect: { path in
+            // An effect file, relative to the storyboard.
+            try EffectFiles.load(resolve(path))
         })
         self.init(storyboard: parsed.storyboard, output: output)
         storyboardFile = file
@@ -352,8 +355,8 @@ public struct RenderJob: Sendable {
             return text
         }
         func transition(_ t: Transition) -> String {
-            exact((t.effect.rawValue, t.direction.rawValue, t.curve, t.duration))
-                + t.options.setOptions.map { "\($0.name)=\(exact(t.options[$0]!))" }.joined(separator: ";")
+            exact((t.effect.identity, t.direction.rawValue, t.curve, t.duration))
+                + t.options.setNames.map { "\($0)=\(exact(t.options[$0]!))" }.joined(separator: ";")
         }
         var h = ContentHash()
         h.combine("segue-frames 1")

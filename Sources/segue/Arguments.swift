@@ -33,34 +33,33 @@ enum Parse {
     }
 }
 
-extension Effect: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument) }
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
-
 extension Direction: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
 }
 
 extension EGLPlatform: ExpressibleByArgument {}
 
-/// The effect options on the command line (`--zoom 0.5`, `--center=110,150`), read from the option table:
-/// `Render` collects the arguments it does not know itself and they are parsed here, each value by its kind.
+/// The effect and its options on the command line (`door --zoom 0.5`, `./mine.json --set depth=40`):
+/// `Render` collects the arguments it does not know itself; they are split here, and once the effect is known
+/// (a built-in or a file) each option is read by the effect's own declaration.
 enum EffectArguments {
-    /// The effect's name (the one word that is not an option) and the `--NAME VALUE` or `--NAME=VALUE` pairs
-    /// into options; anything else is a usage error naming it.
-    static func parse(_ arguments: [String]) throws -> (effect: Effect?, options: EffectOptions) {
-        var options = EffectOptions()
-        var effect: Effect?
+    /// The effect as written (a name or a file) and each `--NAME VALUE`, `--NAME=VALUE` or `--set NAME=VALUE`.
+    struct Split {
+        var effect: String?
+        var settings: [(name: String, value: String)] = []
+    }
+
+    /// Splits the arguments; anything that is not an option with its value, or a second effect, is a usage error.
+    static func split(_ arguments: [String]) throws -> Split {
+        var split = Split()
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
             guard argument.hasPrefix("--") else {
-                guard effect == nil else { throw ValidationError("unexpected argument '\(argument)' (the effect is \(effect!.rawValue))") }
-                guard let named = Effect(rawValue: argument) else {
-                    throw ValidationError("unknown effect '\(argument)' (effects: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")); or --shader FILE.glsl)")
+                guard split.effect == nil else {
+                    throw ValidationError("unexpected argument '\(argument)' (the effect is \(split.effect!))")
                 }
-                effect = named
+                split.effect = argument
                 i += 1
                 continue
             }
@@ -69,29 +68,65 @@ enum EffectArguments {
                 value = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
-            guard let option = EffectOption.named(name) else {
-                throw ValidationError("unknown option '--\(name)' (effect options: \(EffectOption.all.map { "--" + $0.name }.joined(separator: ", ")); see 'segue render --help')")
-            }
             if value == nil {
                 i += 1
-                guard i < arguments.count else { throw ValidationError("missing value for '--\(name) <\(option.valueName)>'") }
+                guard i < arguments.count else {
+                    throw ValidationError(name == "set" ? "missing NAME=VALUE after --set" : "missing value for '--\(name)'")
+                }
                 value = arguments[i]
             }
-            guard let parsed = OptionValue(parsing: value!, kind: option.kind) else {
-                throw ValidationError("--\(name) '\(value!)' is not \(option.kind.form)")
+            if name == "set" {
+                guard let eq = value!.firstIndex(of: "="), eq != value!.startIndex else {
+                    throw ValidationError("--set takes NAME=VALUE (an option of the effect), not '\(value!)'")
+                }
+                split.settings.append((String(value![..<eq]), String(value![value!.index(after: eq)...])))
+            } else {
+                split.settings.append((name, value!))
             }
-            if options[option] != nil { throw ValidationError("--\(name) is given twice") }
-            options[option] = parsed
             i += 1
         }
-        return (effect, options)
+        return split
     }
 
-    /// The "Effect options" section of `segue render --help`, from the option table.
+    /// The settings as options of `effect`: each name must be one it declares and each value of its kind; a
+    /// repeatable option given several times becomes a list.
+    static func options(_ settings: [(name: String, value: String)], for effect: Effect) throws -> EffectOptions {
+        var options = EffectOptions()
+        for (name, text) in settings {
+            guard let option = effect.option(name) else {
+                let takes = effect.options.map { "--" + $0.name }
+                throw JobError.usage("--\(name) does not apply to \(effect.name), which "
+                                     + (takes.isEmpty ? "takes no options" : "takes " + takes.joined(separator: ", ")))
+            }
+            guard let value = option.parse(text) else {
+                let form = option.kind == .choice ? "one of \(option.choices.map(\.name).joined(separator: ", "))" : option.kind.form
+                throw JobError.usage("--\(name) '\(text)' is not \(form)")
+            }
+            if let earlier = options[name] {
+                guard option.repeatable else { throw JobError.usage("--\(name) is given twice") }
+                options[name] = .list(earlier.items + [value])
+            } else {
+                options[name] = value
+            }
+        }
+        return options
+    }
+
+    /// The "Effect options" section of `segue render --help`: each option of the built-in effects, with the
+    /// effects that take it and their defaults.
     static var help: String {
-        EffectOption.all.map { option in
-            let uses = option.uses.map { "\($0.effect.rawValue) (\(option.defaultText(for: $0.effect)))" }.joined(separator: ", ")
-            return "  --\(option.name) <\(option.valueName)>: \(uses)\n      \(option.help)"
+        var order: [String] = []
+        var uses: [String: [(Effect, EffectOption)]] = [:]
+        for effect in EffectCatalog.builtIn {
+            for option in effect.options {
+                if uses[option.name] == nil { order.append(option.name) }
+                uses[option.name, default: []].append((effect, option))
+            }
+        }
+        return order.map { name in
+            let list = uses[name]!
+            let takers = list.map { "\($0.0.name) (\($0.1.defaultText))" }.joined(separator: ", ")
+            return "  --\(name) <\(list[0].1.valueName)>: \(takers)\n      \(list[0].1.help)"
         }.joined(separator: "\n")
     }
 }

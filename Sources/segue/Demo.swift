@@ -35,11 +35,11 @@ struct Demo: ParsableCommand {
         _ = choice
     }
 
-    /// Each effect with the option table's examples (the hero flies the home screen's first tile into the
+    /// Each effect with its options' examples (the hero flies the home screen's first tile into the
     /// detail screen's header picture; the circles grow from the upper left).
     static func transition(_ effect: Effect, _ direction: Direction) -> Transition {
         var options = EffectOptions()
-        for option in EffectOption.options(of: effect) { options[option] = option.example }
+        for option in effect.options { options[option.name] = option.example }
         return Transition(effect, direction: direction, options: options)
     }
 
@@ -49,13 +49,13 @@ struct Demo: ParsableCommand {
         let renderer = try BackendChoice(rawValue: backend)!.makeRenderer(note: Console.note)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
 
-        let pairs = Effect.allCases.flatMap { effect in Direction.allCases.map { (effect, $0) } }
+        let pairs = EffectCatalog.builtIn.flatMap { effect in Direction.allCases.map { (effect, $0) } }
         var frames = 0
         var size = (width: 0, height: 0)
         var progress = ProgressReporter(total: pairs.count, quiet: quiet, unit: "transitions")
         for (done, (effect, direction)) in pairs.enumerated() {
             // The same job as `segue render EFFECT --from sample:home --to sample:detail --fps N --scale S`.
-            let directory = (out as NSString).appendingPathComponent("\(effect.rawValue)-\(direction.rawValue)")
+            let directory = (out as NSString).appendingPathComponent("\(effect.name)-\(direction.rawValue)")
             var job = RenderJob(Self.transition(effect, direction), from: "sample:home", to: "sample:detail", fps: fps,
                                 scale: scale, output: .frames(directory: directory))
             job.overwrite = true  // the demo's folder is its own: a run with other settings replaces it
@@ -68,7 +68,7 @@ struct Demo: ParsableCommand {
             progress.update(done: done + 1)
         }
         let seconds = Date().timeIntervalSince(started)
-        print("segue demo: wrote \(pairs.count) transitions (\(Effect.allCases.count) effects x 2 directions), "
+        print("segue demo: wrote \(pairs.count) transitions (\(EffectCatalog.builtIn.count) effects x 2 directions), "
               + "\(frames) frames and \(pairs.count) contact sheets at \(size.width)x\(size.height) on \(renderer.name) "
               + "to \(out)/ in \(String(format: "%.1f", seconds)) s")
     }

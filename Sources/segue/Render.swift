@@ -92,16 +92,18 @@ struct Render: ParsableCommand {
               segue render circle-spread --from a.png --to b.png --center 110,150 --progress 0.5 --out mid.png
               segue render page-flip --from a.png --to b.png --out - --format y4m | ffmpeg -i - flip.mp4
               segue render --shader ripple --from a.png --to b.png --param amplitude=0.05 --out frames/
-            Each effect's options, defaults and seeds, and the shipped shaders: 'segue effects'.
+              segue render ./my-effect.json --from a.png --to b.png --set depth=40 --out frames/
+            Each effect's options, defaults and sources, and the shipped shaders: 'segue effects'. An effect of
+            your own is a JSON file of layers (docs/effects.md); its options are --NAME VALUE or --set NAME=VALUE.
 
             Effect options (each taken by the effects named; their defaults in parentheses):
             \(EffectArguments.help)
             """)
 
-    /// The effect and its options (`door --zoom 0.5`), read from the option table by `EffectArguments`: the
-    /// argument parser hands over everything it does not know itself.
+    /// The effect and its options (`door --zoom 0.5`), read by the effect's declarations through
+    /// `EffectArguments`: the argument parser hands over everything it does not know itself.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp(
-        "The effect: \(Effect.allCases.map(\.rawValue).joined(separator: ", ")) (or --shader), and its options (below).",
+        "The effect: \(EffectCatalog.names), or an effect file (./NAME.json), or --shader; and its options (below).",
         valueName: "effect"))
     var effectArguments: [String] = []
 
@@ -109,7 +111,7 @@ struct Render: ParsableCommand {
     @OptionGroup(title: "Custom GLSL transition") var shaderOptions: ShaderArguments
 
     func validate() throws {
-        let effect = try EffectArguments.parse(effectArguments).effect
+        let effect = try EffectArguments.split(effectArguments).effect
         if effect != nil && shaderOptions.shader != nil { throw ValidationError("give an effect or --shader, not both") }
         if effect == nil && shaderOptions.shader == nil { throw ValidationError("give an effect, or --shader FILE.glsl") }
         if shaderOptions.shader == nil, let param = shaderOptions.params.first {
@@ -123,10 +125,10 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let (effect, options) = try EffectArguments.parse(effectArguments)
+        let split = try EffectArguments.split(effectArguments)
         let step: Storyboard.Step
         if let spec = shaderOptions.shader {
-            if let stray = options.setNames.first {
+            if let stray = split.settings.first?.name {
                 throw ValidationError("--\(stray) does not apply to --shader (set the shader's parameters with --param)")
             }
             let transition = try ShaderLibrary.load(spec)
@@ -135,8 +137,10 @@ struct Render: ParsableCommand {
                                       duration: render.duration, curve: render.curve, direction: render.direction),
                            from: "from", to: "to")
         } else {
-            let transition = Transition(effect!, direction: render.direction, options: options, curve: render.curve,
-                                        duration: render.duration)
+            let effect = try EffectFiles.resolve(split.effect!)
+            let transition = Transition(effect, direction: render.direction,
+                                        options: try EffectArguments.options(split.settings, for: effect),
+                                        curve: render.curve, duration: render.duration)
             if let path = render.track {
                 // The track is read before the images: a bad track is a usage error and nothing is decoded.
                 let track = try InteractiveTrack(samples: try Self.readTrack(path),

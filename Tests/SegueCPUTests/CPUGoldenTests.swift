@@ -29,7 +29,7 @@ import Testing
         var transition = Fixture.transition(effect, direction)
         // Hinge with its default (no perspective): in perspective an edge-on layer's first-order antialiasing
         // leaks up to 2 levels into the column beside it.
-        if effect == .hinge { transition.options[.perspective] = nil }
+        if effect == .hinge { transition.options["perspective"] = nil }
         let frame = try Fixture.render(transition, at: t, snapshots: snapshots)
         let differing = zip(frame.pixels, snapshots[shows.rawValue].pixels).filter { $0 != $1 }.count
         #expect(differing == 0, "\(differing) pixels differ from \(shows)")

@@ -18,12 +18,12 @@ enum Fixture {
         var o = EffectOptions()
         switch effect {
         case .hero:
-            o.set(.fromRect, Rect(4, 18, 14, 14)); o.set(.toRect, Rect(0, 0, 64, 47)); o.set(.fromRadius, 3); o.set(.toRadius, 0)
-        case .sheet: o.set(.height, 48)
-        case .circleSpread: o.set(.startRadius, 4); o.set(.center, Point(20, 30))
-        case .circleZoom: o.set(.center, Point(20, 30))
-        case .pageFlip: o.set(.perspective, 80)
-        case .hinge: o.set(.perspective, 150)
+            o.set("from-rect", Rect(4, 18, 14, 14)); o.set("to-rect", Rect(0, 0, 64, 47)); o.set("from-radius", 3); o.set("to-radius", 0)
+        case .sheet: o.set("height", 48)
+        case .circleSpread: o.set("start-radius", 4); o.set("center", Point(20, 30))
+        case .circleZoom: o.set("center", Point(20, 30))
+        case .pageFlip: o.set("perspective", 80)
+        case .hinge: o.set("perspective", 150)
         default: break
         }
         return Transition(effect, direction: direction, options: o)
@@ -33,7 +33,7 @@ enum Fixture {
                        renderer: Renderer = CPUCompositor(threads: 2)) throws -> Pixmap {
         let snapshots = snapshots ?? Self.snapshots(scale: scale)
         try renderer.load(snapshots: snapshots)
-        let list = DrawList(scene: transition.scene(at: t, frame: frame), scale: scale,
+        let list = DrawList(scene: transition.scene(at: t, frame: frame, scale: scale), scale: scale,
                             snapshots: snapshots.map(SnapshotInfo.init))
         return try renderer.render(list)
     }
@@ -71,7 +71,7 @@ enum Fixture {
 struct Case: CustomStringConvertible, Sendable {
     let effect: Effect
     let direction: Direction
-    var description: String { "\(effect.rawValue)-\(direction.rawValue)" }
+    var description: String { "\(effect.name)-\(direction.rawValue)" }
 
-    static let all = Effect.allCases.flatMap { e in Direction.allCases.map { Case(effect: e, direction: $0) } }
+    static let all = EffectCatalog.builtIn.flatMap { e in Direction.allCases.map { Case(effect: e, direction: $0) } }
 }

@@ -29,7 +29,7 @@ import Testing
     /// 375-wide frame with d = 500, and is taller at its outer edge than at the spine.
     @Test func pageFlipOuterEdgeMatchesTheSeed() throws {
         let frame = Size(375, 667)
-        let scene = Transition(.pageFlip).scene(at: 0.25, frame: frame)
+        let scene = Transition(.pageFlip).scene(at: 0.25, frame: frame, scale: 1)
         let info = [SnapshotInfo(width: 375, height: 667, isOpaque: true), SnapshotInfo(width: 375, height: 667, isOpaque: true)]
         let list = DrawList(scene: scene, scale: 1, snapshots: info)
         let turning = try #require(list.items.last)
@@ -47,15 +47,15 @@ import Testing
     @Test func circleSpreadEndRadiusMatchesTheSeed() {
         #expect(abs(farthestCorner(Point(110, 150), Size(375, 667)) - 581.0) < 0.05)
         var options = EffectOptions()
-        options.set(.center, Point(110, 150))
-        let scene = Transition(.circleSpread, options: options).scene(at: 1, frame: Size(375, 667))
+        options.set("center", Point(110, 150))
+        let scene = Transition(.circleSpread, options: options).scene(at: 1, frame: Size(375, 667), scale: 1)
         guard case let .circle(_, radius)? = scene.layers[1].mask else { Issue.record("no mask"); return }
         #expect(abs(radius - 581.0) < 0.05)
     }
 
     @Test func doorAtTheEndShowsOnlyToUnscaled() {
         let info = [SnapshotInfo(width: 100, height: 200, isOpaque: true), SnapshotInfo(width: 100, height: 200, isOpaque: true)]
-        let list = DrawList(scene: Transition(.door).scene(at: 1, frame: Size(100, 200)), scale: 1, snapshots: info)
+        let list = DrawList(scene: Transition(.door).scene(at: 1, frame: Size(100, 200), scale: 1), scale: 1, snapshots: info)
         #expect(list.items.count == 1)
         #expect(!list.clearsBackground)
         guard case let .snapshot(id, _) = list.items[0].source else { Issue.record("not a snapshot"); return }
@@ -67,19 +67,19 @@ import Testing
         let info = [SnapshotInfo(width: 64, height: 64, isOpaque: true), SnapshotInfo(width: 64, height: 64, isOpaque: true)]
         let frame = Size(64, 64)
         // fade at t = 0: `to` has opacity 0.
-        #expect(DrawList(scene: Transition(.fade).scene(at: 0, frame: frame), scale: 1, snapshots: info).items.count == 1)
+        #expect(DrawList(scene: Transition(.fade).scene(at: 0, frame: frame, scale: 1), scale: 1, snapshots: info).items.count == 1)
         // fade at t = 1: `to` is opaque and hides `from`.
-        #expect(DrawList(scene: Transition(.fade).scene(at: 1, frame: frame), scale: 1, snapshots: info).items.count == 1)
+        #expect(DrawList(scene: Transition(.fade).scene(at: 1, frame: frame, scale: 1), scale: 1, snapshots: info).items.count == 1)
         // spin at the stage boundary: the layer is edge-on.
-        #expect(DrawList(scene: Transition(.spin).scene(at: 4.0 / 7.0, frame: frame), scale: 1, snapshots: info).items.isEmpty)
+        #expect(DrawList(scene: Transition(.spin).scene(at: 4.0 / 7.0, frame: frame, scale: 1), scale: 1, snapshots: info).items.isEmpty)
         // A translucent `to` hides nothing.
         let translucent = [info[0], SnapshotInfo(width: 64, height: 64, isOpaque: false)]
-        #expect(DrawList(scene: Transition(.fade).scene(at: 1, frame: frame), scale: 1, snapshots: translucent).items.count == 2)
+        #expect(DrawList(scene: Transition(.fade).scene(at: 1, frame: frame, scale: 1), scale: 1, snapshots: translucent).items.count == 2)
     }
 
     @Test func pixelSizeFollowsScale() {
         let info = [SnapshotInfo(width: 750, height: 1334, isOpaque: true), SnapshotInfo(width: 750, height: 1334, isOpaque: true)]
-        let list = DrawList(scene: Transition(.fade).scene(at: 0.5, frame: Size(375, 667)), scale: 2, snapshots: info)
+        let list = DrawList(scene: Transition(.fade).scene(at: 0.5, frame: Size(375, 667), scale: 2), scale: 2, snapshots: info)
         #expect(list.width == 750 && list.height == 1334)
     }
 }

@@ -29,7 +29,7 @@ import Testing
         #expect(board.timeline.count == 3)
         guard case let .transition(t, from, to) = board.timeline[1] else { Issue.record("not a transition"); return }
         #expect(t.effect == .circleSpread && t.curve == .easeInOut && t.duration == 0.5 && from == "home" && to == "detail")
-        #expect(t.options.point(.center) == Point(110, 150))
+        #expect(t.options["center"] == .point(Point(110, 150)))
         // 1.3 s at 30 fps: frames 0 ... 39.
         #expect(board.schedule.count == 40)
         #expect(board.problems(frame: Size(187.5, 333.5)) == [])

@@ -26,7 +26,7 @@ import Testing
 
         let snapshots = [SampleScreens.home(), SampleScreens.detail()]
         try renderer.load(snapshots: snapshots)
-        let direct = try renderer.render(DrawList(scene: transition.scene(at: 0.3, frame: SampleScreens.defaultSize),
+        let direct = try renderer.render(DrawList(scene: transition.scene(at: 0.3, frame: SampleScreens.defaultSize, scale: 1),
                                                   scale: 1, snapshots: snapshots.map(SnapshotInfo.init)))
         #expect(frames.count == 1)
         #expect(frames.first?.pixels == direct.pixels)
@@ -97,21 +97,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// The option table is the one source: every option is documented, listed for its effects, and read the
+    /// The effects' files are the one source of their options: every option is documented, and read the
     /// same from the command line's text and from a storyboard's JSON.
     @Test func everyOptionIsDocumentedAndReadAlikeFromTextAndJSON() throws {
         let docs = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/SegueRenderJobTests/RenderJobTests.swift", with: "docs/effects.md"), encoding: .utf8)
-        for option in EffectOption.all {
-            #expect(docs.contains("--\(option.name)"), "docs/effects.md does not mention --\(option.name)")
-            #expect(!option.uses.isEmpty)
-            for use in option.uses { #expect(EffectCatalog.info(use.effect).options.contains(option)) }
+        for effect in EffectCatalog.builtIn {
+            for option in effect.options {
+                #expect(docs.contains("--\(option.name)"), "docs/effects.md does not mention --\(option.name) (\(effect.name))")
+            }
         }
-        let samples: [(EffectOption, String, Any)] = [
-            (.zoom, "0.5", 0.5), (.center, "10,-20", [10, -20]), (.fromRect, "1,2,3,4", [1, 2, 3, 4]), (.color, "FF0000", "FF0000"),
+        let samples: [(Effect, String, String, Any)] = [
+            (.door, "zoom", "0.5", 0.5), (.circleSpread, "center", "10,-20", [10, -20]),
+            (.hero, "from-rect", "1,2,3,4", [1, 2, 3, 4]), (.circleZoom, "color", "FF0000", "FF0000"),
         ]
-        for (option, text, json) in samples {
-            let fromText = OptionValue(parsing: text, kind: option.kind)
-            #expect(fromText != nil && fromText == OptionValue(json: json, kind: option.kind))
+        for (effect, name, text, json) in samples {
+            let option = try #require(effect.option(name))
+            let fromText = option.parse(text)
+            #expect(fromText != nil && fromText == option.parse(json: json))
             #expect(fromText?.description == text)
         }
     }

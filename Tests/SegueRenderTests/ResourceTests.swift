@@ -26,7 +26,7 @@ extension GLESSuite {
             let snapshots = TestTransitions.snapshots(width: 120, height: 200)
             let renderer = try GLESRenderer()
             try renderer.load(snapshots: snapshots)
-            let effects = Effect.allCases
+            let effects = EffectCatalog.builtIn
             func list(_ k: Int) -> DrawList {
                 TestTransitions.drawList(effects[k % effects.count], k % 2 == 0 ? .forward : .back,
                                          t: Double(k % 11) / 10, snapshots: snapshots)

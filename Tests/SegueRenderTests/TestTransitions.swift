@@ -10,14 +10,14 @@ enum TestTransitions {
         var options = EffectOptions()
         switch effect {
         case .hero:
-            options.set(.fromRect, Rect(10, 20, 40, 60))
-            options.set(.toRect, Rect(25, 70, 85, 110))
-            options.set(.fromRadius, 6)
-            options.set(.toRadius, 20)
+            options.set("from-rect", Rect(10, 20, 40, 60))
+            options.set("to-rect", Rect(25, 70, 85, 110))
+            options.set("from-radius", 6)
+            options.set("to-radius", 20)
         case .sheet:
-            options.set(.height, 80)
+            options.set("height", 80)
         case .hinge:
-            options.set(.perspective, 300)
+            options.set("perspective", 300)
         default:
             break
         }
@@ -27,7 +27,7 @@ enum TestTransitions {
     /// The draw list of `effect` at progress `t`, at `scale` pixels per point, over `snapshots`.
     static func drawList(_ effect: Effect, _ direction: Direction, t: Double, scale: Double = 1,
                          snapshots: [Pixmap]) -> DrawList {
-        let scene = transition(effect, direction).scene(at: t, frame: frame)
+        let scene = transition(effect, direction).scene(at: t, frame: frame, scale: scale)
         return DrawList(scene: scene, scale: scale, snapshots: snapshots.map(SnapshotInfo.init),
                         background: Color(red: 0.1, green: 0.2, blue: 0.3))
     }

@@ -36,9 +36,9 @@ func residentBytes() -> Int {
 func transition(_ effect: Effect) -> Transition {
     var o = EffectOptions()
     switch effect {
-    case .hero: o.set(.fromRect, Rect(40, 60, 120, 120)); o.set(.toRect, Rect(0, 0, 960, 300)); o.set(.fromRadius, 24)
-    case .circleSpread, .circleZoom: o.set(.center, Point(300, 200))
-    case .sheet: o.set(.height, 300)
+    case .hero: o.set("from-rect", Rect(40, 60, 120, 120)); o.set("to-rect", Rect(0, 0, 960, 300)); o.set("from-radius", 24)
+    case .circleSpread, .circleZoom: o.set("center", Point(300, 200))
+    case .sheet: o.set("height", 300)
     default: break
     }
     return Transition(effect, options: o)
@@ -68,14 +68,14 @@ for name in backends {
     var done = 0
     var cycle = 0
     while done < frames {
-        let effect = Effect.allCases[cycle % Effect.allCases.count]
+        let effect = EffectCatalog.builtIn[cycle % EffectCatalog.builtIn.count]
         let t = transition(effect)
         let count = min(batch, frames - done)
         do {
             // Fresh pixmaps each cycle, as a job loads its screens for each transition.
             try renderer.load(snapshots: cycle % 2 == 0 ? [home, detail] : [detail, home])
             try renderer.drawFrames(count: count, list: { k in
-                DrawList(scene: t.scene(at: Double(k) / Double(count - 1), frame: frame), scale: scale, snapshots: info)
+                DrawList(scene: t.scene(at: Double(k) / Double(count - 1), frame: frame, scale: scale), scale: scale, snapshots: info)
             }, deliver: { _, pixmap in
                 checksum &+= UInt64(pixmap.pixels[pixmap.pixels.count / 2])
             })

@@ -34,9 +34,9 @@ enum PipelineBench {
             Storyboard(fps: fps, screens: [:], timeline: [.transition(transition, from: "from", to: "to")]).schedule.count
         }
         let (short, long) = (frameCount(fps: 60), frameCount(fps: 240))
-        var effectArguments = [effect.rawValue, "--from", from, "--to", to, "--scale", "\(scale)", "--backend", "cpu", "--quiet"]
-        for option in transition.options.setOptions {
-            effectArguments += ["--\(option.name)", transition.options[option]!.description]
+        var effectArguments = [effect.name, "--from", from, "--to", to, "--scale", "\(scale)", "--backend", "cpu", "--quiet"]
+        for name in transition.options.setNames {
+            effectArguments += ["--\(name)", transition.options[name]!.description]
         }
 
         let framesDirectory = work.appendingPathComponent("frames").path
@@ -66,7 +66,7 @@ enum PipelineBench {
         let info = snapshots.map(SnapshotInfo.init)
         let frame = BenchScene.frame
         let lists = (0..<long).map { k in
-            DrawList(scene: transition.scene(at: min(1, Double(k) / Double(long - 1)), frame: frame), scale: scale, snapshots: info)
+            DrawList(scene: transition.scene(at: min(1, Double(k) / Double(long - 1)), frame: frame, scale: scale), scale: scale, snapshots: info)
         }
         let cpu = CPUCompositor()
         try cpu.load(snapshots: snapshots)
@@ -115,8 +115,8 @@ enum EndToEndPNG {
         let transition = BenchScene.transition(.circleSpread)
         var arguments = ["render", "circle-spread", "--from", from, "--to", to, "--scale", "\(scale)", "--backend", "cpu",
                          "--quiet", "--fps", "60", "--duration", "\(duration)"]
-        for option in transition.options.setOptions {
-            arguments += ["--\(option.name)", transition.options[option]!.description]
+        for name in transition.options.setNames {
+            arguments += ["--\(name)", transition.options[name]!.description]
         }
         func bytes(in path: String) -> Int {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

@@ -15,12 +15,12 @@ enum BenchScene {
     static func transition(_ effect: Effect) -> Transition {
         var o = EffectOptions()
         switch effect {
-        case .pageFlip: o.set(.perspective, 1700)
+        case .pageFlip: o.set("perspective", 1700)
         case .hero:
-            o.set(.fromRect, Rect(80, 120, 160, 160)); o.set(.toRect, Rect(0, 0, 1280, 400)); o.set(.fromRadius, 36)
-        case .circleSpread, .circleZoom: o.set(.center, Point(400, 300))
-        case .sheet: o.set(.height, 400)
-        case .hinge, .spin: o.set(.perspective, 2000)
+            o.set("from-rect", Rect(80, 120, 160, 160)); o.set("to-rect", Rect(0, 0, 1280, 400)); o.set("from-radius", 36)
+        case .circleSpread, .circleZoom: o.set("center", Point(400, 300))
+        case .sheet: o.set("height", 400)
+        case .hinge, .spin: o.set("perspective", 2000)
         default: break
         }
         return Transition(effect, options: o)
@@ -30,7 +30,7 @@ enum BenchScene {
     static func lists(_ effect: Effect, scale: Double, frames: Int, snapshots: [SnapshotInfo]) -> [DrawList] {
         let t = transition(effect)
         return (0..<frames).map { k in
-            DrawList(scene: t.scene(at: frames == 1 ? 0.5 : Double(k) / Double(frames - 1), frame: frame),
+            DrawList(scene: t.scene(at: frames == 1 ? 0.5 : Double(k) / Double(frames - 1), frame: frame, scale: scale),
                      scale: scale, snapshots: snapshots)
         }
     }

@@ -39,7 +39,7 @@ struct Options {
             case "--effects":
                 let names = try value().split(separator: ",").map(String.init)
                 effects = try names.map { name in
-                    guard let e = Effect(rawValue: name) else { throw BenchError("unknown effect '\(name)'") }
+                    guard let e = EffectCatalog.named(name) else { throw BenchError("unknown effect '\(name)'") }
                     return e
                 }
             case "--scales": scales = try value().split(separator: ",").compactMap { Double($0) }
@@ -177,13 +177,13 @@ for scale in options.scales {
             var out = Pixmap(width: width, height: height)
             try renderer.draw(.average(samples), into: &out)  // warm-up
             let t = try time(runs: options.runs, frames: samples.count) { try renderer.draw(.average(samples), into: &out) }
-            record(measurement(effect.rawValue, backend, threads, "motion blur per sample", t, frames: samples.count,
+            record(measurement(effect.name, backend, threads, "motion blur per sample", t, frames: samples.count,
                                note: "8 samples per frame; accumulated on the CPU"))
         }
     }
 
     for effect in options.effects {
-        let name = effect.rawValue
+        let name = effect.name
         let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
         let pngFrames = min(frames, 4)
 

@@ -1,0 +1,636 @@
+import Foundation
+
+/// Every problem found in an effect file, each at its JSON path, reported together before anything renders.
+public struct EffectFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file as the user named it (or the built-in's name).
+    public var file: String
+    public var problems: [StoryboardProblem]
+
+    public var description: String { problems.map { "\(file): \($0)" }.joined(separator: "\n") }
+}
+
+/// An effect file read and checked: its declarations, and for each direction the layers as expressions,
+/// ready to evaluate at any progress (`Effect.scene`). The format is `docs/effect.schema.json`, explained in
+/// `docs/effects.md`.
+final class EffectDefinition: Sendable {
+    let name: String
+    let summary: String
+    let source: String
+    let timing: [Direction: (duration: Double, curve: TimingCurve)]
+    /// Each stage's share of the duration, in order (spin's 0.4 s + 0.3 s); empty when there are none.
+    let stages: [Double]
+    let options: [EffectOption]
+    /// The slots every program shares: the progress names, the frame, the options.
+    let slots: BaseSlots
+    let forward: Program
+    /// The back direction's program; nil when it is `forward`'s, played in reverse with the snapshots swapped.
+    let back: Program?
+    /// A digest of the file's bytes: two effects are the same when name and digest are.
+    let digest: UInt64
+
+    struct BaseSlots: Sendable {
+        var t = 0, e = 0, forward = 0, W = 0, H = 0, frame = 0, stage = 0, i = 0, n = 0
+        var stageValues: [Int] = []
+        /// Each option's slot, and a choice's constants' slots (`edge.dx`).
+        var options: [String: Int] = [:]
+        var constants: [String: [(slot: Int, choiceValues: [String: Double])]] = [:]
+    }
+
+    /// One direction: named values worked out in order, the sublayer perspective, and the layers bottom to top.
+    struct Program: Sendable {
+        var lets: [(slot: Int, value: Expression)]
+        var perspective: Expression?
+        var layers: [LayerProgram]
+        var slotCount: Int
+    }
+
+    struct LayerProgram: Sendable {
+        enum Content: Sendable {
+            case snapshot(SnapshotID, rect: Expression?)
+            case color(Expression)
+            case gradient(start: Expression, end: Expression, from: Expression, to: Expression)
+        }
+        enum MaskProgram: Sendable {
+            case circle(center: Expression, radius: Expression)
+            case rect(Expression, radius: Expression?)
+            case sector(center: Expression, start: Expression, sweep: Expression)
+        }
+        struct OverlayProgram: Sendable {
+            var start, end, from, to: Expression
+            var opacity: Expression?
+        }
+        enum Operation: Sendable {
+            case translate(Expression), scale(Expression), rotateX(Expression), rotateY(Expression), rotateZ(Expression)
+        }
+
+        var content: Content
+        var frame: Expression?
+        var bounds: Expression?
+        var position: Expression?
+        var anchor: Expression?
+        var transform: [Operation]
+        var opacity: Expression?
+        var mask: MaskProgram?
+        var overlay: OverlayProgram?
+        var doubleSided: Bool
+        var visible: Expression?
+        /// The repeatable option the layer is drawn once per value of.
+        var repeatOver: String?
+    }
+
+    init(name: String, summary: String, source: String, timing: [Direction: (duration: Double, curve: TimingCurve)],
+         stages: [Double], options: [EffectOption], slots: BaseSlots, forward: Program, back: Program?, digest: UInt64) {
+        self.name = name; self.summary = summary; self.source = source; self.timing = timing
+        self.stages = stages; self.options = options; self.slots = slots
+        self.forward = forward; self.back = back; self.digest = digest
+    }
+}
+
+// MARK: - Reading a file
+
+extension EffectDefinition {
+    /// The most bytes an effect file may have (far more than any real one).
+    public static let maxBytes = 1 << 20
+    /// The most layers a direction may list (each repeat of a repeating layer counts once here).
+    static let maxLayers = 64
+
+    static func read(_ data: Data, file: String) throws(EffectFileError) -> EffectDefinition {
+        var reader = EffectFileReader()
+        if let definition = reader.definition(data) { return definition }
+        throw EffectFileError(file: file, problems: reader.problems)
+    }
+}
+
+/// Reads the JSON of an effect file, collecting every problem at its JSON path.
+private struct EffectFileReader {
+    var problems: [StoryboardProblem] = []
+
+    mutating func problem(_ path: String, _ message: String) { problems.append(StoryboardProblem(path, message)) }
+
+    mutating func definition(_ data: Data) -> EffectDefinition? {
+        guard data.count <= EffectDefinition.maxBytes else {
+            problem("$", "the file is larger than \(EffectDefinition.maxBytes >> 20) MiB")
+            return nil
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "not valid JSON"
+            problem("$", "not valid JSON: \(detail)")
+            return nil
+        }
+        guard let object = root as? [String: Any] else {
+            problem("$", "expected an object: {\"name\": ..., \"layers\": [...]}")
+            return nil
+        }
+        unknownKeys(object, "$", ["$schema", "comment", "name", "summary", "source", "duration", "curve", "stages",
+                                  "options", "let", "perspective", "layers", "back"])
+        let name = requiredString(object, "name", "$")
+        if let name, !(name.range(of: "^[a-z0-9][a-z0-9-]{0,63}$", options: .regularExpression) != nil) {
+            problem("$.name", "expected a name of lower-case letters, digits and '-' (at most 64), not '\(name)'")
+        }
+        let summary = requiredString(object, "summary", "$") ?? ""
+        let source = requiredString(object, "source", "$") ?? ""
+
+        // Stages: each one's share of the duration, as any positive numbers (spin's 4 and 3 for 0.4 s + 0.3 s).
+        var stageSeconds: [Double] = []
+        if let raw = object["stages"] {
+            if let list = raw as? [Any], (2...16).contains(list.count),
+               case let values = list.compactMap(JSONNumber.value), values.count == list.count, values.allSatisfy({ $0 > 0 && $0.isFinite }) {
+                stageSeconds = values
+            } else {
+                problem("$.stages", "expected 2 to 16 stage shares, each > 0 (the duration is split in their proportion)")
+            }
+        }
+        let forwardTiming = timing(object, "$", defaultDuration: nil)
+
+        // The names every expression may use.
+        var scope = ExpressionScope()
+        var base = EffectDefinition.BaseSlots()
+        base.t = scope.declare("t", arity: 1)
+        base.e = scope.declare("e", arity: 1)
+        base.forward = scope.declare("forward", arity: 1)
+        base.W = scope.declare("W", arity: 1)
+        base.H = scope.declare("H", arity: 1)
+        base.frame = scope.declare("frame", arity: 4)
+        base.i = scope.declare("i", arity: 1)
+        base.n = scope.declare("n", arity: 1)
+        if !stageSeconds.isEmpty {
+            base.stage = scope.declare("stage", arity: 1)
+            base.stageValues = stageSeconds.indices.map { scope.declare("e\($0 + 1)", arity: 1) }
+        }
+        let total = stageSeconds.reduce(0, +)
+        let stages = stageSeconds.map { $0 / total }
+
+        var options: [EffectOption] = []
+        if let raw = object["options"] {
+            if let list = raw as? [Any] {
+                for (k, item) in list.enumerated() {
+                    guard let option = self.option(item, "$.options[\(k)]", scope: scope) else { continue }
+                    if options.contains(option) { problem("$.options[\(k)].name", "'\(option.name)' is declared twice"); continue }
+                    if scope.lookup(option.expressionName) != nil {
+                        problem("$.options[\(k)].name", "'\(option.name)' is a name expressions already have"); continue
+                    }
+                    options.append(option)
+                    base.options[option.name] = scope.declare(option.expressionName, arity: option.kind.arity)
+                    if option.kind == .choice {
+                        for key in option.choices.first?.constants.keys.sorted() ?? [] {
+                            let slot = scope.declare("\(option.expressionName).\(key)", arity: 1)
+                            let values = Dictionary(uniqueKeysWithValues: option.choices.map { ($0.name, $0.constants[key] ?? 0) })
+                            base.constants[option.name, default: []].append((slot, values))
+                        }
+                    }
+                }
+            } else {
+                problem("$.options", "expected a list of options")
+            }
+        }
+
+        let forward = program(object, "$", scope: scope, options: options)
+        var backTiming = forwardTiming
+        // The back direction: forward's layers (with `forward` = 0), forward's played in reverse, or its own.
+        enum Back { case same, reverse, own(EffectDefinition.Program?) }
+        var back = Back.same
+        if let raw = object["back"] {
+            if let text = raw as? String {
+                if text == "reverse" { back = .reverse } else { problem("$.back", "expected \"reverse\" or an object") }
+            } else if let b = raw as? [String: Any] {
+                unknownKeys(b, "$.back", ["comment", "duration", "curve", "reverse", "let", "perspective", "layers"])
+                if b["duration"] != nil || b["curve"] != nil {
+                    backTiming = timing(b, "$.back", defaultDuration: forwardTiming?.duration ?? 1, fallbackCurve: forwardTiming?.curve)
+                }
+                if let r = b["reverse"] {
+                    if (r as? Bool) == true {
+                        back = .reverse
+                        if b["layers"] != nil { problem("$.back", "\"reverse\" and \"layers\" exclude each other") }
+                    } else if (r as? Bool) != false {
+                        problem("$.back.reverse", "expected true or false")
+                    }
+                } else if b["layers"] != nil {
+                    back = .own(program(b, "$.back", scope: scope, options: options))
+                } else if b["let"] != nil || b["perspective"] != nil {
+                    problem("$.back", "\"let\" and \"perspective\" of the back direction come with its own \"layers\"")
+                }
+            } else {
+                problem("$.back", "expected \"reverse\" or an object")
+            }
+        }
+        if case .reverse = back, !stages.isEmpty {
+            problem("$.back", "an effect with stages cannot play its forward direction in reverse: give the back direction's layers")
+        }
+
+        guard problems.isEmpty, let name, let forward, let forwardTiming, let backTiming else { return nil }
+        let backProgram: EffectDefinition.Program?
+        switch back {
+        case .same: backProgram = forward
+        case .reverse: backProgram = nil
+        case let .own(program): guard let program else { return nil }; backProgram = program
+        }
+        return EffectDefinition(name: name, summary: summary, source: source,
+                                timing: [.forward: forwardTiming, .back: backTiming], stages: stages, options: options,
+                                slots: base, forward: forward, back: backProgram, digest: Self.digest(data))
+    }
+
+    /// FNV-1a over the file's bytes.
+    static func digest(_ data: Data) -> UInt64 {
+        data.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    mutating func timing(_ object: [String: Any], _ path: String, defaultDuration: Double?,
+                         fallbackCurve: TimingCurve? = nil) -> (duration: Double, curve: TimingCurve)? {
+        var duration = defaultDuration
+        if let raw = object["duration"] {
+            if let d = JSONNumber.value(raw), d > 0, d <= 3600 { duration = d } else {
+                problem("\(path).duration", "expected seconds in (0, 3600]")
+                return nil
+            }
+        } else if duration == nil {
+            problem(path, "missing \"duration\": the default duration in seconds")
+        }
+        var curve = fallbackCurve
+        if let raw = object["curve"] {
+            if let text = raw as? String {
+                do { curve = try TimingCurve(parsing: text) } catch { problem("\(path).curve", "\(error)") }
+            } else {
+                problem("\(path).curve", "expected a curve such as \"ease-in-out\"")
+            }
+        } else if curve == nil {
+            problem(path, "missing \"curve\": the default timing curve")
+        }
+        guard let duration, let curve else { return nil }
+        return (duration, curve)
+    }
+
+    // MARK: Options
+
+    mutating func option(_ raw: Any, _ path: String, scope: ExpressionScope) -> EffectOption? {
+        guard let o = raw as? [String: Any] else { problem(path, "expected an option object"); return nil }
+        let before = problems.count
+        unknownKeys(o, path, ["comment", "name", "type", "placeholder", "help", "default", "computed", "says",
+                              "required", "range", "note", "example", "choices", "repeatable"])
+        let name = requiredString(o, "name", path)
+        if let name, name.range(of: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$", options: .regularExpression) == nil
+            || ["set", "from", "to", "out", "duration", "curve", "direction", "progress", "frames", "fps", "size", "scale",
+                "backend", "background", "shader", "help"].contains(name) {
+            problem("\(path).name", "'\(name)' cannot name an option (lower-case words joined by '-', not a flag segue has)")
+        }
+        var kind: EffectOption.Kind?
+        if let text = requiredString(o, "type", path) {
+            kind = EffectOption.Kind(rawValue: text)
+            if kind == nil { problem("\(path).type", "expected number, point, rect, color or choice") }
+        }
+        let help = requiredString(o, "help", path) ?? ""
+        var range = EffectOption.Range.any
+        if let raw = o["range"] {
+            if let text = raw as? String, let r = EffectOption.Range(rawValue: text) { range = r } else {
+                problem("\(path).range", "expected one of \(EffectOption.Range.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        var choices: [EffectOption.Choice] = []
+        if kind == .choice {
+            if let list = o["choices"] as? [String: Any], !list.isEmpty {
+                var keys: Set<String>?
+                for choiceName in list.keys.sorted() {
+                    let p = "\(path).choices.\(choiceName)"
+                    guard let constants = list[choiceName] as? [String: Any],
+                          case let values = constants.compactMapValues(JSONNumber.value), values.count == constants.count else {
+                        problem(p, "expected an object of numbers: {\"dx\": 1, \"dy\": 0}"); continue
+                    }
+                    if let keys, keys != Set(values.keys) { problem(p, "every choice needs the same constants (\(keys.sorted().joined(separator: ", ")))") }
+                    keys = Set(values.keys)
+                    for key in values.keys where key.range(of: "^[a-zA-Z_][a-zA-Z0-9_]*$", options: .regularExpression) == nil {
+                        problem("\(p).\(key)", "not a name expressions can use")
+                    }
+                    choices.append(EffectOption.Choice(name: choiceName, constants: values))
+                }
+                // The order the file gives cannot be read back from JSON objects: list them as the file's
+                // `placeholder` does when it has one.
+            } else {
+                problem("\(path).choices", "a choice option needs \"choices\": {\"left\": {\"dx\": -1}, ...}")
+            }
+        } else if o["choices"] != nil {
+            problem("\(path).choices", "only a choice option has choices")
+        }
+        if let placeholder = o["placeholder"] as? String, kind == .choice {
+            let order = placeholder.split(separator: "|").map(String.init)
+            choices.sort { (order.firstIndex(of: $0.name) ?? .max) < (order.firstIndex(of: $1.name) ?? .max) }
+        }
+        let valueName = (o["placeholder"] as? String)
+            ?? (kind == .choice ? choices.map(\.name).joined(separator: "|") : ["point": "x,y", "rect": "x,y,w,h", "color": "RRGGBB"][kind?.rawValue ?? ""] ?? "v")
+        func value(_ key: String) -> OptionValue? {
+            guard let raw = o[key], let kind else { return nil }
+            let v: OptionValue? = kind == .choice
+                ? (raw as? String).flatMap { s in choices.contains { $0.name == s } ? .choice(s) : nil }
+                : OptionValue(json: raw, kind: kind)
+            if v == nil { problem("\(path).\(key)", "expected \(kind == .choice ? "one of the choices" : OptionValue.jsonForm(kind))") }
+            return v
+        }
+        var defaultValue = EffectOption.Default.required
+        let given = ["default", "computed", "required"].filter { o[$0] != nil }
+        if given.count != 1 {
+            problem(path, "give exactly one of \"default\" (a value), \"computed\" (an expression) and \"required\": true")
+        } else if let v = value("default") {
+            defaultValue = .value(v)
+        } else if let text = o["computed"] {
+            if let text = text as? String, let kind {
+                do {
+                    let (expression, arity) = try scope.parse(text)
+                    if arity != kind.arity { problem("\(path).computed", "gives \(arity) numbers; a \(kind.rawValue) has \(kind.arity)") }
+                    defaultValue = .computed(expression, text: (o["says"] as? String) ?? text)
+                } catch { problem("\(path).computed", "\(error)") }
+            } else {
+                problem("\(path).computed", "expected an expression")
+            }
+        } else if o["required"] != nil, (o["required"] as? Bool) != true {
+            problem("\(path).required", "expected true")
+        }
+        if case let .value(v) = defaultValue, let kind {
+            let option = EffectOption(name: name ?? "", kind: kind, valueName: valueName, help: help, defaultValue: .required,
+                                      range: range, choices: choices)
+            // A height default above the frame is lowered to it, so only its sign is checked here.
+            do { try option.check(v, frame: Size(.infinity, .infinity)) } catch { problem("\(path).default", "\(error)") }
+        }
+        let example = value("example")
+        var repeatable = false
+        if let r = o["repeatable"] {
+            if let b = r as? Bool { repeatable = b } else { problem("\(path).repeatable", "expected true or false") }
+        }
+        guard problems.count == before, let name, let kind else { return nil }
+        return EffectOption(name: name, kind: kind, valueName: valueName, help: help, defaultValue: defaultValue,
+                            range: range, note: o["note"] as? String, example: example, choices: choices, repeatable: repeatable)
+    }
+
+    // MARK: Programs
+
+    mutating func program(_ object: [String: Any], _ path: String, scope base: ExpressionScope,
+                          options: [EffectOption]) -> EffectDefinition.Program? {
+        let before = problems.count
+        var scope = base
+        var lets: [(slot: Int, value: Expression)] = []
+        if let raw = object["let"] {
+            if let named = raw as? [String: Any] {
+                // Each value may use the ones before it in any order the names allow: read them in passes.
+                var pending = named.keys.sorted()
+                var lastErrors: [String: String] = [:]
+                while !pending.isEmpty {
+                    var progressed = false
+                    for key in pending {
+                        guard key.range(of: "^[a-zA-Z_][a-zA-Z0-9_]*$", options: .regularExpression) != nil, scope.lookup(key) == nil else {
+                            problem("\(path).let.\(key)", "'\(key)' cannot be named here (not a name, or one already taken)")
+                            pending.removeAll { $0 == key }
+                            progressed = true
+                            continue
+                        }
+                        do {
+                            let (expression, arity) = try parseValue(named[key]!, scope: scope)
+                            lets.append((scope.declare(key, arity: arity), expression))
+                            pending.removeAll { $0 == key }
+                            progressed = true
+                        } catch {
+                            lastErrors[key] = error.description
+                        }
+                    }
+                    if !progressed {
+                        for key in pending { problem("\(path).let.\(key)", lastErrors[key] ?? "cannot be worked out") }
+                        break
+                    }
+                }
+            } else {
+                problem("\(path).let", "expected an object of named values: {\"k\": \"lerp(zoom, 1, e)\"}")
+            }
+        }
+        var perspective: Expression?
+        if let raw = object["perspective"] {
+            perspective = expression(raw, "\(path).perspective", scope: scope, arity: [1])
+        }
+        var layers: [EffectDefinition.LayerProgram] = []
+        if let list = object["layers"] as? [Any], !list.isEmpty, list.count <= EffectDefinition.maxLayers {
+            for (k, item) in list.enumerated() {
+                if let layer = layer(item, "\(path).layers[\(k)]", scope: scope, options: options) { layers.append(layer) }
+            }
+        } else {
+            problem("\(path).layers", "expected a list of 1 to \(EffectDefinition.maxLayers) layers, bottom to top")
+        }
+        guard problems.count == before else { return nil }
+        return EffectDefinition.Program(lets: lets, perspective: perspective, layers: layers, slotCount: scope.slotCount)
+    }
+
+    mutating func layer(_ raw: Any, _ path: String, scope: ExpressionScope, options: [EffectOption]) -> EffectDefinition.LayerProgram? {
+        guard let o = raw as? [String: Any] else { problem(path, "expected a layer object"); return nil }
+        let before = problems.count
+        unknownKeys(o, path, ["comment", "content", "frame", "bounds", "position", "anchor", "transform", "opacity",
+                              "mask", "overlay", "doubleSided", "visible", "repeat"])
+        func value(_ key: String, _ arity: Set<Int>) -> Expression? {
+            o[key].flatMap { expression($0, "\(path).\(key)", scope: scope, arity: arity) }
+        }
+        var content = EffectDefinition.LayerProgram.Content.color(.constant([0, 0, 0, 0]))
+        switch o["content"] {
+        case let name as String:
+            if let id = snapshot(name) { content = .snapshot(id, rect: nil) } else {
+                problem("\(path).content", "expected \"from\", \"to\" or an object ({\"snapshot\": ...}, {\"color\": ...}, {\"gradient\": ...})")
+            }
+        case let c as [String: Any]:
+            let p = "\(path).content"
+            if let name = c["snapshot"] {
+                unknownKeys(c, p, ["snapshot", "rect"])
+                let rect = c["rect"].flatMap { expression($0, "\(p).rect", scope: scope, arity: [4]) }
+                if let name = name as? String, let id = snapshot(name) { content = .snapshot(id, rect: rect) } else {
+                    problem("\(p).snapshot", "expected \"from\" or \"to\"")
+                }
+            } else if let colour = c["color"] {
+                unknownKeys(c, p, ["color"])
+                if let e = expression(colour, "\(p).color", scope: scope, arity: [4]) { content = .color(e) }
+            } else if let g = c["gradient"] as? [String: Any] {
+                unknownKeys(c, p, ["gradient"])
+                unknownKeys(g, "\(p).gradient", ["start", "end", "from", "to"])
+                let parts = [("start", 2), ("end", 2), ("from", 4), ("to", 4)].map { key, arity in
+                    g[key].flatMap { expression($0, "\(p).gradient.\(key)", scope: scope, arity: [arity]) }
+                }
+                if parts.allSatisfy({ $0 != nil }) {
+                    content = .gradient(start: parts[0]!, end: parts[1]!, from: parts[2]!, to: parts[3]!)
+                } else {
+                    problem("\(p).gradient", "expected {\"start\": [u, v], \"end\": [u, v], \"from\": colour, \"to\": colour}")
+                }
+            } else {
+                problem(p, "expected {\"snapshot\": \"from\"|\"to\", \"rect\": ...}, {\"color\": ...} or {\"gradient\": ...}")
+            }
+        default:
+            problem("\(path).content", "missing: \"from\", \"to\" or an object")
+        }
+
+        var transform: [EffectDefinition.LayerProgram.Operation] = []
+        if let raw = o["transform"] {
+            if let list = raw as? [Any] {
+                for (k, item) in list.enumerated() {
+                    let p = "\(path).transform[\(k)]"
+                    guard let op = item as? [String: Any], op.count == 1, let (key, v) = op.first else {
+                        problem(p, "expected one operation: {\"translate\": [x, y]}, {\"scale\": k}, {\"rotateY\": angle}, ...")
+                        continue
+                    }
+                    switch key {
+                    case "translate": expression(v, "\(p).translate", scope: scope, arity: [2, 3]).map { transform.append(.translate($0)) }
+                    case "scale": expression(v, "\(p).scale", scope: scope, arity: [1, 2, 3]).map { transform.append(.scale($0)) }
+                    case "rotateX": expression(v, "\(p).rotateX", scope: scope, arity: [1]).map { transform.append(.rotateX($0)) }
+                    case "rotateY": expression(v, "\(p).rotateY", scope: scope, arity: [1]).map { transform.append(.rotateY($0)) }
+                    case "rotate", "rotateZ": expression(v, "\(p).\(key)", scope: scope, arity: [1]).map { transform.append(.rotateZ($0)) }
+                    default: problem("\(p).\(key)", "unknown operation (translate, scale, rotate, rotateX, rotateY, rotateZ)")
+                    }
+                }
+            } else {
+                problem("\(path).transform", "expected a list of operations, applied in order")
+            }
+        }
+
+        var mask: EffectDefinition.LayerProgram.MaskProgram?
+        if let raw = o["mask"] {
+            let p = "\(path).mask"
+            if let m = raw as? [String: Any], let circle = m["circle"] as? [String: Any] {
+                unknownKeys(m, p, ["circle"]); unknownKeys(circle, "\(p).circle", ["center", "radius"])
+                if let c = required(circle, "center", "\(p).circle", scope, [2]), let r = required(circle, "radius", "\(p).circle", scope, [1]) {
+                    mask = .circle(center: c, radius: r)
+                }
+            } else if let m = raw as? [String: Any], let rect = m["rect"] {
+                unknownKeys(m, p, ["rect", "radius"])
+                if let r = expression(rect, "\(p).rect", scope: scope, arity: [4]) {
+                    mask = .rect(r, radius: m["radius"].flatMap { expression($0, "\(p).radius", scope: scope, arity: [1]) })
+                }
+            } else if let m = raw as? [String: Any], let sector = m["sector"] as? [String: Any] {
+                unknownKeys(m, p, ["sector"]); unknownKeys(sector, "\(p).sector", ["center", "start", "sweep"])
+                if let c = required(sector, "center", "\(p).sector", scope, [2]), let a = required(sector, "start", "\(p).sector", scope, [1]),
+                   let s = required(sector, "sweep", "\(p).sector", scope, [1]) {
+                    mask = .sector(center: c, start: a, sweep: s)
+                }
+            } else {
+                problem(p, "expected {\"circle\": {\"center\", \"radius\"}}, {\"rect\": [x, y, w, h], \"radius\": r} or {\"sector\": {\"center\", \"start\", \"sweep\"}}")
+            }
+        }
+
+        var overlay: EffectDefinition.LayerProgram.OverlayProgram?
+        if let raw = o["overlay"] {
+            let p = "\(path).overlay"
+            if let g = raw as? [String: Any] {
+                unknownKeys(g, p, ["start", "end", "from", "to", "opacity"])
+                let parts = [("start", 2), ("end", 2), ("from", 4), ("to", 4)].map { key, arity in required(g, key, p, scope, [arity]) }
+                if parts.allSatisfy({ $0 != nil }) {
+                    overlay = .init(start: parts[0]!, end: parts[1]!, from: parts[2]!, to: parts[3]!,
+                                    opacity: g["opacity"].flatMap { expression($0, "\(p).opacity", scope: scope, arity: [1]) })
+                }
+            } else {
+                problem(p, "expected {\"start\": [u, v], \"end\": [u, v], \"from\": colour, \"to\": colour, \"opacity\": a}")
+            }
+            if case .gradient = content { problem(p, "a gradient layer has no overlay: draw a second layer over it") }
+        }
+
+        var doubleSided = true
+        if let raw = o["doubleSided"] {
+            if let b = raw as? Bool { doubleSided = b } else { problem("\(path).doubleSided", "expected true or false") }
+        }
+        var repeatOver: String?
+        if let raw = o["repeat"] {
+            if let name = raw as? String, options.contains(where: { $0.name == name && $0.repeatable }) { repeatOver = name } else {
+                problem("\(path).repeat", "expected the name of a repeatable option (\(options.filter(\.repeatable).map(\.name).joined(separator: ", ")))")
+            }
+        }
+        let layer = EffectDefinition.LayerProgram(
+            content: content, frame: value("frame", [4]), bounds: value("bounds", [2]), position: value("position", [2]),
+            anchor: value("anchor", [2]), transform: transform, opacity: value("opacity", [1]), mask: mask, overlay: overlay,
+            doubleSided: doubleSided, visible: value("visible", [1]), repeatOver: repeatOver)
+        return problems.count == before ? layer : nil
+    }
+
+    func snapshot(_ name: String) -> SnapshotID? { ["from": .from, "to": .to][name] }
+
+    mutating func required(_ o: [String: Any], _ key: String, _ path: String, _ scope: ExpressionScope, _ arity: Set<Int>) -> Expression? {
+        guard let raw = o[key] else { problem(path, "missing \"\(key)\""); return nil }
+        return expression(raw, "\(path).\(key)", scope: scope, arity: arity)
+    }
+
+    // MARK: Values
+
+    /// A value: a number, an expression, a list of values `[x, "W / 2"]`, or `{"keyframes": [...], "over": "e"}`;
+    /// its arity must be one of `arity`.
+    mutating func expression(_ raw: Any, _ path: String, scope: ExpressionScope, arity: Set<Int>) -> Expression? {
+        do {
+            let (e, n) = try parseValue(raw, scope: scope)
+            guard arity.contains(n) else {
+                let wanted = arity.sorted().map(String.init).joined(separator: " or ")
+                problem(path, "gives \(n) number\(n == 1 ? "" : "s"); expected \(wanted)")
+                return nil
+            }
+            return e
+        } catch {
+            problem(path, error.description)
+            return nil
+        }
+    }
+
+    func parseValue(_ raw: Any, scope: ExpressionScope, depth: Int = 0) throws(ExpressionError) -> (Expression, Int) {
+        guard depth < 8 else { throw ExpressionError("values nested too deep") }
+        if let n = JSONNumber.value(raw) {
+            guard n.isFinite else { throw ExpressionError("not a finite number") }
+            return (.constant([n]), 1)
+        }
+        if let text = raw as? String { return try scope.parse(text) }
+        if let list = raw as? [Any] {
+            guard !list.isEmpty else { throw ExpressionError("an empty list") }
+            var items: [(Expression, Int)] = []
+            for item in list { items.append(try parseValue(item, scope: scope, depth: depth + 1)) }
+            let n = items.reduce(0) { $0 + $1.1 }
+            guard n <= 4 else { throw ExpressionError("a list holds at most 4 numbers, not \(n)") }
+            let constants = items.compactMap { item -> Vector? in
+                if case let .constant(v) = item.0 { return v }
+                return nil
+            }
+            if constants.count == items.count { return (.constant(constants.flatMap { $0 }), n) }
+            return (.list(items.map(\.0)), n)
+        }
+        if let o = raw as? [String: Any], let frames = o["keyframes"] as? [Any] {
+            for key in o.keys where !["keyframes", "over", "comment"].contains(key) {
+                throw ExpressionError("unknown key '\(key)' in keyframes (keyframes, over)")
+            }
+            var over: Expression = .slot(scope.lookup("e")!.slot)
+            if let text = o["over"] {
+                let (e, n) = try parseValue(text, scope: scope, depth: depth + 1)
+                guard n == 1 else { throw ExpressionError("keyframes run over a number, not \(n) numbers") }
+                over = e
+            }
+            guard (1...64).contains(frames.count) else { throw ExpressionError("expected 1 to 64 keyframes") }
+            var times: [Double] = [], values: [Expression] = [], curves: [TimingCurve?] = [], arity: Int?
+            for (k, raw) in frames.enumerated() {
+                guard let frame = raw as? [String: Any], let at = frame["at"].flatMap(JSONNumber.value), at.isFinite, let v = frame["value"] else {
+                    throw ExpressionError("keyframe \(k): expected {\"at\": x, \"value\": v, \"curve\": c}")
+                }
+                for key in frame.keys where !["at", "value", "curve", "comment"].contains(key) {
+                    throw ExpressionError("keyframe \(k): unknown key '\(key)' (at, value, curve)")
+                }
+                guard times.last.map({ at > $0 }) ?? true else { throw ExpressionError("keyframe \(k): \"at\" must increase") }
+                let (e, n) = try parseValue(v, scope: scope, depth: depth + 1)
+                guard arity == nil || arity == n else { throw ExpressionError("keyframe \(k): \(n) numbers, the others have \(arity!)") }
+                arity = n
+                var curve: TimingCurve?
+                if let c = frame["curve"] {
+                    guard let text = c as? String, let parsed = try? TimingCurve(parsing: text) else {
+                        throw ExpressionError("keyframe \(k): \"curve\" is not a timing curve")
+                    }
+                    curve = parsed
+                }
+                times.append(at); values.append(e); curves.append(curve)
+            }
+            return (.keyframes(over: over, times: times, values: values, curves: curves), arity!)
+        }
+        throw ExpressionError("expected a number, an expression, a list of them or {\"keyframes\": [...]}")
+    }
+
+    mutating func requiredString(_ o: [String: Any], _ key: String, _ path: String) -> String? {
+        guard let raw = o[key] else { problem(path, "missing \"\(key)\""); return nil }
+        guard let s = raw as? String, !s.isEmpty else { problem("\(path).\(key)", "expected a non-empty string"); return nil }
+        return s
+    }
+
+    mutating func unknownKeys(_ object: [String: Any], _ path: String, _ allowed: Set<String>) {
+        for k in object.keys.sorted() where !allowed.contains(k) {
+            problem("\(path).\(k)", "unknown key (expected \(allowed.filter { !$0.hasPrefix("$") && $0 != "comment" }.sorted().joined(separator: ", ")))")
+        }
+    }
+}

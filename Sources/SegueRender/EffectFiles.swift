@@ -1,0 +1,34 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+
+/// Effects by name or file: `door` is the built-in, `./my-effect.json` (any argument with a `/` or ending in
+/// `.json`) is a user's file, read with a size limit and checked whole before anything renders.
+public enum EffectFiles {
+    /// Whether `spec` names a file rather than a built-in effect.
+    public static func isPath(_ spec: String) -> Bool { spec.contains("/") || spec.lowercased().hasSuffix(".json") }
+
+    /// The built-in effect `spec`, or the effect file at `spec`; a usage error naming every problem otherwise.
+    public static func resolve(_ spec: String) throws -> Effect {
+        if isPath(spec) { return try load(spec) }
+        guard let effect = EffectCatalog.named(spec) else {
+            throw JobError.usage("unknown effect '\(spec)' (effects: \(EffectCatalog.names); a file of your own is ./NAME.json; or --shader FILE.glsl)")
+        }
+        return effect
+    }
+
+    /// Reads and checks the effect file at `path`.
+    public static func load(_ path: String) throws -> Effect {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: Effect.maxFileBytes)
+        } catch {
+            throw JobError.usage("cannot read the effect file '\(path)': \(error)")
+        }
+        do {
+            return try Effect(json: Data(bytes), file: path)
+        } catch {
+            throw JobError.usage(error.description)
+        }
+    }
+}
