@@ -38,42 +38,42 @@ final class EffectDefinition: Sendable {
 
     /// One direction: named values worked out in order, the sublayer perspective, and the layers bottom to top.
     struct Program: Sendable {
-        var lets: [(slot: Int, value: Expression)]
-        var perspective: Expression?
+        var lets: [(slot: Int, value: EffectExpression)]
+        var perspective: EffectExpression?
         var layers: [LayerProgram]
         var slotCount: Int
     }
 
     struct LayerProgram: Sendable {
         enum Content: Sendable {
-            case snapshot(SnapshotID, rect: Expression?)
-            case color(Expression)
-            case gradient(start: Expression, end: Expression, from: Expression, to: Expression)
+            case snapshot(SnapshotID, rect: EffectExpression?)
+            case color(EffectExpression)
+            case gradient(start: EffectExpression, end: EffectExpression, from: EffectExpression, to: EffectExpression)
         }
         enum MaskProgram: Sendable {
-            case circle(center: Expression, radius: Expression)
-            case rect(Expression, radius: Expression?)
-            case sector(center: Expression, start: Expression, sweep: Expression)
+            case circle(center: EffectExpression, radius: EffectExpression)
+            case rect(EffectExpression, radius: EffectExpression?)
+            case sector(center: EffectExpression, start: EffectExpression, sweep: EffectExpression)
         }
         struct OverlayProgram: Sendable {
-            var start, end, from, to: Expression
-            var opacity: Expression?
+            var start, end, from, to: EffectExpression
+            var opacity: EffectExpression?
         }
         enum Operation: Sendable {
-            case translate(Expression), scale(Expression), rotateX(Expression), rotateY(Expression), rotateZ(Expression)
+            case translate(EffectExpression), scale(EffectExpression), rotateX(EffectExpression), rotateY(EffectExpression), rotateZ(EffectExpression)
         }
 
         var content: Content
-        var frame: Expression?
-        var bounds: Expression?
-        var position: Expression?
-        var anchor: Expression?
+        var frame: EffectExpression?
+        var bounds: EffectExpression?
+        var position: EffectExpression?
+        var anchor: EffectExpression?
         var transform: [Operation]
-        var opacity: Expression?
+        var opacity: EffectExpression?
         var mask: MaskProgram?
         var overlay: OverlayProgram?
         var doubleSided: Bool
-        var visible: Expression?
+        var visible: EffectExpression?
         /// The repeatable option the layer is drawn once per value of.
         var repeatOver: String?
     }
@@ -98,6 +98,11 @@ extension EffectDefinition {
         var reader = EffectFileReader()
         if let definition = reader.definition(data) { return definition }
         throw EffectFileError(file: file, problems: reader.problems)
+    }
+
+    /// One value of a file (a number, an expression, a list or keyframes) read in `scope`.
+    static func parseValue(_ raw: Any, scope: ExpressionScope) throws(ExpressionError) -> (EffectExpression, Int) {
+        try EffectFileReader().parseValue(raw, scope: scope)
     }
 }
 
@@ -367,7 +372,7 @@ private struct EffectFileReader {
                           options: [EffectOption]) -> EffectDefinition.Program? {
         let before = problems.count
         var scope = base
-        var lets: [(slot: Int, value: Expression)] = []
+        var lets: [(slot: Int, value: EffectExpression)] = []
         if let raw = object["let"] {
             if let named = raw as? [String: Any] {
                 // Each value may use the ones before it in any order the names allow: read them in passes.
@@ -400,7 +405,7 @@ private struct EffectFileReader {
                 problem("\(path).let", "expected an object of named values: {\"k\": \"lerp(zoom, 1, e)\"}")
             }
         }
-        var perspective: Expression?
+        var perspective: EffectExpression?
         if let raw = object["perspective"] {
             perspective = expression(raw, "\(path).perspective", scope: scope, arity: [1])
         }
@@ -421,7 +426,7 @@ private struct EffectFileReader {
         let before = problems.count
         unknownKeys(o, path, ["comment", "content", "frame", "bounds", "position", "anchor", "transform", "opacity",
                               "mask", "overlay", "doubleSided", "visible", "repeat"])
-        func value(_ key: String, _ arity: Set<Int>) -> Expression? {
+        func value(_ key: String, _ arity: Set<Int>) -> EffectExpression? {
             o[key].flatMap { expression($0, "\(path).\(key)", scope: scope, arity: arity) }
         }
         var content = EffectDefinition.LayerProgram.Content.color(.constant([0, 0, 0, 0]))
@@ -541,7 +546,7 @@ private struct EffectFileReader {
 
     func snapshot(_ name: String) -> SnapshotID? { ["from": .from, "to": .to][name] }
 
-    mutating func required(_ o: [String: Any], _ key: String, _ path: String, _ scope: ExpressionScope, _ arity: Set<Int>) -> Expression? {
+    mutating func required(_ o: [String: Any], _ key: String, _ path: String, _ scope: ExpressionScope, _ arity: Set<Int>) -> EffectExpression? {
         guard let raw = o[key] else { problem(path, "missing \"\(key)\""); return nil }
         return expression(raw, "\(path).\(key)", scope: scope, arity: arity)
     }
@@ -550,7 +555,7 @@ private struct EffectFileReader {
 
     /// A value: a number, an expression, a list of values `[x, "W / 2"]`, or `{"keyframes": [...], "over": "e"}`;
     /// its arity must be one of `arity`.
-    mutating func expression(_ raw: Any, _ path: String, scope: ExpressionScope, arity: Set<Int>) -> Expression? {
+    mutating func expression(_ raw: Any, _ path: String, scope: ExpressionScope, arity: Set<Int>) -> EffectExpression? {
         do {
             let (e, n) = try parseValue(raw, scope: scope)
             guard arity.contains(n) else {
@@ -565,7 +570,7 @@ private struct EffectFileReader {
         }
     }
 
-    func parseValue(_ raw: Any, scope: ExpressionScope, depth: Int = 0) throws(ExpressionError) -> (Expression, Int) {
+    func parseValue(_ raw: Any, scope: ExpressionScope, depth: Int = 0) throws(ExpressionError) -> (EffectExpression, Int) {
         guard depth < 8 else { throw ExpressionError("values nested too deep") }
         if let n = JSONNumber.value(raw) {
             guard n.isFinite else { throw ExpressionError("not a finite number") }
@@ -574,7 +579,7 @@ private struct EffectFileReader {
         if let text = raw as? String { return try scope.parse(text) }
         if let list = raw as? [Any] {
             guard !list.isEmpty else { throw ExpressionError("an empty list") }
-            var items: [(Expression, Int)] = []
+            var items: [(EffectExpression, Int)] = []
             for item in list { items.append(try parseValue(item, scope: scope, depth: depth + 1)) }
             let n = items.reduce(0) { $0 + $1.1 }
             guard n <= 4 else { throw ExpressionError("a list holds at most 4 numbers, not \(n)") }
@@ -589,14 +594,14 @@ private struct EffectFileReader {
             for key in o.keys where !["keyframes", "over", "comment"].contains(key) {
                 throw ExpressionError("unknown key '\(key)' in keyframes (keyframes, over)")
             }
-            var over: Expression = .slot(scope.lookup("e")!.slot)
+            var over: EffectExpression = .slot(scope.lookup("e")!.slot)
             if let text = o["over"] {
                 let (e, n) = try parseValue(text, scope: scope, depth: depth + 1)
                 guard n == 1 else { throw ExpressionError("keyframes run over a number, not \(n) numbers") }
                 over = e
             }
             guard (1...64).contains(frames.count) else { throw ExpressionError("expected 1 to 64 keyframes") }
-            var times: [Double] = [], values: [Expression] = [], curves: [TimingCurve?] = [], arity: Int?
+            var times: [Double] = [], values: [EffectExpression] = [], curves: [TimingCurve?] = [], arity: Int?
             for (k, raw) in frames.enumerated() {
                 guard let frame = raw as? [String: Any], let at = frame["at"].flatMap(JSONNumber.value), at.isFinite, let v = frame["value"] else {
                     throw ExpressionError("keyframe \(k): expected {\"at\": x, \"value\": v, \"curve\": c}")

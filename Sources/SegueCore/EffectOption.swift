@@ -34,7 +34,7 @@ public struct EffectOption: Sendable, Hashable, CustomStringConvertible {
         /// This value.
         case value(OptionValue)
         /// Worked out from the frame and the options declared before it (`R(center)`); `text` says how.
-        case computed(Expression, text: String)
+        case computed(EffectExpression, text: String)
         /// No default: the effect needs it.
         case required
     }

@@ -11,21 +11,21 @@ public typealias Vector = [Double]
 /// Grammar, loosest first: `c ? a : b`, `||`, `&&`, comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`: 1 or 0),
 /// `+ -`, `* /`, unary `-` and `!`, members (`.x .y .w .h`, `.size`, `.center`, a choice's constants),
 /// then numbers, names, calls `f(a, ...)`, lists `[a, b]`, colours `#RRGGBB[AA]` and `( )`.
-public indirect enum Expression: Sendable, Equatable {
+public indirect enum EffectExpression: Sendable, Equatable {
     case constant(Vector)
     case slot(Int)
-    case negate(Expression)
-    case not(Expression)
-    case arithmetic(Character, Expression, Expression)
-    case compare(String, Expression, Expression)
-    case logical(Character, Expression, Expression)
-    case choose(Expression, Expression, Expression)
-    case component(Expression, Range<Int>)
-    case list([Expression])
-    case call(Function, [Expression])
+    case negate(EffectExpression)
+    case not(EffectExpression)
+    case arithmetic(Character, EffectExpression, EffectExpression)
+    case compare(String, EffectExpression, EffectExpression)
+    case logical(Character, EffectExpression, EffectExpression)
+    case choose(EffectExpression, EffectExpression, EffectExpression)
+    case component(EffectExpression, Range<Int>)
+    case list([EffectExpression])
+    case call(Function, [EffectExpression])
     /// Keyframes over the value of `over`: `times` ascending, `values[k]` at `times[k]`, the segment from
     /// `k` to `k + 1` eased by `curves[k]` (linear when nil); held before the first and after the last.
-    case keyframes(over: Expression, times: [Double], values: [Expression], curves: [TimingCurve?])
+    case keyframes(over: EffectExpression, times: [Double], values: [EffectExpression], curves: [TimingCurve?])
 
     /// The functions an expression may call, each with its arity rule (checked when parsed).
     public enum Function: String, Sendable, CaseIterable {
@@ -53,7 +53,7 @@ public struct Slots: Sendable {
     }
 }
 
-extension Expression {
+extension EffectExpression {
     /// The expression's value with the names' values in `slots`.
     public func evaluate(_ slots: Slots) -> Vector {
         switch self {
@@ -118,7 +118,7 @@ extension Expression {
     }
 }
 
-extension Expression.Function {
+extension EffectExpression.Function {
     /// The result's arity for arguments of `arities`, or a message saying what it takes.
     func arity(_ arities: [Int]) -> Result<Int, ExpressionError> {
         func fail(_ takes: String) -> Result<Int, ExpressionError> { .failure(ExpressionError("\(rawValue)() takes \(takes)")) }
@@ -212,7 +212,7 @@ public struct ExpressionScope: Sendable {
     public func lookup(_ name: String) -> (slot: Int, arity: Int)? { names[name] }
 
     /// Parses `text` into an expression and its arity.
-    public func parse(_ text: String) throws(ExpressionError) -> (Expression, Int) {
+    public func parse(_ text: String) throws(ExpressionError) -> (EffectExpression, Int) {
         var parser = ExpressionParser(text: text, scope: self)
         return try parser.parseWhole()
     }
@@ -232,7 +232,7 @@ private struct ExpressionParser {
         self.scope = scope
     }
 
-    typealias Node = (Expression, Int)
+    typealias Node = (EffectExpression, Int)
 
     mutating func parseWhole() throws(ExpressionError) -> Node {
         guard chars.count <= 4096 else { throw ExpressionError("expression longer than 4096 characters") }
@@ -265,7 +265,7 @@ private struct ExpressionParser {
         return try body(&self)
     }
 
-    func scalar(_ node: Node, _ what: String) throws(ExpressionError) -> Expression {
+    func scalar(_ node: Node, _ what: String) throws(ExpressionError) -> EffectExpression {
         guard node.1 == 1 else { throw ExpressionError("\(what) needs a number, not a value of \(node.1) numbers") }
         return node.0
     }
@@ -334,7 +334,7 @@ private struct ExpressionParser {
         }
         // Constants fold: `pi / 2` is one number.
         if case let .constant(x) = a.0, case let .constant(y) = b.0 {
-            return (.constant(Expression.arithmetic(op, .constant(x), .constant(y)).evaluate(Slots(count: 0, frame: Size(0, 0), scale: 1, duration: 1))), Swift.max(a.1, b.1))
+            return (.constant(EffectExpression.arithmetic(op, .constant(x), .constant(y)).evaluate(Slots(count: 0, frame: Size(0, 0), scale: 1, duration: 1))), Swift.max(a.1, b.1))
         }
         return (.arithmetic(op, a.0, b.0), Swift.max(a.1, b.1))
     }
@@ -411,8 +411,8 @@ private struct ExpressionParser {
         let name = identifier()
         guard !name.isEmpty else { throw ExpressionError("unexpected '\(c)' at column \(i + 1)") }
         if take("(") {
-            guard let f = Expression.Function(rawValue: name) else {
-                throw ExpressionError("unknown function '\(name)' (functions: \(Expression.Function.allCases.map(\.rawValue).joined(separator: ", ")))")
+            guard let f = EffectExpression.Function(rawValue: name) else {
+                throw ExpressionError("unknown function '\(name)' (functions: \(EffectExpression.Function.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             var arguments: [Node] = []
             if !take(")") {

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import SegueCore
+
+/// Effect files: expressions, the reader's problems at their JSON paths, and a user's file drawing exactly
+/// what a built-in draws.
+@Suite struct EffectFileTests {
+    let frame = Size(375, 667)
+
+    /// The bytes of a built-in file, with `edit` applied to its text.
+    func builtIn(_ name: String, _ edit: (String) -> String = { $0 }) throws -> Data {
+        let file = try #require(EffectCatalog.files.first { $0.name == name })
+        return Data(edit(String(decoding: file.bytes, as: UTF8.self)).utf8)
+    }
+
+    func evaluate(_ text: String, _ names: [String: Vector] = [:]) throws -> Vector {
+        var scope = ExpressionScope()
+        var slots: [(Int, Vector)] = []
+        for (name, value) in names.sorted(by: { $0.key < $1.key }) { slots.append((scope.declare(name, arity: value.count), value)) }
+        let (expression, arity) = try scope.parse(text)
+        var s = Slots(count: scope.slotCount, frame: Size(375, 667), scale: 2, duration: 1)
+        for (slot, value) in slots { s[slot] = value }
+        let v = expression.evaluate(s)
+        #expect(v.count == arity, "\(text): arity \(arity), value \(v)")
+        return v
+    }
+
+    func problem(_ text: String, _ names: [String: Int] = [:]) -> String? {
+        var scope = ExpressionScope()
+        for (name, arity) in names { scope.declare(name, arity: arity) }
+        do { _ = try scope.parse(text); return nil } catch { return error.message }
+    }
+
+    @Test func expressionsFollowPrecedenceAndWorkOnLists() throws {
+        #expect(try evaluate("1 + 2 * 3 - 4 / 2") == [5])
+        #expect(try evaluate("-2 * -3") == [6])
+        #expect(try evaluate("(1 + 2) * 3") == [9])
+        #expect(try evaluate("1 < 2 && 3 >= 3 || 0") == [1])
+        #expect(try evaluate("forward ? 10 : -10", ["forward": [0]]) == [-10])
+        #expect(try evaluate("lerp([0, 10], [10, 30], 0.5)") == [5, 20])
+        #expect(try evaluate("r.center", ["r": [10, 20, 30, 40]]) == [25, 40])
+        #expect(try evaluate("r.size * 2", ["r": [10, 20, 30, 40]]) == [60, 80])
+        #expect(try evaluate("[0, 0, r.size]", ["r": [10, 20, 30, 40]]) == [0, 0, 30, 40])
+        #expect(try evaluate("#FF000080.a") == [128.0 / 255])
+        #expect(try evaluate("R([110, 150])") == [(265.0 * 265 + 517 * 517).squareRoot()])
+        // snap: to a whole device pixel at scale 2.
+        #expect(try evaluate("snap(187.3)") == [187.5])
+        #expect(try evaluate("clamp(1.5, 0, 1) + max(1, 2, 3) + min(4, 5)") == [1 + 3 + 4])
+        #expect(try evaluate("rad(180)") == [.pi])
+        #expect(try evaluate("1e-3 * 2") == [0.002])
+    }
+
+    @Test func badExpressionsSayWhatIsWrong() {
+        #expect(problem("zom * 2", ["zoom": 1])?.hasPrefix("unknown name 'zom' (names here: zoom") == true)
+        #expect(problem("p + r", ["p": 2, "r": 4]) == "'+' between values of 2 and 4 numbers")
+        #expect(problem("lerp(1, 2)") == "lerp() takes (a, b, k): two values of one size and a number")
+        #expect(problem("p.w", ["p": 2]) == "'.w' does not apply to a value of 2 numbers")
+        #expect(problem("1 +") == "the expression ends too soon")
+        #expect(problem("(1 + 2") == "expected ')' to close '(' at column 7")
+        #expect(problem("frobnicate(1)")?.hasPrefix("unknown function 'frobnicate'") == true)
+        #expect(problem(String(repeating: "(", count: 500) + "1" + String(repeating: ")", count: 500)) == "expression nested deeper than 64")
+        #expect(problem(String(repeating: "-", count: 500) + "1") == "expression nested deeper than 64")
+        #expect(problem("") == "empty expression")
+        #expect(problem("1 ? [1, 2] : 3") == "the two sides of '? :' differ in size (2 and 1 numbers)")
+    }
+
+    @Test func keyframesHoldOutsideAndEaseEachSegment() throws {
+        var scope = ExpressionScope()
+        let e = scope.declare("e", arity: 1)
+        var reader = EffectFileReaderProbe()
+        let json: [String: Any] = ["keyframes": [["at": 0.25, "value": 10], ["at": 0.5, "value": 20, "curve": "ease-in"], ["at": 1, "value": 40]]]
+        let expression = try reader.parse(json, scope: scope)
+        func at(_ x: Double) -> Double {
+            var s = Slots(count: scope.slotCount, frame: frame, scale: 1, duration: 1)
+            s[e] = [x]
+            return expression.evaluate(s)[0]
+        }
+        #expect(at(0) == 10 && at(0.25) == 10)
+        #expect(at(0.375) == 15)
+        #expect(at(0.5) == 20)
+        #expect(at(0.75) == 20 + 20 * TimingCurve.easeIn.value(at: 0.5, duration: 0.5))
+        #expect(at(1) == 40 && at(1.2) == 40)
+    }
+
+    /// Every problem of a file at its JSON path, together, before anything renders.
+    @Test func problemsAreReportedAtTheirPaths() throws {
+        let data = try builtIn("door.json") {
+            $0.replacingOccurrences(of: "\"-e * half\"", with: "\"-e * hlaf\"")
+                .replacingOccurrences(of: "\"range\": \"positive\"", with: "\"range\": \"sideways\"")
+                .replacingOccurrences(of: "\"curve\": \"ease-out\"", with: "\"curve\": \"ease-sideways\", \"colour\": 1")
+        }
+        do {
+            _ = try Effect(json: data, file: "mine.json")
+            Issue.record("a file with problems was read")
+        } catch {
+            let paths = error.problems.map(\.path)
+            #expect(paths.contains("$.colour"))
+            #expect(paths.contains("$.curve"))
+            #expect(paths.contains("$.options[0].range"))
+            #expect(paths.contains("$.layers[1].transform[0].translate"))
+            #expect(error.description.contains("mine.json: $.layers[1].transform[0].translate: unknown name 'hlaf'"))
+        }
+        #expect(throws: EffectFileError.self) { try Effect(json: Data("[1, 2]".utf8), file: "x") }
+        #expect(throws: EffectFileError.self) { try Effect(json: Data(repeating: 0x20, count: Effect.maxFileBytes + 1), file: "x") }
+        // Named values that need each other cannot be worked out.
+        let cycle = try builtIn("door.json") { $0.replacingOccurrences(of: "\"let\": {\"half\": \"snap(W / 2)\"}", with: "\"let\": {\"half\": \"other\", \"other\": \"half\"}") }
+        #expect(throws: EffectFileError.self) { try Effect(json: cycle, file: "x") }
+    }
+
+    /// A copy of a built-in under another name draws exactly what the built-in draws.
+    @Test(arguments: ["door.json", "page-flip.json", "spin.json", "hero.json"])
+    func aCopyDrawsWhatTheBuiltInDraws(_ file: String) throws {
+        let original = try #require(EffectCatalog.builtIn.first { "\($0.name).json" == file })
+        let copy = try Effect(json: try builtIn(file) { $0.replacingOccurrences(of: "\"name\": \"\(original.name)\"", with: "\"name\": \"mine\"") }, file: "mine.json")
+        #expect(copy.name == "mine" && copy != original)
+        var options = EffectOptions()
+        if original == .hero { options.set("from-rect", Rect(20, 100, 60, 60)); options.set("to-rect", Rect(0, 0, 375, 280)) }
+        for direction in Direction.allCases {
+            for t in [0, 0.2, 0.5, 0.8, 1] {
+                let a = Transition(original, direction: direction, options: options).scene(at: t, frame: frame, scale: 1)
+                let b = Transition(copy, direction: direction, options: options).scene(at: t, frame: frame, scale: 1)
+                #expect(a == b, "\(file) \(direction) t = \(t)")
+            }
+        }
+    }
+
+    /// Hero's matched pairs: one flying layer per pair, a radius given once serving every pair, and pairs
+    /// whose counts disagree refused.
+    @Test func heroFliesEveryPair() throws {
+        var options = EffectOptions()
+        options.set("from-rect", [Rect(10, 10, 40, 40), Rect(100, 10, 40, 40)])
+        options.set("to-rect", [Rect(0, 0, 375, 200), Rect(0, 300, 375, 200)])
+        options.set("from-radius", 8)
+        let t = Transition(.hero, options: options)
+        try t.validate(frame: frame)
+        let scene = t.scene(at: 0, frame: frame, scale: 1)
+        #expect(scene.layers.count == 4)
+        #expect(scene.layers[2].content == .snapshot(.from, Rect(10, 10, 40, 40)))
+        #expect(scene.layers[3].content == .snapshot(.from, Rect(100, 10, 40, 40)))
+        #expect(scene.layers[3].mask == .roundedRect(Rect(0, 0, 40, 40), radius: 8))
+        let end = t.scene(at: 1, frame: frame, scale: 1)
+        #expect(end.layers[3].position == Point(187.5, 400))
+        var odd = options
+        odd.set("to-rect", [Rect(0, 0, 375, 200), Rect(0, 300, 375, 200), Rect(0, 0, 5, 5)])
+        #expect(throws: SegueError.self) { try Transition(.hero, options: odd).validate(frame: frame) }
+    }
+
+    /// Choice options give expressions their named constants.
+    @Test func choicesGiveTheirConstants() throws {
+        let json = """
+            {"name": "slider", "summary": "s", "source": "test", "duration": 1, "curve": "linear",
+             "options": [{"name": "edge", "type": "choice", "default": "right", "help": "h",
+                          "choices": {"right": {"dx": 1}, "left": {"dx": -1}}}],
+             "layers": [{"content": "from"}, {"content": "to", "transform": [{"translate": ["edge.dx * (1 - e) * W", 0]}]}],
+             "back": "reverse"}
+            """
+        let effect = try Effect(json: Data(json.utf8), file: "slider.json")
+        let option = try #require(effect.option("edge"))
+        #expect(option.parse("up") == nil)
+        var options = EffectOptions()
+        options.set("edge", choice: "left")
+        let scene = Transition(effect, options: options).scene(at: 0.25, frame: frame, scale: 1)
+        #expect(scene.layers[1].transform.m41 == -0.75 * 375)
+        // Reverse: the snapshots swap and progress runs backwards.
+        let back = Transition(effect, direction: .back, options: options).scene(at: 0.25, frame: frame, scale: 1)
+        #expect(back.layers[1].content == .snapshot(.from, Rect(0, 0, 375, 667)))
+        #expect(back.layers[1].transform.m41 == -0.25 * 375)
+    }
+
+    /// The built-in list names every file in the folder, and each reads.
+    @Test func everyEffectFileIsListed() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/SegueCore/Effects")
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(onDisk == EffectCatalog.fileNames.sorted())
+        for effect in EffectCatalog.builtIn { #expect("\(effect.name).json" == EffectCatalog.fileNames[EffectCatalog.builtIn.firstIndex(of: effect)!]) }
+    }
+}
+
+/// Reads one value of an effect file, as the reader does.
+struct EffectFileReaderProbe {
+    mutating func parse(_ json: Any, scope: ExpressionScope) throws -> EffectExpression {
+        try EffectDefinition.parseValue(json, scope: scope).0
+    }
+}
