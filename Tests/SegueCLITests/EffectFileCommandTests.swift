@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import SegueCore
+
+/// A user's effect file runs wherever a built-in does: `segue render ./FILE.json` with `--set`, and a
+/// storyboard's `"effect:FILE.json"`; a bad file is one clear message per problem and status 2.
+@Suite struct EffectFileCommandTests {
+    /// `Sources/SegueCore/Effects/door.json` renamed: what a user copies to start their own.
+    func doorCopy(in dir: URL, name: String = "my-door", edit: (String) -> String = { $0 }) throws -> String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/SegueCore/Effects/door.json")
+        let text = try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "\"name\": \"door\"", with: "\"name\": \"\(name)\"")
+        return try write(edit(text), "\(name).json", in: dir)
+    }
+
+    @Test func aCopyOfDoorRendersWhatDoorRenders() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try doorCopy(in: dir)
+        let common = ["--from", "sample:home", "--to", "sample:detail", "--size", "150x267", "--fps", "10", "--quiet", "--backend", "cpu"]
+        let mine = try Segue.run(["render", file, "--set", "zoom=0.5", "--out", dir.appendingPathComponent("mine").path] + common)
+        let door = try Segue.run(["render", "door", "--zoom", "0.5", "--out", dir.appendingPathComponent("door").path] + common)
+        #expect(mine.status == 0 && door.status == 0, "\(mine.stderr) \(door.stderr)")
+        let a = try files(dir.appendingPathComponent("mine")), b = try files(dir.appendingPathComponent("door"))
+        #expect(a.count == 6 && a == b)
+        // Its options are its own: --set and --NAME alike, checked against its declaration.
+        let bad = try Segue.run(["render", file, "--set", "zoom=-1", "--progress", "0.5", "--out", dir.appendingPathComponent("x.png").path] + common)
+        #expect(bad.status == 2 && bad.stderr.contains("--zoom must be > 0"))
+        let stray = try Segue.run(["render", file, "--center", "1,2", "--progress", "0.5", "--out", dir.appendingPathComponent("x.png").path] + common)
+        #expect(stray.status == 2 && stray.stderr.contains("--center does not apply to my-door, which takes --zoom"))
+    }
+
+    @Test func aBadFileNamesEachProblemAtItsPathAndWritesNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try doorCopy(in: dir, name: "broken") {
+            $0.replacingOccurrences(of: "\"-e * half\"", with: "\"-e * halff\"").replacingOccurrences(of: "\"duration\": 0.5", with: "\"duration\": -1")
+        }
+        let out = dir.appendingPathComponent("out")
+        let r = try Segue.run(["render", file, "--from", "sample:home", "--to", "sample:detail", "--out", out.path, "--quiet"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("broken.json: $.layers[1].transform[0].translate: unknown name 'halff'"))
+        #expect(r.stderr.contains("broken.json: $.duration: expected seconds in (0, 3600]"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        // Not JSON, too large, missing, or a directory: one line each, status 2.
+        let garbage = try write(String(repeating: "{", count: 100_000), "garbage.json", in: dir)
+        let huge = try write(String(repeating: " ", count: Effect.maxFileBytes + 1), "huge.json", in: dir)
+        for path in [garbage, huge, dir.appendingPathComponent("missing.json").path, dir.path + "/"] {
+            let r = try Segue.run(["render", path, "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--out", out.path + ".png"])
+            #expect(r.status == 2, "\(path): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("segue: error:") && !r.stderr.contains("Fatal"), "\(path): \(r.stderr)")
+        }
+        let unknown = try Segue.run(["render", "dorr", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--out", out.path + ".png"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown effect 'dorr'"))
+    }
+
+    @Test func aStoryboardStepNamesAFileRelativeToItself() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try doorCopy(in: dir)
+        let board = try write("""
+            {"size": [90, 160], "fps": 10, "screens": {"a": "sample:home", "b": "sample:detail"},
+             "timeline": [{"transition": "effect:my-door.json", "from": "a", "to": "b", "options": {"zoom": 0.5}},
+                          {"transition": "door", "from": "b", "to": "a", "options": {"zoom": 0.5}}]}
+            """, "story.json", in: dir)
+        let r = try Segue.run(["batch", board, "--out", dir.appendingPathComponent("frames").path, "--quiet", "--backend", "cpu"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try files(dir.appendingPathComponent("frames"))
+        // Both steps draw the door: frame 0 is screen a, the step boundary b, the last a again.
+        #expect(frames.count == 11)
+        let bad = try write("""
+            {"screens": {"a": "sample:home", "b": "sample:detail"},
+             "timeline": [{"transition": "effect:nowhere.json", "from": "a", "to": "b"},
+                          {"transition": "effect:my-door.json", "from": "a", "to": "b", "options": {"center": [1, 2]}}]}
+            """, "bad.json", in: dir)
+        let b = try Segue.run(["batch", bad, "--out", dir.appendingPathComponent("bad").path, "--quiet"])
+        #expect(b.status == 2)
+        #expect(b.stderr.contains("$.timeline[0].transition: 'nowhere.json'"))
+        #expect(b.stderr.contains("$.timeline[1].options.center: does not apply to my-door"))
+    }
+}
