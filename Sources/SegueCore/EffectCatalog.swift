@@ -15,6 +15,8 @@ public enum EffectCatalog {
         ("spin.json", PackageResources.spin_json),
         ("hinge.json", PackageResources.hinge_json),
         ("sheet.json", PackageResources.sheet_json),
+        ("wipe.json", PackageResources.wipe_json),
+        ("iris.json", PackageResources.iris_json),
     ]
 
     /// The names of the built-in files, for the test that compares them with the folder.
