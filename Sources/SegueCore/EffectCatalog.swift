@@ -15,6 +15,8 @@ public enum EffectCatalog {
         ("spin.json", PackageResources.spin_json),
         ("hinge.json", PackageResources.hinge_json),
         ("sheet.json", PackageResources.sheet_json),
+        ("shared-axis.json", PackageResources.shared_axis_json),
+        ("fade-through.json", PackageResources.fade_through_json),
     ]
 
     /// The names of the built-in files, for the test that compares them with the folder.

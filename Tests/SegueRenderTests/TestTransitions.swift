@@ -1,7 +1,8 @@
 import SegueCore
 
 /// The small frames the render tests draw: 120x200 points, with options that exercise every path (hero
-/// flies between two rects with rounded corners, the sheet is 80 points high, hinge turns in perspective).
+/// flies between two rects with rounded corners, the sheet is 80 points high, hinge turns in perspective,
+/// shared-axis scales along z).
 enum TestTransitions {
     static let frame = Size(120, 200)
     static let progress: [Double] = [0, 0.25, 0.5, 0.75, 1]
@@ -18,6 +19,8 @@ enum TestTransitions {
             options.set("height", 80)
         case .hinge:
             options.set("perspective", 300)
+        case let e where e.name == "shared-axis":
+            options.set("axis", choice: "z")
         default:
             break
         }
