@@ -18,6 +18,7 @@ public enum EffectCatalog {
         ("page-sheet.json", PackageResources.page_sheet_json),
         ("shared-axis.json", PackageResources.shared_axis_json),
         ("fade-through.json", PackageResources.fade_through_json),
+        ("container-transform.json", PackageResources.container_transform_json),
     ]
 
     /// The names of the built-in files, for the test that compares them with the folder.
