@@ -15,6 +15,10 @@ public enum EffectCatalog {
         ("spin.json", PackageResources.spin_json),
         ("hinge.json", PackageResources.hinge_json),
         ("sheet.json", PackageResources.sheet_json),
+        ("page-sheet.json", PackageResources.page_sheet_json),
+        ("shared-axis.json", PackageResources.shared_axis_json),
+        ("fade-through.json", PackageResources.fade_through_json),
+        ("container-transform.json", PackageResources.container_transform_json),
         ("wipe.json", PackageResources.wipe_json),
         ("iris.json", PackageResources.iris_json),
     ]

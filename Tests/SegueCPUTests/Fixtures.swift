@@ -13,7 +13,7 @@ enum Fixture {
     }
 
     /// The effect with options sized for the small frame; page-flip and hinge get a short eye distance so
-    /// their perspective shows.
+    /// their perspective shows, and container-transform a tile growing into a card.
     static func transition(_ effect: Effect, _ direction: Direction) -> Transition {
         var o = EffectOptions()
         switch effect {
@@ -24,6 +24,9 @@ enum Fixture {
         case .circleZoom: o.set("center", Point(20, 30))
         case .pageFlip: o.set("perspective", 80)
         case .hinge: o.set("perspective", 150)
+        case let e where e.name == "container-transform":
+            // A small tile into a wide card: the images share the height (Android's fit by height).
+            o.set("from-rect", Rect(4, 18, 14, 14)); o.set("to-rect", Rect(4, 56, 56, 40)); o.set("from-radius", 3); o.set("to-radius", 8)
         default: break
         }
         return Transition(effect, direction: direction, options: o)

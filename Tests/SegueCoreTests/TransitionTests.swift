@@ -53,6 +53,10 @@ import Testing
         for effect in EffectCatalog.builtIn {
             var o = EffectOptions()
             if effect == .hero { o.set("from-rect", Rect(10, 10, 50, 50)); o.set("to-rect", Rect(0, 0, 375, 200)) }
+            // Any other required option takes its demo's example (container-transform's --from-rect).
+            for option in effect.options where o[option.name] == nil {
+                if case .required = option.defaultValue { o[option.name] = option.example }
+            }
             let t = Transition(effect, options: o)
             #expect(t.scene(at: 0.37, frame: frame, scale: 1) == t.scene(at: 0.37, frame: frame, scale: 1))
         }

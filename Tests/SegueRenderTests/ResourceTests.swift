@@ -31,9 +31,11 @@ extension GLESSuite {
                 TestTransitions.drawList(effects[k % effects.count], k % 2 == 0 ? .forward : .back,
                                          t: Double(k % 11) / 10, snapshots: snapshots)
             }
-            // Warm up: the ring, the framebuffer and the driver's caches.
+            // Warm up: the ring, the framebuffer, the driver's caches, and every shader variant the frames below
+            // use: the lists repeat every lcm(effects, 2, 11) frames, which divides 22 x effects, so these draw
+            // each of them once (50 frames missed page-flip's flat back frame once the catalogue had 13 effects).
             var frame = Pixmap(width: 0, height: 0)
-            for k in 0..<50 { try renderer.draw(list(k), into: &frame) }
+            for k in 0..<(22 * effects.count) { try renderer.draw(list(k), into: &frame) }
             try renderer.drawFrames(count: 50, list: list) { _, _ in }
             let objects = renderer.liveGLObjects
             Self.trimMalloc()

@@ -1,7 +1,8 @@
 import SegueCore
 
 /// The small frames the render tests draw: 120x200 points, with options that exercise every path (hero
-/// flies between two rects with rounded corners, the sheet is 80 points high, hinge turns in perspective).
+/// flies between two rects with rounded corners, the sheet is 80 points high, hinge turns in perspective,
+/// container-transform grows a rounded container between two rects, shared-axis scales along z).
 enum TestTransitions {
     static let frame = Size(120, 200)
     static let progress: [Double] = [0, 0.25, 0.5, 0.75, 1]
@@ -18,6 +19,13 @@ enum TestTransitions {
             options.set("height", 80)
         case .hinge:
             options.set("perspective", 300)
+        case let e where e.name == "container-transform":
+            options.set("from-rect", Rect(10, 20, 40, 60))
+            options.set("to-rect", Rect(10, 90, 100, 80))
+            options.set("from-radius", 6)
+            options.set("to-radius", 12)
+        case let e where e.name == "shared-axis":
+            options.set("axis", choice: "z")
         default:
             break
         }
