@@ -17,6 +17,8 @@ public enum EffectCatalog {
         ("sheet.json", PackageResources.sheet_json),
         ("wipe.json", PackageResources.wipe_json),
         ("iris.json", PackageResources.iris_json),
+        ("push.json", PackageResources.push_json),
+        ("present.json", PackageResources.present_json),
     ]
 
     /// The names of the built-in files, for the test that compares them with the folder.
