@@ -86,9 +86,11 @@ extension DrawItem {
 
         let opaqueContent: Bool
         let source: Source
+        let showsOverlay = layer.overlay.map { $0.opacity > 0 && ($0.startColor.alpha > 0 || $0.endColor.alpha > 0) } ?? false
         switch layer.content {
         case let .color(c):
-            guard c.alpha > 0 else { return nil }
+            // A clear layer with an overlay is a gradient layer: only the overlay shows.
+            guard c.alpha > 0 || showsOverlay else { return nil }
             source = .color(r: c.red * c.alpha, g: c.green * c.alpha, b: c.blue * c.alpha, a: c.alpha)
             opaqueContent = c.alpha >= 1
         case let .snapshot(id, rect):
@@ -105,7 +107,7 @@ extension DrawItem {
         }
 
         var overlay: Overlay?
-        if let o = layer.overlay, o.opacity > 0, o.startColor.alpha > 0 || o.endColor.alpha > 0 {
+        if let o = layer.overlay, showsOverlay {
             let p0 = Point(o.start.x * w, o.start.y * h), p1 = Point(o.end.x * w, o.end.y * h)
             let d = p1 - p0
             let len2 = d.x * d.x + d.y * d.y

@@ -21,6 +21,17 @@ public enum EffectCatalog {
         ("container-transform.json", PackageResources.container_transform_json),
         ("wipe.json", PackageResources.wipe_json),
         ("iris.json", PackageResources.iris_json),
+        ("push.json", PackageResources.push_json),
+        ("present.json", PackageResources.present_json),
+        ("slide.json", PackageResources.slide_json),
+        ("cover.json", PackageResources.cover_json),
+        ("uncover.json", PackageResources.uncover_json),
+        ("pull.json", PackageResources.pull_json),
+        ("zoom-slide.json", PackageResources.zoom_slide_json),
+        ("page-in.json", PackageResources.page_in_json),
+        ("page-out.json", PackageResources.page_out_json),
+        ("zoom.json", PackageResources.zoom_json),
+        ("zoom-out.json", PackageResources.zoom_out_json),
     ]
 
     /// The names of the built-in files, for the test that compares them with the folder.
