@@ -10,6 +10,8 @@ struct LayerShader: @unchecked Sendable {
         case none
         case circle(cx: Float, cy: Float, r: Float)
         case roundedRect(cx: Float, cy: Float, hx: Float, hy: Float, r: Float)
+        /// Unit rays `(sx, sy)` and `(ex, ey)` from the centre (`Mask.sectorRays`); `reflex` above a half turn.
+        case sector(cx: Float, cy: Float, sx: Float, sy: Float, ex: Float, ey: Float, reflex: Bool)
     }
 
     // pixel -> local, `[x, y, 1] * m`
@@ -112,6 +114,10 @@ struct LayerShader: @unchecked Sendable {
         case let .roundedRect(rect, radius)?:
             mask = .roundedRect(cx: Float(rect.center.x), cy: Float(rect.center.y),
                                 hx: Float(rect.width / 2), hy: Float(rect.height / 2), r: Float(radius))
+        case let .sector(center, startAngle, sweep)?:
+            let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
+            mask = .sector(cx: Float(center.x), cy: Float(center.y), sx: Float(rays.start.x), sy: Float(rays.start.y),
+                           ex: Float(rays.end.x), ey: Float(rays.end.y), reflex: rays.isReflex)
         }
 
         if let o = item.overlay {
@@ -229,6 +235,9 @@ struct LayerShader: @unchecked Sendable {
             let inset = Double(max(r, maskSlack))
             keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
             keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
+        case .sector:
+            // Every pixel of a sector-masked item takes the general function.
+            return (0, 0)
         }
         guard lo <= hi else { return (0, 0) }
         // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
@@ -566,6 +575,13 @@ struct LayerShader: @unchecked Sendable {
                     ny = v < cy ? -1 : 1
                 }
                 coverage *= Self.maskCoverage(signed, nx, ny, dudx, dudy, dvdx, dvdy)
+            case let .sector(cx, cy, sx, sy, ex, ey, reflex):
+                let (signed, nx, ny) = Self.sectorDistance(u - cx, v - cy, sx, sy, ex, ey, reflex)
+                if affine {
+                    if signed <= -maskSlack { continue }
+                    if signed >= maskSlack { break }
+                }
+                coverage *= Self.maskCoverage(signed, nx, ny, dudx, dudy, dvdx, dvdy)
             }
             if coverage <= 0 { continue }
 
@@ -589,6 +605,25 @@ struct LayerShader: @unchecked Sendable {
         let length = (gx * gx + gy * gy).squareRoot()
         let px = length > 0 ? s / length : (s > 0 ? 1 : -1)
         return min(max(px + 0.5, 0), 1)
+    }
+
+    /// A sector's signed distance at `p` (local, from the centre), positive inside, and the unit direction
+    /// `n` it changes along: the nearer of the two rays, each of which is its line where `p` lies ahead of the
+    /// centre along it, else the centre itself. `layer.frag`'s MASK 3 computes the same, in the same order.
+    @inline(__always)
+    static func sectorDistance(_ px: Float, _ py: Float, _ sx: Float, _ sy: Float, _ ex: Float, _ ey: Float,
+                               _ reflex: Bool) -> (Float, Float, Float) {
+        let c0 = sx * py - sy * px  // cross(d0, p): > 0 past the first ray
+        let c1 = px * ey - py * ex  // cross(p, d1): > 0 short of the last ray
+        let inside = reflex ? (c0 >= 0 || c1 >= 0) : (c0 >= 0 && c1 >= 0)
+        let length = (px * px + py * py).squareRoot()
+        let nc: (Float, Float) = length > 0 ? (px / length, py / length) : (1, 0)
+        var distance: Float, n: (Float, Float)
+        if px * sx + py * sy > 0 { distance = abs(c0); n = (-sy, sx) } else { distance = length; n = nc }
+        let ahead = px * ex + py * ey > 0
+        let other = ahead ? abs(c1) : length
+        if other < distance { distance = other; n = ahead ? (-ey, ex) : nc }
+        return (inside ? distance : -distance, n.0, n.1)
     }
 
     /// Bilinear sample at local `(u, v)`, held to the snapshot's sub-rectangle.

@@ -13,7 +13,7 @@ public struct SnapshotInfo: Sendable, Equatable {
 
 /// A frame as backends draw it: a pixel size, a background and a flat list of quads, bottom to top, from
 /// which everything that cannot show has been removed (zero opacity, no area, seen edge-on, behind the eye,
-/// outside the frame, or hidden under an opaque quad above).
+/// outside the frame, masked away, or hidden under an opaque quad above).
 public struct DrawList: Sendable, Equatable {
     public var width: Int
     public var height: Int
@@ -126,6 +126,20 @@ extension DrawItem {
         case let .roundedRect(rect, radius)?:
             guard rect.width > 0, rect.height > 0 else { return nil }
             mask = .roundedRect(rect, radius: max(0, min(radius, rect.width / 2, rect.height / 2)))
+        case let .sector(center, startAngle, sweep)?:
+            // A sweep of 0 keeps nothing, one of a whole turn or more everything (no mask, so no seam along
+            // the ray); otherwise the sector starts at its first ray counting clockwise, in 0..<2π.
+            let turn = 2 * Double.pi
+            guard sweep != 0, !sweep.isNaN else { return nil }
+            if abs(sweep) >= turn {
+                mask = nil
+            } else {
+                guard center.x.isFinite, center.y.isFinite, startAngle.isFinite else { return nil }
+                var first = (sweep > 0 ? startAngle : startAngle + sweep).truncatingRemainder(dividingBy: turn)
+                if first < 0 { first += turn }
+                if first >= turn { first = 0 }  // -tiny + 2π rounds up to 2π
+                mask = .sector(center: center, startAngle: first, sweep: abs(sweep))
+            }
         case nil:
             break
         }

@@ -17,6 +17,11 @@ public enum LayerContent: Sendable, Equatable {
 public enum Mask: Sendable, Equatable {
     case circle(center: Point, radius: Double)
     case roundedRect(Rect, radius: Double)
+    /// The points whose angle about `center`, measured from `startAngle`, lies within `0...sweep`, at any
+    /// distance (a clock wipe). Angles are in radians, 0 along +x and increasing toward +y (clockwise on
+    /// screen, y being down), `atan2(v, u)` about the centre; a negative `sweep` turns the other way. A sweep
+    /// of 2π or more keeps everything (no seam along the ray), a sweep of 0 nothing.
+    case sector(center: Point, startAngle: Double, sweep: Double)
 }
 
 /// A linear gradient drawn over a layer's content (a `CAGradientLayer` sublayer filling its bounds).
