@@ -13,7 +13,8 @@ public struct SnapshotInfo: Sendable, Equatable {
 
 /// A frame as backends draw it: a pixel size, a background and a flat list of quads, bottom to top, from
 /// which everything that cannot show has been removed (zero opacity, no area, seen edge-on, behind the eye,
-/// outside the frame, masked away, or hidden under an opaque quad above).
+/// outside the frame, masked away, seen from the back when not double-sided, or hidden under an opaque quad
+/// above).
 public struct DrawList: Sendable, Equatable {
     public var width: Int
     public var height: Int
@@ -63,6 +64,10 @@ extension DrawItem {
         // Local points have z = 0, so only rows 1, 2, 4 and columns 1, 2, 4 matter.
         let forward = Matrix3(m.m11, m.m12, m.m14, m.m21, m.m22, m.m24, m.m41, m.m42, m.m44)
         guard let inverse = forward.inverse else { return nil }
+        // Seen from the back: the local rectangle reaches the pixels mirrored. Where the homogeneous W is
+        // positive (in front of the eye, all that is drawn) the projection's Jacobian determinant is
+        // det(forward) / W^3, so the sign of det(forward) tells the winding of everything visible.
+        if !layer.isDoubleSided && forward.determinant < 0 { return nil }
 
         // Clip the quad at the eye (Q > 0) and project what is left.
         let corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)].map { forward.apply($0.0, $0.1) }

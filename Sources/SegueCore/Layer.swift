@@ -41,7 +41,8 @@ public struct GradientOverlay: Sendable, Equatable {
 }
 
 /// One layer of Core Animation's model: a `bounds` rectangle placed by `position`, `anchorPoint` and a 3D
-/// `transform`, with an opacity, content, and an optional mask and gradient overlay.
+/// `transform`, with an opacity, content, and an optional mask and gradient overlay. A layer that is not
+/// `isDoubleSided` draws nothing while its back faces the viewer, as `CALayer.isDoubleSided` says.
 public struct Layer: Sendable, Equatable {
     public var bounds: Size
     public var position: Point
@@ -51,13 +52,17 @@ public struct Layer: Sendable, Equatable {
     public var content: LayerContent
     public var mask: Mask?
     public var overlay: GradientOverlay?
+    /// False: nothing is drawn while the layer is seen from its back, where the frame shows its local
+    /// rectangle mirrored (after its transform and the frame's sublayer transform, the projected outline
+    /// winds the other way round). True by default, as in Core Animation: the back shows the content mirrored.
+    public var isDoubleSided: Bool
 
     public init(bounds: Size, position: Point, anchor: Point = Point(0.5, 0.5),
                 transform: Transform3D = .identity, opacity: Double = 1, content: LayerContent,
-                mask: Mask? = nil, overlay: GradientOverlay? = nil) {
+                mask: Mask? = nil, overlay: GradientOverlay? = nil, isDoubleSided: Bool = true) {
         self.bounds = bounds; self.position = position; self.anchor = anchor
         self.transform = transform; self.opacity = opacity; self.content = content
-        self.mask = mask; self.overlay = overlay
+        self.mask = mask; self.overlay = overlay; self.isDoubleSided = isDoubleSided
     }
 
     /// A layer filling the frame and showing the whole of one image.
