@@ -13,6 +13,9 @@ public final class CPUCompositor: Renderer {
     public let name = "cpu"
     /// Threads the bands are spread over.
     public let threads: Int
+    /// False: every pixel of each row's span takes the general per-pixel function, with none of the
+    /// shortcuts (interior spans, spans clipped to a mask), for tests that check those draw the same picture.
+    var takesShortcuts = true
     private var textures: [Texture] = []
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -37,7 +40,7 @@ public final class CPUCompositor: Renderer {
                 throw SegueError.failed("the draw list refers to snapshot '\(id)', which was not loaded")
             }
         }
-        let shaders = list.items.map { LayerShader($0, textures: textures) }
+        let shaders = list.items.map { LayerShader($0, textures: textures, shortcuts: takesShortcuts) }
         let width = list.width, height = list.height
         let background = list.background, clears = list.clearsBackground
         // Bands of about 16 rows, at least 4 per thread so uneven work evens out.

@@ -10,6 +10,8 @@ struct LayerShader: @unchecked Sendable {
         case none
         case circle(cx: Float, cy: Float, r: Float)
         case roundedRect(cx: Float, cy: Float, hx: Float, hy: Float, r: Float)
+        /// Unit rays `(sx, sy)` and `(ex, ey)` from the centre (`Mask.sectorRays`); `reflex` above a half turn.
+        case sector(cx: Float, cy: Float, sx: Float, sy: Float, ex: Float, ey: Float, reflex: Bool)
     }
 
     // pixel -> local, `[x, y, 1] * m`
@@ -30,6 +32,9 @@ struct LayerShader: @unchecked Sendable {
     /// When texels map one to one onto pixels at a whole-texel offset (pixel x shows texel x + dx), whatever
     /// the edges and mask: the interior of each row is then a row copy.
     let identityOffset: (dx: Int, dy: Int)?
+    /// False: every pixel of a row's span takes the general per-pixel function, with no interior spans and
+    /// no span clipped to the mask (the tests compare the two).
+    let takesShortcuts: Bool
 
     // Content: a texture or a colour.
     let texels: UnsafePointer<UInt32>?
@@ -50,7 +55,8 @@ struct LayerShader: @unchecked Sendable {
     let overlayStart255: SIMD4<Float>
     let overlayDelta255: SIMD4<Float>
 
-    init(_ item: DrawItem, textures: [Texture]) {
+    init(_ item: DrawItem, textures: [Texture], shortcuts: Bool = true) {
+        takesShortcuts = shortcuts
         let m = item.pixelToLocal
         (a, b, c, d, e, f, g, h, i) = (Float(m.a), Float(m.b), Float(m.c), Float(m.d), Float(m.e), Float(m.f),
                                        Float(m.g), Float(m.h), Float(m.i))
@@ -112,6 +118,10 @@ struct LayerShader: @unchecked Sendable {
         case let .roundedRect(rect, radius)?:
             mask = .roundedRect(cx: Float(rect.center.x), cy: Float(rect.center.y),
                                 hx: Float(rect.width / 2), hy: Float(rect.height / 2), r: Float(radius))
+        case let .sector(center, startAngle, sweep)?:
+            let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
+            mask = .sector(cx: Float(center.x), cy: Float(center.y), sx: Float(rays.start.x), sy: Float(rays.start.y),
+                           ex: Float(rays.end.x), ey: Float(rays.end.y), reflex: rays.isReflex)
         }
 
         if let o = item.overlay {
@@ -165,9 +175,11 @@ struct LayerShader: @unchecked Sendable {
             return
         }
         if blit != nil { return }  // rows of a blit outside its rectangle are not covered
+        let (x0, x1) = takesShortcuts ? maskSpan(row: y, from: x0, to: x1) : (x0, x1)
+        if x0 >= x1 { return }
         // Edge pixels take the whole per-pixel function; the interior, where edge and mask coverage are
         // exactly 1, takes a lean loop.
-        let (i0, i1) = interior(row: y, from: x0, to: x1)
+        let (i0, i1) = takesShortcuts ? interior(row: y, from: x0, to: x1) : (0, 0)
         if i0 >= i1 {
             drawGeneral(row: row, y: y, from: x0, to: x1)
             return
@@ -229,12 +241,68 @@ struct LayerShader: @unchecked Sendable {
             let inset = Double(max(r, maskSlack))
             keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
             keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
+        case let .sector(_, _, _, _, _, _, reflex):
+            // The distance from p to ray k is at least the distance to its line, |ck|, so where both ck are
+            // at least the slack the pixel is inside by at least the slack; above a half turn either is
+            // enough (each ray lies wholly on the other's outer side).
+            let c = sectorCrossings(row: y, from: x0, to: x1)
+            let first = halfLine(c.c0, c.slope0, c.slack), last = halfLine(c.c1, c.slope1, c.slack)
+            if !reflex {
+                lo = max(lo, first.lo, last.lo); hi = min(hi, first.hi, last.hi)
+            } else if max(first.lo, last.lo) <= min(first.hi, last.hi) {
+                // The two overlap: their union is one interval.
+                lo = max(lo, min(first.lo, last.lo)); hi = min(hi, max(first.hi, last.hi))
+            } else {
+                // Apart: keep the one with more of the row in it (the other's pixels take the general path).
+                let a = (max(lo, first.lo), min(hi, first.hi)), b = (max(lo, last.lo), min(hi, last.hi))
+                (lo, hi) = a.1 - a.0 >= b.1 - b.0 ? a : b
+            }
         }
         guard lo <= hi else { return (0, 0) }
         // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
         let first = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1)
         let last = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
         return first < last ? (first, last) : (0, 0)
+    }
+
+    /// The columns of row `y` (within `x0..<x1`) a sector mask of at most a half turn may cover, for an
+    /// affine item: where both `ck` exceed minus the slack (beyond either ray's line by more, the general
+    /// function gives no coverage), and one pixel more at each end. Other items keep the whole span.
+    private func maskSpan(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        guard affine, case let .sector(_, _, _, _, _, _, reflex) = mask, !reflex else { return (x0, x1) }
+        let c = sectorCrossings(row: y, from: x0, to: x1)
+        let first = halfLine(c.c0, c.slope0, -c.slack), last = halfLine(c.c1, c.slope1, -c.slack)
+        let lo = max(first.lo, last.lo), hi = min(first.hi, last.hi)
+        guard lo <= hi else { return (x0, x0) }
+        // Whole pixels whose centre X = x + 0.5 may lie in [lo, hi], and one more at each end.
+        let start = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.down)) &- 1)
+        let end = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.up)) &+ 2)
+        return (start, max(start, end))
+    }
+
+    /// A sector's cross products along row `y` of an affine item, linear in the pixel centre's `X`:
+    /// `c0 = cross(d0, p)` is `c0 + slope0 X`, `c1 = cross(p, d1)` is `c1 + slope1 X`; and the slack widened
+    /// by a margin for the single-precision rounding of the per-pixel function's products, whose points stay
+    /// within `extent` of the centre over columns `x0..<x1`.
+    private func sectorCrossings(row y: Int, from x0: Int, to x1: Int)
+        -> (c0: Double, slope0: Double, c1: Double, slope1: Double, slack: Double) {
+        guard case let .sector(cx, cy, sx, sy, ex, ey, _) = mask else { return (0, 0, 0, 0, 0) }
+        let py = Double(y) + 0.5
+        // Along the row, p = (pu + a X, pv + b X).
+        let pu = Double(d) * py + Double(g) - Double(cx), pv = Double(e) * py + Double(h) - Double(cy)
+        let da = Double(a), db = Double(b)
+        let dsx = Double(sx), dsy = Double(sy), dex = Double(ex), dey = Double(ey)
+        let extent = abs(pu) + abs(pv) + (abs(da) + abs(db)) * (Double(max(abs(x0), abs(x1))) + 1)
+        return (dsx * pv - dsy * pu, dsx * db - dsy * da, pu * dey - pv * dex, da * dey - db * dex,
+                Double(maskSlack) + 1e-6 * extent)
+    }
+
+    /// Where `c + slope X >= low` along the row: a half-line, everything, or nothing.
+    @inline(__always)
+    private func halfLine(_ c: Double, _ slope: Double, _ low: Double) -> (lo: Double, hi: Double) {
+        if slope == 0 { return c >= low ? (-.infinity, .infinity) : (.infinity, -.infinity) }
+        let at = (low - c) / slope
+        return slope > 0 ? (at, .infinity) : (-.infinity, at)
     }
 
     /// The interior of a perspective item's row. With Q = q0 + c X > 0, `u >= m` is `U - m Q >= 0`, linear in
@@ -566,6 +634,20 @@ struct LayerShader: @unchecked Sendable {
                     ny = v < cy ? -1 : 1
                 }
                 coverage *= Self.maskCoverage(signed, nx, ny, dudx, dudy, dvdx, dvdy)
+            case let .sector(cx, cy, sx, sy, ex, ey, reflex):
+                let px = u - cx, py = v - cy
+                if affine {
+                    // Beyond a ray's line by the slack, outside the sector (within its half-plane, or above a
+                    // half turn within both) by at least that: no coverage, and no square root to find it.
+                    let c0 = sx * py - sy * px, c1 = px * ey - py * ex
+                    if (reflex ? max(c0, c1) : min(c0, c1)) <= -maskSlack { continue }
+                }
+                let (signed, nx, ny) = Self.sectorDistance(px, py, sx, sy, ex, ey, reflex)
+                if affine {
+                    if signed <= -maskSlack { continue }
+                    if signed >= maskSlack { break }
+                }
+                coverage *= Self.maskCoverage(signed, nx, ny, dudx, dudy, dvdx, dvdy)
             }
             if coverage <= 0 { continue }
 
@@ -589,6 +671,25 @@ struct LayerShader: @unchecked Sendable {
         let length = (gx * gx + gy * gy).squareRoot()
         let px = length > 0 ? s / length : (s > 0 ? 1 : -1)
         return min(max(px + 0.5, 0), 1)
+    }
+
+    /// A sector's signed distance at `p` (local, from the centre), positive inside, and the unit direction
+    /// `n` it changes along: the nearer of the two rays, each of which is its line where `p` lies ahead of the
+    /// centre along it, else the centre itself. `layer.frag`'s MASK 3 computes the same, in the same order.
+    @inline(__always)
+    static func sectorDistance(_ px: Float, _ py: Float, _ sx: Float, _ sy: Float, _ ex: Float, _ ey: Float,
+                               _ reflex: Bool) -> (Float, Float, Float) {
+        let c0 = sx * py - sy * px  // cross(d0, p): > 0 past the first ray
+        let c1 = px * ey - py * ex  // cross(p, d1): > 0 short of the last ray
+        let inside = reflex ? (c0 >= 0 || c1 >= 0) : (c0 >= 0 && c1 >= 0)
+        let length = (px * px + py * py).squareRoot()
+        let nc: (Float, Float) = length > 0 ? (px / length, py / length) : (1, 0)
+        var distance: Float, n: (Float, Float)
+        if px * sx + py * sy > 0 { distance = abs(c0); n = (-sy, sx) } else { distance = length; n = nc }
+        let ahead = px * ex + py * ey > 0
+        let other = ahead ? abs(c1) : length
+        if other < distance { distance = other; n = ahead ? (-ey, ex) : nc }
+        return (inside ? distance : -distance, n.0, n.1)
     }
 
     /// Bilinear sample at local `(u, v)`, held to the snapshot's sub-rectangle.

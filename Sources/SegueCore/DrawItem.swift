@@ -1,3 +1,5 @@
+import Foundation
+
 /// One quad of the flat draw list: everything a backend needs to draw one layer, decided once in the core.
 /// A backend never knows which effect it is drawing.
 ///
@@ -12,7 +14,11 @@
 ///    a pixel centre half a pixel inside an edge is fully covered, so edges on pixel boundaries are exact.
 /// 4. Mask coverage (when there is a mask): the signed distance `s` to the mask outline in local points
 ///    (positive inside), divided by the pixel length of its local gradient `n` (`|J^T n|`), then
-///    `clamp(0.5 + s_px, 0, 1)`.
+///    `clamp(0.5 + s_px, 0, 1)`. For a sector (held here with `0 < sweep < 2π`), with `p = (u, v) - center`
+///    and unit rays `d0`, `d1` at `startAngle` and `startAngle + sweep` (`Mask.sectorRays`): `p` is inside
+///    when `c0 = cross(d0, p) >= 0` and `c1 = cross(p, d1) >= 0`, or (sweep above π) either; the distance to
+///    ray `k` is `|ck|` where `dot(p, dk) > 0`, else `|p|`, with `n` the ray's normal or `p / |p|`; `s` is
+///    plus (inside) or minus (outside) the smaller distance.
 /// 5. Content: a colour, or the bilinear sample of the snapshot at texel index
 ///    `fx = clamp(texelOrigin.x + u * texelScale.x - 0.5, clampMin.x, clampMax.x)` (likewise `fy`),
 ///    blending texels `floor(fx)` and `floor(fx) + 1` (clamped to the range) by `fx - floor(fx)`.
@@ -70,6 +76,9 @@ public struct DrawItem: Sendable, Equatable {
     public var bounds: PixelBounds
     public var source: Source
     public var opacity: Double
+    /// The layer's mask, normalised: a circle's radius above 0, a rounded rectangle's radius within half its
+    /// sides, a sector's `startAngle` in `0..<2π` and its `sweep` in `0<..<2π` (turned round when it was
+    /// negative); nil for a sector of 2π or more, which keeps everything.
     public var mask: Mask?
     public var overlay: Overlay?
     /// True when every pixel inside the outline gets alpha 1 (opaque content, opacity 1, no mask).
@@ -105,5 +114,16 @@ extension DrawItem {
         let rect = PixelBounds(x0: Int(x0.rounded()), y0: Int(y0.rounded()), x1: Int(x1.rounded()), y1: Int(y1.rounded()))
             .intersection(bounds)
         return Blit(rect: rect, dx: Int(rx), dy: Int(ry))
+    }
+}
+
+extension Mask {
+    /// A sector's rays, for `0 < sweep < 2π` as a `DrawItem` holds it: the unit directions of its first ray (at
+    /// `startAngle`) and its last (at `startAngle + sweep`), and whether it spans more than a half turn (then
+    /// the region is the union of the two half-planes the rays bound, not their intersection). Both backends
+    /// take the rays from here, so they agree to the last bit on where they point.
+    public static func sectorRays(startAngle: Double, sweep: Double) -> (start: Point, end: Point, isReflex: Bool) {
+        let end = startAngle + sweep
+        return (Point(cos(startAngle), sin(startAngle)), Point(cos(end), sin(end)), sweep > .pi)
     }
 }

@@ -13,7 +13,8 @@ public struct SnapshotInfo: Sendable, Equatable {
 
 /// A frame as backends draw it: a pixel size, a background and a flat list of quads, bottom to top, from
 /// which everything that cannot show has been removed (zero opacity, no area, seen edge-on, behind the eye,
-/// outside the frame, or hidden under an opaque quad above).
+/// outside the frame, masked away, seen from the back when not double-sided, or hidden under an opaque quad
+/// above).
 public struct DrawList: Sendable, Equatable {
     public var width: Int
     public var height: Int
@@ -63,6 +64,10 @@ extension DrawItem {
         // Local points have z = 0, so only rows 1, 2, 4 and columns 1, 2, 4 matter.
         let forward = Matrix3(m.m11, m.m12, m.m14, m.m21, m.m22, m.m24, m.m41, m.m42, m.m44)
         guard let inverse = forward.inverse else { return nil }
+        // Seen from the back: the local rectangle reaches the pixels mirrored. Where the homogeneous W is
+        // positive (in front of the eye, all that is drawn) the projection's Jacobian determinant is
+        // det(forward) / W^3, so the sign of det(forward) tells the winding of everything visible.
+        if !layer.isDoubleSided && forward.determinant < 0 { return nil }
 
         // Clip the quad at the eye (Q > 0) and project what is left.
         let corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)].map { forward.apply($0.0, $0.1) }
@@ -128,6 +133,20 @@ extension DrawItem {
         case let .roundedRect(rect, radius)?:
             guard rect.width > 0, rect.height > 0 else { return nil }
             mask = .roundedRect(rect, radius: max(0, min(radius, rect.width / 2, rect.height / 2)))
+        case let .sector(center, startAngle, sweep)?:
+            // A sweep of 0 keeps nothing, one of a whole turn or more everything (no mask, so no seam along
+            // the ray); otherwise the sector starts at its first ray counting clockwise, in 0..<2π.
+            let turn = 2 * Double.pi
+            guard sweep != 0, !sweep.isNaN else { return nil }
+            if abs(sweep) >= turn {
+                mask = nil
+            } else {
+                guard center.x.isFinite, center.y.isFinite, startAngle.isFinite else { return nil }
+                var first = (sweep > 0 ? startAngle : startAngle + sweep).truncatingRemainder(dividingBy: turn)
+                if first < 0 { first += turn }
+                if first >= turn { first = 0 }  // -tiny + 2π rounds up to 2π
+                mask = .sector(center: center, startAngle: first, sweep: abs(sweep))
+            }
         case nil:
             break
         }

@@ -17,6 +17,11 @@ public enum LayerContent: Sendable, Equatable {
 public enum Mask: Sendable, Equatable {
     case circle(center: Point, radius: Double)
     case roundedRect(Rect, radius: Double)
+    /// The points whose angle about `center`, measured from `startAngle`, lies within `0...sweep`, at any
+    /// distance (a clock wipe). Angles are in radians, 0 along +x and increasing toward +y (clockwise on
+    /// screen, y being down), `atan2(v, u)` about the centre; a negative `sweep` turns the other way. A sweep
+    /// of 2π or more keeps everything (no seam along the ray), a sweep of 0 nothing.
+    case sector(center: Point, startAngle: Double, sweep: Double)
 }
 
 /// A linear gradient drawn over a layer's content (a `CAGradientLayer` sublayer filling its bounds).
@@ -36,7 +41,8 @@ public struct GradientOverlay: Sendable, Equatable {
 }
 
 /// One layer of Core Animation's model: a `bounds` rectangle placed by `position`, `anchorPoint` and a 3D
-/// `transform`, with an opacity, content, and an optional mask and gradient overlay.
+/// `transform`, with an opacity, content, and an optional mask and gradient overlay. A layer that is not
+/// `isDoubleSided` draws nothing while its back faces the viewer, as `CALayer.isDoubleSided` says.
 public struct Layer: Sendable, Equatable {
     public var bounds: Size
     public var position: Point
@@ -46,13 +52,17 @@ public struct Layer: Sendable, Equatable {
     public var content: LayerContent
     public var mask: Mask?
     public var overlay: GradientOverlay?
+    /// False: nothing is drawn while the layer is seen from its back, where the frame shows its local
+    /// rectangle mirrored (after its transform and the frame's sublayer transform, the projected outline
+    /// winds the other way round). True by default, as in Core Animation: the back shows the content mirrored.
+    public var isDoubleSided: Bool
 
     public init(bounds: Size, position: Point, anchor: Point = Point(0.5, 0.5),
                 transform: Transform3D = .identity, opacity: Double = 1, content: LayerContent,
-                mask: Mask? = nil, overlay: GradientOverlay? = nil) {
+                mask: Mask? = nil, overlay: GradientOverlay? = nil, isDoubleSided: Bool = true) {
         self.bounds = bounds; self.position = position; self.anchor = anchor
         self.transform = transform; self.opacity = opacity; self.content = content
-        self.mask = mask; self.overlay = overlay
+        self.mask = mask; self.overlay = overlay; self.isDoubleSided = isDoubleSided
     }
 
     /// A layer filling the frame and showing the whole of one image.

@@ -12,7 +12,7 @@ final class LayerProgram {
     private struct Uniforms {
         var bounds, frameSize, pixelToLocal, size, inverseGradients: GLint
         var color, snapshot, texelOrigin, texelScale, clampMin, clampMax, inverseTextureSize: GLint
-        var mask, maskRadius: GLint
+        var mask, maskRadius, maskEnd: GLint
         var gradient, overlayStart, overlayEnd: GLint
         var opacity, blitOffset: GLint
 
@@ -22,7 +22,7 @@ final class LayerProgram {
             inverseGradients = at("uInverseGradients"); color = at("uColor"); snapshot = at("uSnapshot")
             texelOrigin = at("uTexelOrigin"); texelScale = at("uTexelScale")
             clampMin = at("uClampMin"); clampMax = at("uClampMax"); inverseTextureSize = at("uInverseTextureSize")
-            mask = at("uMask"); maskRadius = at("uMaskRadius")
+            mask = at("uMask"); maskRadius = at("uMaskRadius"); maskEnd = at("uMaskEnd")
             gradient = at("uGradient")
             overlayStart = at("uOverlayStart"); overlayEnd = at("uOverlayEnd")
             opacity = at("uOpacity"); blitOffset = at("uBlitOffset")
@@ -154,6 +154,10 @@ final class LayerProgram {
         case let .roundedRect(rect, radius)?:
             glUniform4f(u.mask, GLfloat(rect.x), GLfloat(rect.y), GLfloat(rect.width), GLfloat(rect.height))
             glUniform1f(u.maskRadius, GLfloat(radius))
+        case let .sector(center, startAngle, sweep)?:
+            let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
+            glUniform4f(u.mask, GLfloat(center.x), GLfloat(center.y), GLfloat(rays.start.x), GLfloat(rays.start.y))
+            glUniform3f(u.maskEnd, GLfloat(rays.end.x), GLfloat(rays.end.y), rays.isReflex ? 1 : 0)
         }
 
         if let o = item.overlay {

@@ -3,8 +3,8 @@
  * benchmark. Each quad is one pixman_image_composite32 of its snapshot sub-rectangle with its projective
  * transform and bilinear filtering, OVER the frame, with a solid mask for opacity and a radial-gradient
  * mask for circles; the frame is cut into bands of rows drawn on as many threads as Segue uses.
- * Left out (so pixman does less work than Segue): rounded-rectangle masks, gradient overlays and analytic
- * edge antialiasing (pixman's edges come from bilinear filtering against transparent texels).
+ * Left out (so pixman does less work than Segue): rounded-rectangle and sector masks, gradient overlays and
+ * analytic edge antialiasing (pixman's edges come from bilinear filtering against transparent texels).
  *
  * Usage: pixman_peer LISTS FROM.rgba TO.rgba TEXW TEXH THREADS REPEATS
  * LISTS is the draw lists as segue-bench writes them; prints one JSON object with ms per frame.
@@ -24,7 +24,7 @@ typedef struct {
     double ox, oy, sx, sy;             /* texel = origin + local * scale */
     double minx, miny, maxx, maxy;     /* the sub-rectangle in texels */
     double opacity;
-    int mask;                          /* 0 none, 1 circle, 2 rounded rect (ignored) */
+    int mask;                          /* 0 none, 1 circle, 2 rounded rect, 3 sector (both ignored) */
     double cx, cy, r;                  /* circle in pixels */
     int x0, y0, x1, y1;                /* pixel bounds */
     unsigned color;                    /* premultiplied RGBA8 for colour items */

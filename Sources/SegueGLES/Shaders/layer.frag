@@ -10,7 +10,7 @@
 #define SOURCE 1       // 0: a colour, 1: a snapshot
 #endif
 #ifndef MASK
-#define MASK 2         // 0: none, 1: circle, 2: rounded rect
+#define MASK 2         // 0: none, 1: circle, 2: rounded rect, 3: sector
 #endif
 #ifndef OVERLAY
 #define OVERLAY 1      // 1: a gradient overlay
@@ -47,9 +47,12 @@ uniform vec2 uClampMax;
 uniform vec2 uInverseTextureSize;
 
 // Circle (MASK 1): uMask = centre x, centre y, radius, 0; rounded rect (MASK 2): uMask = x, y, w, h and
-// uMaskRadius = corner radius; all in local points.
+// uMaskRadius = corner radius; sector (MASK 3): uMask = centre x, centre y, then the first ray's unit
+// direction, and uMaskEnd = the last ray's unit direction, then 1 when the sector spans more than a half
+// turn, else 0 (Mask.sectorRays); all in local points.
 uniform vec4 uMask;
 uniform float uMaskRadius;
+uniform vec3 uMaskEnd;
 
 // Gradient overlay (OVERLAY 1): g = clamp(dot(vec3(u, v, 1), uGradient), 0, 1), premultiplied ends.
 uniform vec3 uGradient;
@@ -119,6 +122,33 @@ void main() {
     } else {
         n = q.x > q.y ? vec2(1.0, 0.0) : vec2(0.0, 1.0);
     }
+#elif MASK == 3
+    // Inside: past the first ray (c0 = cross(d0, p) >= 0) and short of the last (c1 = cross(p, d1) >= 0),
+    // or either above a half turn. The distance to a ray is to its line where p lies ahead of the centre
+    // along it, else to the centre; s is the nearer one's, n its direction (LayerShader.sectorDistance).
+    vec2 p = local - uMask.xy;
+    vec2 d0 = uMask.zw, d1 = uMaskEnd.xy;
+    float c0 = d0.x * p.y - d0.y * p.x;
+    float c1 = p.x * d1.y - p.y * d1.x;
+    bool inside = uMaskEnd.z > 0.5 ? (c0 >= 0.0 || c1 >= 0.0) : (c0 >= 0.0 && c1 >= 0.0);
+    float len = length(p);
+    vec2 nc = len > 0.0 ? p / len : vec2(1.0, 0.0);
+    float dist;
+    vec2 n;
+    if (dot(p, d0) > 0.0) {
+        dist = abs(c0);
+        n = vec2(-d0.y, d0.x);
+    } else {
+        dist = len;
+        n = nc;
+    }
+    bool ahead = dot(p, d1) > 0.0;
+    float other = ahead ? abs(c1) : len;
+    if (other < dist) {
+        dist = other;
+        n = ahead ? vec2(-d1.y, d1.x) : nc;
+    }
+    float s = inside ? dist : -dist;
 #endif
 #if MASK != 0
     float pixelLength = length(n.x * gradU + n.y * gradV);

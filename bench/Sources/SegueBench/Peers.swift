@@ -49,6 +49,8 @@ enum Peers {
                     fields += ["1", "\(x / w)", "\(y / w)", "\(((ex / ew - x / w) * (ex / ew - x / w) + (ey / ew - y / w) * (ey / ew - y / w)).squareRoot())"]
                 case .roundedRect?:
                     fields += ["2", "0", "0", "0"]
+                case .sector?:
+                    fields += ["3", "0", "0", "0"]
                 case nil:
                     fields += ["0", "0", "0", "0"]
                 }
