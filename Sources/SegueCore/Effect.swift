@@ -193,8 +193,7 @@ extension Effect {
         case let .rect(r, radius)?:
             mask = .roundedRect(rect(r.evaluate(s)), radius: max(0, radius?.evaluate(s)[0] ?? 0))
         case let .sector(center, start, sweep)?:
-            mask = nil; _ = (center, start, sweep)
-//MERGE             mask = .sector(center: point(center.evaluate(s)), startAngle: start.evaluate(s)[0], sweep: sweep.evaluate(s)[0])
+            mask = .sector(center: point(center.evaluate(s)), startAngle: start.evaluate(s)[0], sweep: sweep.evaluate(s)[0])
         }
         if let o = p.overlay {
             overlay = GradientOverlay(start: point(o.start.evaluate(s)), end: point(o.end.evaluate(s)),
@@ -203,7 +202,7 @@ extension Effect {
         }
         var layer = Layer(bounds: bounds, position: position, anchor: anchor, transform: transform,
                           opacity: p.opacity?.evaluate(s)[0] ?? 1, content: content, mask: mask, overlay: overlay)
-//MERGE         layer.isDoubleSided = p.doubleSided
+        layer.isDoubleSided = p.doubleSided
         return layer
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 public enum EffectCatalog {
     /// Each built-in file's name and bytes, in the order `segue effects` lists them.
     static let files: [(name: String, bytes: [UInt8])] = [
+        // The nine effects Segue started from (docs/effects.md section 3).
         ("fade.json", PackageResources.fade_json),
         ("door.json", PackageResources.door_json),
         ("circle-spread.json", PackageResources.circle_spread_json),
@@ -15,14 +16,12 @@ public enum EffectCatalog {
         ("spin.json", PackageResources.spin_json),
         ("hinge.json", PackageResources.hinge_json),
         ("sheet.json", PackageResources.sheet_json),
-        ("page-sheet.json", PackageResources.page_sheet_json),
-        ("shared-axis.json", PackageResources.shared_axis_json),
-        ("fade-through.json", PackageResources.fade_through_json),
-        ("container-transform.json", PackageResources.container_transform_json),
-        ("wipe.json", PackageResources.wipe_json),
-        ("iris.json", PackageResources.iris_json),
+        // UIKit.
         ("push.json", PackageResources.push_json),
         ("present.json", PackageResources.present_json),
+        ("page-sheet.json", PackageResources.page_sheet_json),
+        ("flip-horizontal.json", PackageResources.flip_horizontal_json),
+        // Hero's default animation types.
         ("slide.json", PackageResources.slide_json),
         ("cover.json", PackageResources.cover_json),
         ("uncover.json", PackageResources.uncover_json),
@@ -32,6 +31,15 @@ public enum EffectCatalog {
         ("page-out.json", PackageResources.page_out_json),
         ("zoom.json", PackageResources.zoom_json),
         ("zoom-out.json", PackageResources.zoom_out_json),
+        // Material motion.
+        ("shared-axis.json", PackageResources.shared_axis_json),
+        ("fade-through.json", PackageResources.fade_through_json),
+        ("container-transform.json", PackageResources.container_transform_json),
+        // Remotion.
+        ("wipe.json", PackageResources.wipe_json),
+        ("clock-wipe.json", PackageResources.clock_wipe_json),
+        ("iris.json", PackageResources.iris_json),
+        ("cube.json", PackageResources.cube_json),
     ]
 
     /// The names of the built-in files, for the test that compares them with the folder.

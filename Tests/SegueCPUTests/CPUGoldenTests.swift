@@ -49,14 +49,21 @@ import Testing
                          SampleScreens.detail(width: size.width, height: size.height, scale: 1)]
         let renderer = CPUCompositor(threads: 2)
         try renderer.load(snapshots: snapshots)
-        let transition = Transition(effect, direction: direction)
-        try transition.validate(frame: size)
-        for (t, shows) in [(0.0, SnapshotID.from), (1.0, SnapshotID.to)] {
-            let list = DrawList(scene: transition.scene(at: t, frame: size, scale: 1), scale: 1,
-                                snapshots: snapshots.map(SnapshotInfo.init))
-            let frame = try renderer.render(list)
-            let differing = zip(frame.pixels, snapshots[shows.rawValue].pixels).filter { $0 != $1 }.count
-            #expect(differing == 0, "\(effect) \(direction) at t = \(t): \(differing) pixels differ from \(shows)")
+        // Every value of each choice option (--edge, --axis), the others at their defaults.
+        var variants = [EffectOptions()]
+        for option in effect.options where option.kind == .choice {
+            variants += option.choices.map { var o = EffectOptions(); o.set(option.name, choice: $0.name); return o }
+        }
+        for options in variants {
+            let transition = Transition(effect, direction: direction, options: options)
+            try transition.validate(frame: size)
+            for (t, shows) in [(0.0, SnapshotID.from), (1.0, SnapshotID.to)] {
+                let list = DrawList(scene: transition.scene(at: t, frame: size, scale: 1), scale: 1,
+                                    snapshots: snapshots.map(SnapshotInfo.init))
+                let frame = try renderer.render(list)
+                let differing = zip(frame.pixels, snapshots[shows.rawValue].pixels).filter { $0 != $1 }.count
+                #expect(differing == 0, "\(effect) \(direction) \(options.setNames.map { "\($0) \(options[$0]!)" }) at t = \(t): \(differing) pixels differ from \(shows)")
+            }
         }
     }
 
