@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo example test test-release test-slurm check-shaders bench bench-quick bench-deps clean \
+.PHONY: all deps build release demo strips example test test-release test-slurm check-shaders bench bench-quick bench-deps clean \
 	fuzz-build fuzz fuzz-smoke soak test-sanitizers
 
 all: build
@@ -20,6 +20,15 @@ release: deps
 # Every effect, both directions, into ./segue-demo (see `segue demo --help`).
 demo: release
 	$(SEGUE) demo --out segue-demo
+
+# docs/strips/<effect>.png: the frames at t = 0, 0.25, 0.5, 0.75 and 1 of every effect, forward, on the sample
+# screens at 150x267 pixels, as docs/effects.md shows them (regenerate after changing an effect).
+strips: release
+	rm -rf .build/strips
+	$(SEGUE) demo --scale 0.4 --fps 4 --backend cpu --quiet --out .build/strips
+	mkdir -p docs/strips
+	rm -f docs/strips/*.png
+	for f in .build/strips/*-forward.png; do n=$$(basename $$f -forward.png); cp $$f docs/strips/$$n.png; done
 
 # examples/library, a separate package that renders through the SegueRender library product: it must build on
 # its own and its PNG must equal the command line's, byte for byte.
