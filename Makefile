@@ -103,11 +103,11 @@ soak: deps
 	$(SWIFT) build -c release --product segue-soak
 	.build/release/segue-soak --frames $(SOAK_FRAMES)
 
-# libFuzzer on the image decoder and the storyboard parser (Fuzz/, its own package: the fuzzer supplies main).
+# libFuzzer on the image decoder, the storyboard parser and the effect file reader (Fuzz/, its own package: the fuzzer supplies main).
 # `make fuzz` runs each target FUZZ_SECONDS (default 600) one after the other, `make fuzz-smoke` 30 s each.
 # Seeds are made by Fuzz/seeds.sh; the growing corpora and any crash-* inputs stay in .build/fuzz/.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := FuzzImageDecoder FuzzStoryboard
+FUZZ_TARGETS := FuzzImageDecoder FuzzStoryboard FuzzEffectFile
 FUZZ_FLAGS := -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 
 fuzz-build: deps

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// libFuzzer targets for Segue's two parsers of untrusted bytes: image decoding and storyboards.
+// libFuzzer targets for Segue's parsers of untrusted bytes: image decoding, storyboards and effect files.
 // A package of its own because `-sanitize=fuzzer` supplies `main` and breaks the root package's executables.
 // The sources are the root package's own, through symlinks in Sources/ (a path dependency on ".." would
 // take its identity from the checkout's directory name, which differs between clones).
@@ -12,10 +12,11 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate"),
-        .target(name: "SegueCore"),
+        .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate"]),
         .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO"]),
         .executableTarget(name: "FuzzStoryboard", dependencies: ["SegueCore"]),
+        .executableTarget(name: "FuzzEffectFile", dependencies: ["SegueCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

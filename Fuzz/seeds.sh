@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Writes the fuzzers' seed corpora, made by code: small valid PNGs of every colour type, bit depth and
 # interlacing (python3's zlib), JPEGs in several subsamplings, greyscale and progressive (ffmpeg), and the
-# example storyboard with variations. Usage: Fuzz/seeds.sh DIR  (writes DIR/image and DIR/storyboard)
+# example storyboard with variations, and the built-in effect files. Usage: Fuzz/seeds.sh DIR  (writes DIR/image,
+# DIR/storyboard and DIR/effect)
 set -euo pipefail
 out="$1"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-mkdir -p "$out/image" "$out/storyboard"
+mkdir -p "$out/image" "$out/storyboard" "$out/effect"
+# Every built-in effect file is an effect seed.
+cp "$root"/Sources/SegueCore/Effects/*.json "$out/effect/"
 
 /usr/bin/env python3 - "$out/image" <<'PY'
 import struct, sys, zlib

@@ -2,13 +2,14 @@
 # Runs one libFuzzer target (built by `make fuzz-build`) for SECONDS on its seeds and its kept corpus, one
 # job, no input over 64 KiB, 2 GiB RSS limit. Prints libFuzzer's last status line (executions, exec/s) and
 # exits non-zero on any finding; the crashing input is left as .build/fuzz/<target>/crash-*.
-# Usage: scripts/fuzz.sh FuzzImageDecoder|FuzzStoryboard SECONDS
+# Usage: scripts/fuzz.sh FuzzImageDecoder|FuzzStoryboard|FuzzEffectFile SECONDS
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="$1" seconds="$2"
 case "$target" in
     FuzzImageDecoder) seeds=.build/fuzz/seeds/image ;;
     FuzzStoryboard) seeds=.build/fuzz/seeds/storyboard ;;
+    FuzzEffectFile) seeds=.build/fuzz/seeds/effect ;;
     *) echo "unknown fuzz target $target" >&2; exit 2 ;;
 esac
 work=.build/fuzz/$target

@@ -78,4 +78,24 @@ import SegueCore
         #expect(b.stderr.contains("$.timeline[0].transition: 'nowhere.json'"))
         #expect(b.stderr.contains("$.timeline[1].options.center: does not apply to my-door"))
     }
+
+    /// Hero's matched pairs on the command line: --from-rect and --to-rect repeated, a radius once for all.
+    @Test func heroTakesSeveralPairs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let common = ["hero", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--backend", "cpu", "--quiet",
+                      "--from-rect", "22.5,100,65.625,65.625", "--to-rect", "0,0,375,280", "--from-radius", "14"]
+        let one = dir.appendingPathComponent("one.png").path, two = dir.appendingPathComponent("two.png").path
+        let a = try Segue.run(["render"] + common + ["--out", one])
+        let b = try Segue.run(["render"] + common + ["--from-rect", "110,100,65.625,65.625", "--to-rect", "0,380,375,280", "--out", two])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: one)) != Data(contentsOf: URL(fileURLWithPath: two)))
+        // Each repeatable option once (for every pair) or as often as the most repeated one.
+        let odd = try Segue.run(["render"] + common + ["--from-rect", "110,100,65,65", "--from-rect", "200,100,65,65",
+                                                       "--to-rect", "0,380,375,280", "--out", dir.appendingPathComponent("x.png").path])
+        #expect(odd.status == 2 && odd.stderr.contains("--to-rect is given 2 times but --from-rect 3 times"), "\(odd.stderr)")
+        let twice = try Segue.run(["render", "door", "--zoom", "0.5", "--zoom", "0.6", "--from", "sample:home", "--to", "sample:detail",
+                                   "--progress", "0.5", "--out", dir.appendingPathComponent("y.png").path])
+        #expect(twice.status == 2 && twice.stderr.contains("--zoom is given twice"))
+    }
 }
