@@ -80,9 +80,9 @@ bench-quick: bench-deps .build/bench/pixman_peer
 	SEGUE_SWIFT_VERSION="$$($(SWIFT) --version 2>&1 | head -1)" .build/release/segue-bench --quick --out .build/bench/quick.json
 	/usr/bin/python3 bench/report.py .build/bench/quick.json
 
-# The bad-input, limit, fault and output-directory suites against a release build, what users run, in its own
+# The bad-input, limit, fault, output-directory and effect-file suites against a release build, what users run, in its own
 # build tree (the tests' @testable imports need -enable-testing there).
-RELEASE_SUITES := HostileInputTests|LimitTests|FaultTests|OutputDirectoryTests
+RELEASE_SUITES := HostileInputTests|LimitTests|FaultTests|OutputDirectoryTests|EffectFileCommandTests
 test-release: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-release
 	$(SWIFT) test -c release --skip-build --scratch-path .build-release --filter '$(RELEASE_SUITES)'

@@ -93,6 +93,13 @@ extension EffectDefinition {
     public static let maxBytes = 1 << 20
     /// The most layers a direction may list (each repeat of a repeating layer counts once here).
     static let maxLayers = 64
+    /// The most named values a direction may have, options an effect may declare, choices an option may
+    /// have and operations a transform may list: far more than any real effect, and bounds on the work of
+    /// reading a hostile file (named values are read in passes, so their count is squared).
+    static let maxNames = 256
+    static let maxOptions = 64
+    static let maxChoices = 64
+    static let maxOperations = 16
 
     static func read(_ data: Data, file: String) throws(EffectFileError) -> EffectDefinition {
         var reader = EffectFileReader()
@@ -170,7 +177,9 @@ private struct EffectFileReader {
 
         var options: [EffectOption] = []
         if let raw = object["options"] {
-            if let list = raw as? [Any] {
+            if let list = raw as? [Any], list.count > EffectDefinition.maxOptions {
+                problem("$.options", "more than \(EffectDefinition.maxOptions) options")
+            } else if let list = raw as? [Any] {
                 for (k, item) in list.enumerated() {
                     guard let option = self.option(item, "$.options[\(k)]", scope: scope) else { continue }
                     if options.contains(option) { problem("$.options[\(k)].name", "'\(option.name)' is declared twice"); continue }
@@ -294,7 +303,9 @@ private struct EffectFileReader {
         }
         var choices: [EffectOption.Choice] = []
         if kind == .choice {
-            if let list = o["choices"] as? [String: Any], !list.isEmpty {
+            if let list = o["choices"] as? [String: Any], list.count > EffectDefinition.maxChoices {
+                problem("\(path).choices", "more than \(EffectDefinition.maxChoices) choices")
+            } else if let list = o["choices"] as? [String: Any], !list.isEmpty {
                 var keys: Set<String>?
                 for choiceName in list.keys.sorted() {
                     let p = "\(path).choices.\(choiceName)"
@@ -374,7 +385,9 @@ private struct EffectFileReader {
         var scope = base
         var lets: [(slot: Int, value: EffectExpression)] = []
         if let raw = object["let"] {
-            if let named = raw as? [String: Any] {
+            if let named = raw as? [String: Any], named.count > EffectDefinition.maxNames {
+                problem("\(path).let", "more than \(EffectDefinition.maxNames) named values")
+            } else if let named = raw as? [String: Any] {
                 // Each value may use the ones before it in any order the names allow: read them in passes.
                 var pending = named.keys.sorted()
                 var lastErrors: [String: String] = [:]
@@ -466,7 +479,9 @@ private struct EffectFileReader {
 
         var transform: [EffectDefinition.LayerProgram.Operation] = []
         if let raw = o["transform"] {
-            if let list = raw as? [Any] {
+            if let list = raw as? [Any], list.count > EffectDefinition.maxOperations {
+                problem("\(path).transform", "more than \(EffectDefinition.maxOperations) operations")
+            } else if let list = raw as? [Any] {
                 for (k, item) in list.enumerated() {
                     let p = "\(path).transform[\(k)]"
                     guard let op = item as? [String: Any], op.count == 1, let (key, v) = op.first else {

@@ -105,6 +105,17 @@ import Testing
         // Named values that need each other cannot be worked out.
         let cycle = try builtIn("door.json") { $0.replacingOccurrences(of: "\"let\": {\"half\": \"snap(W / 2)\"}", with: "\"let\": {\"half\": \"other\", \"other\": \"half\"}") }
         #expect(throws: EffectFileError.self) { try Effect(json: cycle, file: "x") }
+        // Bounds on the work a hostile file can ask for: 2,000 named values that each need the next would take
+        // millions of passes; they are refused by count before any is read.
+        let names = (0..<2000).map { "\"v\($0)\": \"v\($0 + 1) + 1\"" }.joined(separator: ", ")
+        let many = try builtIn("door.json") { $0.replacingOccurrences(of: "\"let\": {\"half\": \"snap(W / 2)\"}", with: "\"let\": {\(names), \"v2000\": 0, \"half\": \"snap(W / 2)\"}") }
+        do {
+            _ = try Effect(json: many, file: "x")
+            Issue.record("2,001 named values were read")
+        } catch {
+            #expect(error.problems.first?.message == "more than 256 named values")
+            #expect(error.problems.first?.path == "$.let")
+        }
     }
 
     /// A copy of a built-in under another name draws exactly what the built-in draws.
