@@ -30,6 +30,13 @@ public final class CPUCompositor: Renderer {
         textures = snapshots.map(Texture.init)
     }
 
+    public func update(snapshot index: Int, with pixmap: Pixmap) throws {
+        guard index < textures.count, textures[index].width == pixmap.width, textures[index].height == pixmap.height else {
+            throw SegueError.failed("cannot update snapshot \(index) with a \(pixmap.width)x\(pixmap.height) picture: \(textures.count) snapshot(s) are loaded\(index < textures.count ? " and it is \(textures[index].width)x\(textures[index].height)" : "")")
+        }
+        textures[index].replace(with: pixmap)
+    }
+
     public func draw(_ list: DrawList, into target: inout Pixmap) throws {
         if target.width != list.width || target.height != list.height {
             target = Pixmap(width: list.width, height: list.height)

@@ -12,6 +12,9 @@ public protocol Renderer: AnyObject {
     var liveObjects: Int { get }
     /// Takes the snapshots the frames refer to (`snapshots[id.rawValue]`); uploaded once per transition.
     func load(snapshots: [Pixmap]) throws
+    /// Replaces the pixels of loaded snapshot `index` with `pixmap` (the same size) for the frames drawn after
+    /// this call: a video clip's next frame. Snapshots that are not updated stay as they were loaded.
+    func update(snapshot index: Int, with pixmap: Pixmap) throws
     /// Draws one frame into `target`, replacing its contents; `target` is resized to the frame if it differs.
     func draw(_ list: DrawList, into target: inout Pixmap) throws
     /// Compiles a custom transition with `values` over its defaults, for `RenderFrame.shader` (renderers with

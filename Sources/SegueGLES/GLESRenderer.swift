@@ -96,6 +96,10 @@ public final class GLESRenderer: Renderer {
         try thread.sync { try pipeline.load(snapshots) }
     }
 
+    public func update(snapshot index: Int, with pixmap: Pixmap) throws {
+        try thread.sync { try pipeline.update(index, with: pixmap) }
+    }
+
     public func draw(_ list: DrawList, into target: inout Pixmap) throws {
         var frame = target
         target = Pixmap(width: 0, height: 0)  // so writing the pixels does not copy them

@@ -18,6 +18,8 @@ final class GLPipeline {
     private let target: RenderTarget
     private let ring: ReadbackRing
     private var textures: [GLuint] = []
+    /// Each loaded snapshot's size, for `update`.
+    private var sizes: [(Int, Int)] = []
     var stats = GLESStats()
     private var destroyed = false
 
@@ -61,6 +63,7 @@ final class GLPipeline {
             throw GLError.limitExceeded(what: "snapshot \(k) (\(s.width)x\(s.height))", limit: "GL_MAX_TEXTURE_SIZE", value: limit)
         }
         deleteTextures()
+        sizes = snapshots.map { ($0.width, $0.height) }
         for s in snapshots {
             var texture = ledger.generate(.texture, glGenTextures)
             textures.append(texture)
@@ -86,6 +89,26 @@ final class GLPipeline {
         }
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)
         glFinish()  // once per transition: so the upload is timed, not folded into the first frame
+        stats.uploadSeconds += (ContinuousClock.now - start).seconds
+    }
+
+    /// Replaces snapshot `index`'s texels with `pixmap` (its size) by `glTexSubImage2D` from client memory, for
+    /// the frames drawn after it (a clip's next frame). GL orders it after the draws already issued that sample
+    /// the texture, so a frame still being read back keeps its picture. Plain client-memory uploads, not pixel
+    /// unpack buffers: at the frame sizes measured the upload was not the bottleneck (ffmpeg's decode is).
+    func update(_ index: Int, with pixmap: Pixmap) throws {
+        let start = ContinuousClock.now
+        guard index < textures.count, index < sizes.count, sizes[index] == (pixmap.width, pixmap.height) else {
+            throw GLError.invalidInput("cannot update snapshot \(index) with a \(pixmap.width)x\(pixmap.height) picture (\(textures.count) snapshot(s) loaded)")
+        }
+        guard pixmap.width > 0, pixmap.height > 0 else { return }
+        glBindTexture(GLenum(GL_TEXTURE_2D), textures[index])
+        pixmap.pixels.withUnsafeBytes { bytes in
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(pixmap.width), GLsizei(pixmap.height),
+                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        try GLError.check("glTexSubImage2D(snapshot \(index) update, \(pixmap.width)x\(pixmap.height))")
         stats.uploadSeconds += (ContinuousClock.now - start).seconds
     }
 
