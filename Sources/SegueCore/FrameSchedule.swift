@@ -114,6 +114,15 @@ public struct FrameSchedule: Sendable {
         blur.offsets(fps: fps).map { frame(k, after: $0) }
     }
 
+    /// Seconds from the start of the timeline to frame `k`'s time: `k / fps`, or for progress samples the
+    /// first step's time at that progress (`t * duration`, before its timing curve). A clip's clock.
+    public func time(of k: Int) -> Double {
+        switch source {
+        case let .progress(values, duration, _): return values[k] * duration
+        case let .timeline(_, ends, fps): return k == count - 1 ? ends.last ?? 0 : Double(k) / fps
+        }
+    }
+
     /// Seconds a timeline lasts (0 for progress samples).
     public var duration: Double {
         if case let .timeline(_, ends, _) = source { return ends.last ?? 0 }

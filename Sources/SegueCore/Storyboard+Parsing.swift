@@ -169,8 +169,32 @@ private struct Parser {
                     screenNames.insert(name)
                     if let s = screens[name] as? String, !s.isEmpty {
                         board.screens[name] = s
+                    } else if let clip = screens[name] as? [String: Any] {
+                        // A clip with how it plays: {"path": "a.mp4", "loop": true, "start": 1.5}.
+                        unknownKeys(clip, path, allowed: ["path", "loop", "start"])
+                        if let s = clip["path"] as? String, !s.isEmpty {
+                            board.screens[name] = s
+                        } else {
+                            problem(path + ".path", "expected a video or image path, relative to the storyboard")
+                        }
+                        var playback = ClipPlayback()
+                        if let v = clip["loop"] {
+                            if let b = v as? Bool {
+                                playback.loop = b
+                            } else {
+                                problem(path + ".loop", "expected true or false")
+                            }
+                        }
+                        if let v = clip["start"] {
+                            if let d = v as? Double, d.isFinite, d >= 0 {
+                                playback.start = d
+                            } else {
+                                problem(path + ".start", "expected seconds into the clip, at least 0")
+                            }
+                        }
+                        if playback != ClipPlayback() { board.playback[name] = playback }
                     } else {
-                        problem(path, "expected an image path (PNG or JPEG, relative to the storyboard) or sample:home / sample:detail")
+                        problem(path, "expected an image or video path (relative to the storyboard), sample:home / sample:detail, or {\"path\": ..., \"loop\": true}")
                     }
                 }
             } else {

@@ -64,6 +64,9 @@ public struct Storyboard: Sendable, Equatable {
     public var screens: [String: String]
     public var timeline: [Step]
     public var output: Output
+    /// How screens that are video clips play, by screen name (a clip not named here starts at 0 and holds its
+    /// last frame). A clip's clock starts at the first step that shows it and runs with storyboard time.
+    public var playback: [String: ClipPlayback] = [:]
     /// Motion blur of every step (nil or one sample: none); `stepMotionBlur[i]` replaces it for step `i`.
     public var motionBlur: MotionBlur?
     /// Motion blur of single steps, by index in `timeline`.
@@ -90,7 +93,18 @@ public struct Storyboard: Sendable, Equatable {
     public static func == (a: Storyboard, b: Storyboard) -> Bool {
         a.fps == b.fps && a.scale == b.scale && a.size?.width == b.size?.width && a.size?.height == b.size?.height
             && a.background == b.background && a.screens == b.screens && a.timeline == b.timeline && a.output == b.output
-            && a.motionBlur == b.motionBlur && a.stepMotionBlur == b.stepMotionBlur
+            && a.motionBlur == b.motionBlur && a.stepMotionBlur == b.stepMotionBlur && a.playback == b.playback
+    }
+
+    /// Seconds from the timeline's start to the first step that shows `screen`: where a clip's clock starts
+    /// (0 when no step shows it).
+    public func firstShown(_ screen: String) -> Double {
+        var time = 0.0
+        for step in timeline {
+            if step.screens.from == screen || step.screens.to == screen { return time }
+            time += step.duration
+        }
+        return 0
     }
 
     /// The screen whose pixel size sets the output's when `size` is not given: the first the timeline shows.

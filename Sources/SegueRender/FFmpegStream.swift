@@ -51,6 +51,16 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         throw JobError.failure("\(video.map { "the video '\($0)'" } ?? "--video") needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
     }
 
+    /// The `tool` (`ffmpeg`, `ffprobe`) on PATH for decoding the clip at `clip`, or a failure saying it is missing.
+    static func locate(forClip clip: String, tool: String = "ffmpeg") throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw JobError.failure("the clip '\(clip)' needs \(tool), which is not on PATH (install ffmpeg, e.g. 'apt-get install ffmpeg', or use still images)")
+    }
+
     /// Checks the extension; `extraArguments` (from `--ffmpeg-args`) replace the codec defaults.
     static func validate(_ path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()

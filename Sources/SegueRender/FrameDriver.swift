@@ -1,13 +1,18 @@
 import Foundation
 import SegueCore
 
-/// Draws runs of frames into a pipeline, on any renderer: each run loads its two snapshots once, then the
+/// Draws runs of frames into a pipeline, on any renderer: each run loads its two snapshots once (a clip's
+/// snapshot is updated before each frame that shows another of its frames), then the
 /// renderer draws its frames in order into buffers the pipeline lends and hands each back as soon as its
 /// pixels are ready. A cancellation stops it before the next frame: the pipeline finishes the frames it holds
 /// and removes partial output, and `JobError.interrupted` is thrown.
 enum FrameDriver {
     struct Run {
-        var snapshots: [Pixmap]
+        /// The run's screens as its first frame shows them, read when the run starts (a clip's frame then).
+        var snapshots: () throws -> [Pixmap]
+        /// The snapshots that change for the run's `n`th frame (a clip's next frame), by slot; called before
+        /// the frame is drawn, in order. Snapshots not listed keep what they hold.
+        var updates: (Int) throws -> [(slot: Int, pixmap: Pixmap)] = { _ in [] }
         /// Frame indices (file names, order in the stream) of the run, in order.
         var indices: [Int]
         /// The screens' sources (paths, samples), in the order of `snapshots`, for messages.
@@ -23,11 +28,12 @@ enum FrameDriver {
         do {
             try control?.check()
             for run in runs where !run.indices.isEmpty {
+                let snapshots = try run.snapshots()
                 do {
-                    try renderer.load(snapshots: run.snapshots)
+                    try renderer.load(snapshots: snapshots)
                 } catch {
                     // The backend counts snapshots; the user knows files.
-                    let size = run.snapshots.first.map { "\($0.width)x\($0.height)" } ?? ""
+                    let size = snapshots.first.map { "\($0.width)x\($0.height)" } ?? ""
                     throw JobError.failure("cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
                 }
                 try renderer.drawFrames(
@@ -35,6 +41,9 @@ enum FrameDriver {
                     frame: { n in
                         try control?.check()
                         control?.touch("drawing frame \(run.indices[n]) (\(run.what))")
+                        for (slot, pixmap) in try run.updates(n) {
+                            try renderer.update(snapshot: slot, with: pixmap)
+                        }
                         return try run.frame(n)
                     },
                     buffer: { pipeline.takeBuffer() },

@@ -218,7 +218,7 @@ public struct RenderJob: Sendable {
         }
 
         // Frames in flight cut to what memory allows; a job that cannot fit with one is refused before it writes.
-        let inFlight = try Self.framesInFlight(width: width, height: height, screens: inputs.screens.count,
+        let inFlight = try Self.framesInFlight(width: width, height: height, screens: inputs.screens.count + inputs.clips.count,
                                                gles: renderer.capabilities.contains(.pipelinedReadback), blurred: isBlurred,
                                                screensHeld: true)
         let schedule = progress.map {
@@ -242,32 +242,69 @@ public struct RenderJob: Sendable {
         let pipeline = FramePipeline(outputs: sink.outputs, capacity: inFlight, progress: { observer.progress($0, total) })
         let scale = storyboard.scale, background = storyboard.background, board = storyboard
         let frameSize = inputs.frame
+        // One decoder per clip, shared by the runs that show it: frames are asked for in order.
+        var readers: [String: ClipReader] = [:]
+        for (name, clip) in inputs.clips {
+            readers[name] = ClipReader(path: clip.path, source: clip.size, width: width, height: height, fps: board.fps,
+                                       playback: board.playback[name] ?? ClipPlayback())
+        }
+        defer { readers.values.forEach { $0.stop() } }
+        /// Screen `name` as frame `k` shows it: a still, or the clip's frame at its clock (`k`'s time from the first
+        /// step that shows it), with that frame's index.
+        func picture(_ name: String, _ k: Int) throws -> (pixmap: Pixmap, clipFrame: Int?) {
+            guard let reader = readers[name] else { return (inputs.screens[name]!, nil) }
+            let j = reader.index(atClock: schedule.time(of: k) - board.firstShown(name))
+            return (try reader.frame(j), j)
+        }
         let driverRuns = runs.map { run -> FrameDriver.Run in
             let (from, to) = board.timeline[run.step].screens
             let frames = run.frames
             let indices = frames.map(\.index)
             // Motion blur: frame n is the mean of its shutter samples, each drawn as a frame of its own.
+            // (A clip shows frame n's picture in every sample.)
             let blur = board.motionBlur(ofStep: run.step)
             func blurred(_ n: Int, _ draw: @escaping (FrameSchedule.Frame) -> RenderFrame) -> RenderFrame {
                 guard let blur else { return draw(frames[n]) }
                 return .average(schedule.samples(of: frames[n].index, motionBlur: blur).map(draw))
             }
+            var slots = [from, to]
+            if case let .shader(step, _, _) = board.timeline[run.step], step.direction == .back { slots = [to, from] }
+            // A hold draws only its one screen (slot 0).
+            let updated = board.timeline[run.step].name == "hold" ? [0] : [0, 1]
+            var shown: [Int: Int] = [:]  // slot -> the clip frame it holds
+            let snapshots = { () throws -> [Pixmap] in
+                guard let first = indices.first else { return [] }
+                return try slots.enumerated().map { slot, name in
+                    let (pixmap, j) = try picture(name, first)
+                    shown[slot] = j
+                    return pixmap
+                }
+            }
+            let updates = { (n: Int) throws -> [(slot: Int, pixmap: Pixmap)] in
+                var changed: [(slot: Int, pixmap: Pixmap)] = []
+                for slot in updated where readers[slots[slot]] != nil {
+                    let (pixmap, j) = try picture(slots[slot], indices[n])
+                    if shown[slot] != j {
+                        shown[slot] = j
+                        changed.append((slot, pixmap))
+                    }
+                }
+                return changed
+            }
+            let sources = slots.map { board.screens[$0] ?? $0 }
             if case let .shader(step, _, _) = board.timeline[run.step], let shader = prepared[run.step] {
                 // Back plays the shader in reverse between the swapped screens: it starts on `from`, ends on `to`.
-                let back = step.direction == .back
                 return FrameDriver.Run(
-                    snapshots: back ? [inputs.screens[to]!, inputs.screens[from]!] : [inputs.screens[from]!, inputs.screens[to]!],
-                    indices: indices,
-                    sources: (back ? [to, from] : [from, to]).map { board.screens[$0] ?? $0 }, what: "shader:\(step.transition.name)",
+                    snapshots: snapshots, updates: updates, indices: indices, sources: sources, what: "shader:\(step.transition.name)",
                     frame: { n in blurred(n) { .shader(shader, progress: step.progress(at: $0.t), width: width, height: height,
                                                        background: background) } })
             }
-            let snapshots = [inputs.screens[from]!, inputs.screens[to]!]
-            let info = snapshots.map(SnapshotInfo.init)
-            return FrameDriver.Run(snapshots: snapshots, indices: indices, sources: [from, to].map { board.screens[$0] ?? $0 },
+            // A clip may be translucent in any frame: nothing is culled under it.
+            let info = slots.map { inputs.screens[$0].map(SnapshotInfo.init) ?? SnapshotInfo(width: width, height: height, isOpaque: false) }
+            return FrameDriver.Run(snapshots: snapshots, updates: updates, indices: indices, sources: sources,
                                    what: board.timeline[run.step].name, frame: { n in
-                blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale, snapshots: info,
-                                              background: background)) }
+                blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale,
+                                              snapshots: info, background: background)) }
             })
         }
         // The directory (its lock, its manifest) lives until the last frame is written.
@@ -302,6 +339,8 @@ public struct RenderJob: Sendable {
     /// The screens at the job's pixel size, and the frame in points.
     struct Inputs {
         var screens: [String: Pixmap]
+        /// Screens that are video clips, decoded as the job draws.
+        var clips: [String: Screens.Clip] = [:]
         var size: (width: Int, height: Int)
         var frame: Size
     }
@@ -328,7 +367,7 @@ public struct RenderJob: Sendable {
                 if case let .transition(t, _, _) = step { try t.validate(frame: frame) }
                 if case let .interactive(t, _, _, _) = step { try t.validate(frame: frame) }
             }
-            return Inputs(screens: loaded.images, size: size, frame: frame)
+            return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
         }
         let screenProblems = loaded.problems.map { StoryboardProblem("$.screens.\($0.name)", $0.error.message) }
         let problems = parseProblems + screenProblems + storyboard.problems(frame: frame, stepPaths: stepPaths)
@@ -338,7 +377,7 @@ public struct RenderJob: Sendable {
                 && loaded.problems.allSatisfy { $0.error.kind == .failure }
             throw JobError(onlyImages ? .failure : .usage, problems.map { "\(file): \($0)" }.joined(separator: "\n"))
         }
-        return Inputs(screens: loaded.images, size: size, frame: frame)
+        return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
     }
 
     // MARK: Output
@@ -369,6 +408,11 @@ public struct RenderJob: Sendable {
         for name in storyboard.usedScreens.sorted() {
             h.combine(name)
             inputs.screens[name]?.pixels.withUnsafeBytes { h.combine($0) }
+            if let clip = inputs.clips[name] {
+                // A clip by its file (path, size, modification time) and how it plays, not its pixels.
+                let attributes = try? FileManager.default.attributesOfItem(atPath: clip.path)
+                h.combine("clip \(clip.path) \(exact((attributes?[.size] as? Int, (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970, storyboard.playback[name], storyboard.firstShown(name))))")
+            }
         }
         for step in storyboard.timeline {
             switch step {

@@ -3,7 +3,8 @@ import SegueCore
 import SegueImageIO
 import SegueSamples
 
-/// The screens of a job, read and resampled to the job's pixel size once, before anything renders.
+/// The screens of a job, read and resampled to the job's pixel size once, before anything renders (clips are
+/// probed then, and decoded frame by frame as the job draws).
 enum Screens {
     /// The pixel size the sample screens are drawn at when nothing else sets it: 375x667 points.
     static func defaultSize(scale: Double) -> (width: Int, height: Int) {
@@ -25,20 +26,37 @@ enum Screens {
         return try ImageDecoder.decode(contentsOf: source, maxPixels: maxPixels)
     }
 
+    /// A screen that is a video clip: its file, and its own pixel size (ffprobe's), checked before anything
+    /// renders; its frames are decoded while the job runs (`ClipReader`).
+    struct Clip {
+        var path: String
+        var size: (width: Int, height: Int)
+    }
+
     /// Reads every screen: those in `order` first (the first one read sets the pixel size unless `size` does),
-    /// then the rest. Each is resampled to that size where it differs (area-averaged when shrinking,
-    /// Catmull-Rom when enlarging). A screen that cannot be read is a problem at `$.screens.NAME`.
+    /// then the rest. Each still is resampled to that size where it differs (area-averaged when shrinking,
+    /// Catmull-Rom when enlarging); a clip (`ClipReader.isClip`) is only probed here, for its size and that
+    /// ffmpeg opens it. A screen that cannot be read is a problem at `$.screens.NAME`.
     static func load(_ sources: [String: String], order: [String], size: (width: Int, height: Int)?, scale: Double,
-                     maxPixels: Int, resolve: (String) -> String) -> (images: [String: Pixmap], size: (width: Int, height: Int)?,
+                     maxPixels: Int, resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
+                                                                       size: (width: Int, height: Int)?,
                                                                        problems: [(name: String, error: JobError)]) {
         var images: [String: Pixmap] = [:]
+        var clips: [String: Clip] = [:]
         var size = size
         var problems: [(String, JobError)] = []
         let names = order + sources.keys.sorted().filter { !order.contains($0) }
         for name in names {
-            guard let source = sources[name], images[name] == nil else { continue }
+            guard let source = sources[name], images[name] == nil, clips[name] == nil else { continue }
             do {
-                let image = try Self.image(resolve(source), size: size, scale: scale, maxPixels: maxPixels)
+                let path = resolve(source)
+                if ClipReader.isClip(path) {
+                    let clip = Clip(path: path, size: try ClipReader.probe(path))
+                    if size == nil { size = clip.size }
+                    clips[name] = clip
+                    continue
+                }
+                let image = try Self.image(path, size: size, scale: scale, maxPixels: maxPixels)
                 let (w, h) = size ?? (image.width, image.height)
                 size = (w, h)
                 images[name] = image.width == w && image.height == h ? image : Resampler.resample(image, width: w, height: h)
@@ -46,6 +64,6 @@ enum Screens {
                 problems.append((name, JobError(classifying: error) ?? .failure("\(error)")))
             }
         }
-        return (images, size, problems)
+        return (images, clips, size, problems)
     }
 }

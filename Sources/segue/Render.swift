@@ -7,11 +7,27 @@ import SegueRender
 
 /// Options every rendering command shares: inputs, frame size, timing, backend and output.
 struct RenderOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The screen the transition starts from: a PNG or JPEG, or sample:home / sample:detail.", valueName: "path"))
+    @Option(help: ArgumentHelp("""
+        The screen the transition starts from: a PNG or JPEG, sample:home / sample:detail, or a video clip \
+        (.mp4, .mov, .webm, .gif, .mkv ...: decoded by ffmpeg, it plays during the transition).
+        """, valueName: "path"))
     var from: String
 
-    @Option(help: ArgumentHelp("The screen it ends on. Resampled (bicubic, area-averaged when shrinking) to the output size when sizes differ.", valueName: "path"))
+    @Option(help: ArgumentHelp("""
+        The screen it ends on. Resampled (bicubic, area-averaged when shrinking) to the output size when sizes \
+        differ; a clip is scaled by ffmpeg.
+        """, valueName: "path"))
     var to: String
+
+    @Option(name: .customLong("from-start"), parsing: .unconditional, help: ArgumentHelp(
+        "When --from is a clip: seconds into it at the transition's start; frame k shows it at this + k/fps (0).",
+        valueName: "s"))
+    var fromStart: Double = 0
+
+    @Option(name: .customLong("to-start"), parsing: .unconditional, help: ArgumentHelp(
+        "When --to is a clip: seconds into it at the transition's start (0). A clip holds its last frame past its end.",
+        valueName: "s"))
+    var toStart: Double = 0
 
     @Option(help: ArgumentHelp("""
         Output: a .png file with --progress, else a directory for frame_00000.png ...; a .mp4, .webm, .mov or \
@@ -73,6 +89,9 @@ struct RenderOptions: ParsableArguments {
         }
         guard scale > 0, scale <= 64, scale.isFinite else { throw ValidationError("--scale must be in (0, 64], not \(scale.compact)") }
         if out.isEmpty { throw ValidationError("--out must not be empty") }
+        for (name, value) in [("--from-start", fromStart), ("--to-start", toStart)] where !(value >= 0 && value.isFinite) {
+            throw ValidationError("\(name) must be a number of seconds, at least 0, not \(value.compact)")
+        }
         if RenderJob.isVideoPath(out) && jobOptions.format != "png" {
             throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(jobOptions.format) applies to a stream: choose one")
         }
@@ -89,6 +108,7 @@ struct Render: ParsableCommand {
         discussion: """
             Examples:
               segue render door --from a.png --to b.png --out frames/
+              segue render door --from a.mp4 --to b.mov --to-start 2.5 --out doors.mp4
               segue render circle-spread --from a.png --to b.png --center 110,150 --progress 0.5 --out mid.png
               segue render page-flip --from a.png --to b.png --out - --format y4m | ffmpeg -i - flip.mp4
               segue render --shader ripple --from a.png --to b.png --param amplitude=0.05 --out frames/
@@ -157,6 +177,7 @@ struct Render: ParsableCommand {
                                                    screens: ["from": render.from, "to": render.to], timeline: [step]),
                             output: render.output)
         job.progress = render.progress.map { [$0] }
+        job.storyboard.playback = ["from": ClipPlayback(start: render.fromStart), "to": ClipPlayback(start: render.toStart)]
         job.storyboard.motionBlur = render.jobOptions.blur
         render.jobOptions.configure(&job)
         try render.jobOptions.run(job)

@@ -1,0 +1,189 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+
+/// A video clip used as a screen, decoded by one `ffmpeg` process into a pipe of raw RGBA frames at the job's
+/// size and frame rate: `-ss START -i CLIP -vf fps=FPS,scale=W:H -f rawvideo -pix_fmt rgba -`, so output frame
+/// `j` is the clip at `START + j / FPS`. Frames are read in order, one at a time (memory is one frame and the
+/// pipe's buffer, never the clip); past the clip's end the last frame is held, or with `loop` the clip starts
+/// over (`-stream_loop -1`). A frame asked for out of order restarts the process.
+///
+/// ffmpeg scales with `flags=area` when shrinking and `bicubic` when enlarging, as stills are resampled (area
+/// averaging, Catmull-Rom); its pixels are straight alpha and are premultiplied here.
+final class ClipReader {
+    /// A clip's file extensions: screens with one of these are clips, the rest stills.
+    static let extensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv", "avi", "gif", "mpg", "mpeg", "ogv"]
+
+    /// Whether `path` names a video clip, by its extension (any case).
+    static func isClip(_ path: String) -> Bool {
+        !path.hasPrefix("sample:") && extensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    let path: String
+    let width: Int
+    let height: Int
+    let fps: Double
+    let playback: ClipPlayback
+    /// The clip's own pixel size, for the scale filter's choice.
+    let source: (width: Int, height: Int)
+
+    private var process: Process?
+    private var output: FileHandle?
+    private var errors: Pipe?
+    /// The index of the next frame the pipe will give, and the last frame read (held at the end).
+    private var next = 0
+    private var current: (index: Int, frame: Pixmap)?
+    private var ended = false
+
+    init(path: String, source: (width: Int, height: Int), width: Int, height: Int, fps: Double, playback: ClipPlayback) {
+        self.path = path
+        self.source = source
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.playback = playback
+    }
+
+    deinit { stop() }
+
+    /// The frame index that a clip `seconds` into its clock shows (`round(seconds * fps)`, at least 0).
+    func index(atClock seconds: Double) -> Int {
+        let j = (seconds * fps).rounded()
+        return j.isFinite && j > 0 ? Int(min(j, 1e12)) : 0
+    }
+
+    /// Frame `j` of the clip at the job's rate (the last frame when the clip has ended and does not loop).
+    /// The same `j` twice gives the same frame without reading.
+    func frame(_ j: Int) throws -> Pixmap {
+        if let current, current.index == j || (ended && j >= current.index) { return current.frame }
+        if process == nil || j < next { try start() }
+        while next <= j {
+            guard let frame = try read() else {
+                ended = true
+                guard let current else {
+                    throw JobError.failure("the clip '\(path)' has no frames ffmpeg can decode\(said())")
+                }
+                return current.frame
+            }
+            current = (next, frame)
+            next += 1
+        }
+        return current!.frame
+    }
+
+    private func start() throws {
+        stop()
+        let ffmpeg = try FFmpegStream.locate(forClip: path)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ffmpeg)
+        let shrinking = width * height <= source.width * source.height
+        let filter = "fps=\(fps.compact),scale=\(width):\(height):flags=\(shrinking ? "area" : "bicubic"),format=rgba"
+        p.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error"]
+            + (playback.loop ? ["-stream_loop", "-1"] : [])
+            + (playback.start > 0 ? ["-ss", "\(playback.start)"] : [])
+            + ["-i", path, "-an", "-vf", filter, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            try p.run()
+        } catch {
+            throw JobError.failure("cannot start ffmpeg for the clip '\(path)': \(error.localizedDescription)")
+        }
+        process = p
+        output = out.fileHandleForReading
+        errors = err
+        next = 0
+        current = nil
+        ended = false
+    }
+
+    /// One frame's bytes from the pipe, premultiplied; nil at the end of the stream.
+    private func read() throws -> Pixmap? {
+        guard let output else { return nil }
+        let count = width * height * 4
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        var filled = 0
+        let fd = output.fileDescriptor
+        try pixels.withUnsafeMutableBytes { buffer in
+            while filled < count {
+                let n = Foundation.read(fd, buffer.baseAddress! + filled, count - filled)
+                if n > 0 { filled += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw JobError.failure("cannot read the clip '\(path)' from ffmpeg: \(String(cString: strerror(errno)))") }
+                break
+            }
+        }
+        guard filled == count else {
+            if filled > 0 { throw JobError.failure("ffmpeg stopped mid-frame decoding the clip '\(path)'\(said())") }
+            process?.waitUntilExit()
+            if let p = process, p.terminationStatus != 0 {
+                throw JobError.failure("ffmpeg failed (exit \(p.terminationStatus)) decoding the clip '\(path)'\(said())")
+            }
+            return nil
+        }
+        var opaque = true
+        for p in pixels where p >> 24 != 255 { opaque = false; break }
+        if !opaque {
+            for i in pixels.indices {
+                let p = pixels[i]
+                pixels[i] = Pixmap.premultiply(r: p & 0xFF, g: (p >> 8) & 0xFF, b: (p >> 16) & 0xFF, a: p >> 24)
+            }
+        }
+        return Pixmap(width: width, height: height, pixels: pixels)
+    }
+
+    /// ffmpeg's last line of complaint, once it has exited (`: ...`), or nothing.
+    private func said() -> String {
+        guard let process, !process.isRunning, let errors else { return "" }
+        let text = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        return text.split(separator: "\n").last.map { ": \($0)" } ?? ""
+    }
+
+    /// Ends the ffmpeg process (the clip is done with, or restarts).
+    func stop() {
+        guard let process else { return }
+        try? output?.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        self.process = nil
+        output = nil
+        errors = nil
+    }
+
+    /// The clip's pixel size, read by `ffprobe` before anything renders: a failure naming the clip when ffmpeg
+    /// cannot open it, or when ffmpeg is not installed.
+    static func probe(_ path: String) throws -> (width: Int, height: Int) {
+        let ffprobe = try FFmpegStream.locate(forClip: path, tool: "ffprobe")
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            throw JobError.failure("cannot read the clip '\(path)': \(reason)")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ffprobe)
+        p.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                       "-of", "csv=p=0:s=x", path]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        do {
+            try p.run()
+        } catch {
+            throw JobError.failure("cannot start ffprobe for the clip '\(path)': \(error.localizedDescription)")
+        }
+        let said = out.fileHandleForReading.readDataToEndOfFile()
+        let complaint = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = text.split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []
+        guard p.terminationStatus == 0, parts.count == 2, parts[0] > 0, parts[1] > 0 else {
+            let why = String(decoding: complaint, as: UTF8.self).split(separator: "\n").last.map(String.init)
+                ?? (p.terminationStatus == 0 ? "no video stream" : "exit \(p.terminationStatus)")
+            throw JobError.failure("ffmpeg cannot open the clip '\(path)': \(why)")
+        }
+        return (parts[0], parts[1])
+    }
+}
