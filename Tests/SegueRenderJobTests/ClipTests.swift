@@ -1,0 +1,203 @@
+import Foundation
+import SegueCore
+import SegueCPU
+import SegueImageIO
+import SegueRender
+import SegueTestSupport
+import Testing
+
+/// The `ffmpeg` on PATH, if any.
+private let clipFFmpeg: String? = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}()
+
+/// Video clips as screens: two moving clips made here by ffmpeg (lossless PNG-in-MOV, so a frame decoded by the
+/// job and the same frame extracted as a still are the same pixels), and jobs whose frames must equal jobs of
+/// still screens extracted from the clips at the times the clips' clocks give.
+@Suite(.enabled(if: clipFFmpeg != nil, "ffmpeg is not on PATH: the clip tests need it to make and decode clips"))
+struct ClipTests {
+    static var ffmpeg: String? { clipFFmpeg }
+
+    /// A clip of `testsrc2` or `mandelbrot`, 160x284, 1 s at 10 fps: 10 frames, each unlike the last.
+    static let width = 160, height = 284, fps = 10.0
+
+    /// The frames of a clip job must equal frames of still jobs exactly: the same decoder made both, and the
+    /// compositor is deterministic. A named tolerance all the same, so a change of decoder shows as one line.
+    static let clipVsStills = Tolerance.exact
+
+    /// The clips, made once per test in a fresh directory.
+    struct Clips {
+        let dir: URL
+        var a: String { dir.appendingPathComponent("A.mov").path }
+        var b: String { dir.appendingPathComponent("B.mov").path }
+
+        init() throws {
+            dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-clips-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let size = "\(ClipTests.width)x\(ClipTests.height)"
+            try ClipTests.run(["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=10:duration=1", "-c:v", "png", a])
+            try ClipTests.run(["-f", "lavfi", "-i", "mandelbrot=size=\(size):rate=10", "-t", "1", "-c:v", "png", b])
+        }
+
+        /// Frame `n` of `clip` (the last one past its end) as a PNG, extracted by ffmpeg.
+        func still(_ clip: String, _ n: Int) throws -> String {
+            let n = min(n, 9)
+            let path = dir.appendingPathComponent("\((clip as NSString).lastPathComponent)-\(n).png").path
+            if !FileManager.default.fileExists(atPath: path) {
+                try ClipTests.run(["-i", clip, "-vf", "select=eq(n\\,\(n))", "-frames:v", "1", path])
+            }
+            return path
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ffmpeg!)
+        p.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw SegueError.failed("ffmpeg \(arguments.joined(separator: " ")) failed") }
+    }
+
+    /// One frame of `effect` between two stills at progress `t`.
+    static func stillFrame(_ transition: Transition, from: String, to: String, t: Double, backend: BackendChoice = .cpu) throws -> Pixmap {
+        var job = RenderJob(transition, from: from, to: to, fps: fps, output: .frames(directory: "unused"))
+        job.progress = [t]
+        job.backend = backend
+        return try #require(try job.frames().first)
+    }
+
+    static func expectSame(_ actual: Pixmap, _ expected: Pixmap, _ tolerance: Tolerance, _ what: String) {
+        let comparison = ImageComparison(actual: actual, expected: expected, levels: tolerance.maxLevelDiff)
+        #expect(comparison.passes(tolerance), "\(what): \(comparison) (tolerance \(tolerance))")
+    }
+
+    /// The issue's test: a door between two moving clips shows, in frame k, clip A's frame at k / fps in the
+    /// doors and clip B's in the scaled screen behind; past the clips' end (frame 10 of a 10-frame clip) their
+    /// last frames are held.
+    @Test func aDoorBetweenTwoClipsShowsEachClipAtTheFramesTime() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let door = Transition(.door, duration: 1)
+        var job = RenderJob(door, from: clips.a, to: clips.b, fps: Self.fps, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        let frames = try job.frames()
+        #expect(frames.count == 11)
+        for k in [0, 1, 4, 7, 9, 10] {
+            let expected = try Self.stillFrame(door, from: clips.still(clips.a, k), to: clips.still(clips.b, k), t: Double(k) / 10)
+            Self.expectSame(frames[k], expected, Self.clipVsStills, "frame \(k)")
+        }
+        // The clips move: frame 4 is not frame 1's stills at frame 4's progress.
+        let stale = try Self.stillFrame(door, from: clips.still(clips.a, 1), to: clips.still(clips.b, 1), t: 0.4)
+        #expect(frames[4] != stale)
+    }
+
+    /// `--from-start` / `--to-start`: each clip's clock starts that far into it.
+    @Test func startOffsetsShiftEachClipsClock() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let door = Transition(.door, duration: 0.5)
+        var job = RenderJob(door, from: clips.a, to: clips.b, fps: Self.fps, output: .frames(directory: "unused"))
+        job.storyboard.playback = ["from": ClipPlayback(start: 0.3), "to": ClipPlayback(start: 0.2)]
+        job.backend = .cpu
+        let frames = try job.frames()
+        #expect(frames.count == 6)
+        for k in [0, 2, 5] {
+            let expected = try Self.stillFrame(door, from: clips.still(clips.a, 3 + k), to: clips.still(clips.b, 2 + k), t: Double(k) / 5)
+            Self.expectSame(frames[k], expected, Self.clipVsStills, "frame \(k)")
+        }
+    }
+
+    /// In a storyboard a clip's clock starts at the first step that shows it and runs with storyboard time: a
+    /// hold plays it; `"loop": true` starts it over at its end, else its last frame is held.
+    @Test func aStoryboardClipsClockStartsWhereItIsFirstShown() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let story = clips.dir.appendingPathComponent("story.json")
+        try Data("""
+            {"fps": 10, "screens": {"a": {"path": "A.mov", "loop": true}, "b": "B.mov"},
+             "timeline": [{"hold": "a", "duration": 1.5},
+                          {"transition": "door", "from": "a", "to": "b", "duration": 1}]}
+            """.utf8).write(to: story)
+        var job = try RenderJob(storyboardFile: story.path, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        #expect(job.parseProblems.isEmpty, "\(job.parseProblems)")
+        #expect(job.storyboard.playback == ["a": ClipPlayback(loop: true)])
+        let frames = try job.frames()
+        #expect(frames.count == 26)
+        // The hold plays A (frame 3), then loops it (frame 12 is A's frame 2).
+        for (k, n) in [(3, 3), (12, 2)] {
+            let still = try ImageDecoder.decode(contentsOf: clips.still(clips.a, n))
+            Self.expectSame(frames[k], still, Self.clipVsStills, "hold frame \(k)")
+        }
+        // The door starts at 1.5 s: A's clock is at 15 frames (looped: its frame 5), B's at 0.
+        let door = Transition(.door, duration: 1)
+        for m in [0, 3, 10] {
+            let expected = try Self.stillFrame(door, from: clips.still(clips.a, (15 + m) % 10), to: clips.still(clips.b, m), t: Double(m) / 10)
+            Self.expectSame(frames[15 + m], expected, Self.clipVsStills, "door frame \(15 + m)")
+        }
+    }
+
+    /// A shard starts mid-way through the clips and writes the frames the whole job writes.
+    @Test func aShardOfAClipJobWritesTheWholeJobsFrames() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let door = Transition(.door, duration: 1)
+        let whole = clips.dir.appendingPathComponent("whole").path, part = clips.dir.appendingPathComponent("part").path
+        var job = RenderJob(door, from: clips.a, to: clips.b, fps: Self.fps, output: .frames(directory: whole))
+        job.backend = .cpu
+        try job.run()
+        job.outputs = [.frames(directory: part)]
+        job.shard = try Shard(parsing: "2/3")
+        #expect(try job.run().rendered == 3)
+        for k in [2, 5, 8] {
+            let name = String(format: "frame_%05d.png", k)
+            let a = try ImageDecoder.decode(contentsOf: "\(whole)/\(name)"), b = try ImageDecoder.decode(contentsOf: "\(part)/\(name)")
+            #expect(a == b, "\(name) differs")
+        }
+    }
+
+    /// A clip ffmpeg cannot open is a failure naming it, before anything is written.
+    @Test func aClipFFmpegCannotOpenFailsBeforeAnythingRenders() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let bad = clips.dir.appendingPathComponent("bad.mp4").path
+        try Data("not a video".utf8).write(to: URL(fileURLWithPath: bad))
+        let out = clips.dir.appendingPathComponent("out").path
+        var job = RenderJob(Transition(.door), from: bad, to: clips.b, output: .frames(directory: out))
+        job.backend = .cpu
+        #expect {
+            try job.run()
+        } throws: { error in
+            guard let e = error as? JobError else { return false }
+            return e.kind == .failure && e.message.hasPrefix("ffmpeg cannot open the clip '\(bad)'") && !e.message.contains("\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// The GLES backend uploads each clip frame as it changes and draws what the CPU draws, within
+    /// `Tolerance.glesVsCPU` (skipped where no GLES context can be made).
+    @Test func glesDrawsClipsAsTheCPUDoes() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        var job = RenderJob(Transition(.door, duration: 1), from: clips.a, to: clips.b, fps: Self.fps, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        let cpu = try job.frames()
+        job.backend = .gles
+        let gles: [Pixmap]
+        do {
+            gles = try job.frames()
+        } catch {
+            print("skipped: no GLES context (\(error))")
+            return
+        }
+        #expect(gles.count == cpu.count)
+        for k in [0, 3, 6, 10] where k < gles.count {
+            Self.expectSame(gles[k], cpu[k], Tolerance.glesVsCPU, "GLES frame \(k)")
+        }
+    }
+}
