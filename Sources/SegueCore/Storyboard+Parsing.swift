@@ -194,11 +194,11 @@ private struct Parser {
                         }
                         if playback != ClipPlayback() { board.playback[name] = playback }
                     } else {
-                        problem(path, "expected an image or video path (relative to the storyboard), sample:home / sample:detail, or {\"path\": ..., \"loop\": true}")
+                        problem(path, "expected an image path (PNG or JPEG) or a video clip, relative to the storyboard, sample:home / sample:detail, or {\"path\": ..., \"loop\": true}")
                     }
                 }
             } else {
-                problem("$.screens", "expected an object of screen names to image paths")
+                problem("$.screens", "expected an object of screen names to image or clip paths")
             }
         } else {
             problem("$", "missing \"screens\": an object of screen names to image paths")

@@ -58,7 +58,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
             let candidate = "\(dir)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw JobError.failure("the clip '\(clip)' needs \(tool), which is not on PATH (install ffmpeg, e.g. 'apt-get install ffmpeg', or use still images)")
+        throw JobError.failure("the clip '\(clip)' needs ffmpeg\(tool == "ffmpeg" ? "" : " (its \(tool))"), which is not on PATH (install ffmpeg, e.g. 'apt-get install ffmpeg', or use still images)")
     }
 
     /// Checks the extension; `extraArguments` (from `--ffmpeg-args`) replace the codec defaults.

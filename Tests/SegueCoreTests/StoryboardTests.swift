@@ -171,4 +171,22 @@ import Testing
         let options = parse(#"{"transition": "shader:mine.glsl", "from": "a", "to": "b", "options": {"zoom": 1}}"#)
         #expect(options.problems.map(\.path) == ["$.timeline[0].options.zoom"])
     }
+
+    /// A screen may be an object naming a clip and how it plays; its problems are reported at their paths.
+    @Test func readsClipScreensAsObjects() throws {
+        func parse(_ json: String) -> Storyboard.Parsed { Storyboard.parse(json: Data(json.utf8)) { _ in "" } }
+        let good = parse("""
+            {"screens": {"a": {"path": "a.mp4", "loop": true, "start": 1.5}, "b": {"path": "b.webm"}, "c": "c.png"},
+             "timeline": [{"hold": "a", "duration": 1}, {"transition": "fade", "from": "b", "to": "c"}]}
+            """)
+        #expect(good.problems.isEmpty, "\(good.problems)")
+        #expect(good.storyboard.screens == ["a": "a.mp4", "b": "b.webm", "c": "c.png"])
+        #expect(good.storyboard.playback == ["a": ClipPlayback(start: 1.5, loop: true)])
+        #expect(good.storyboard.firstShown("b") == 1 && good.storyboard.firstShown("a") == 0)
+        let bad = parse("""
+            {"screens": {"a": {"path": "", "loop": "yes", "start": -1, "speed": 2}},
+             "timeline": [{"hold": "a", "duration": 1}]}
+            """)
+        #expect(bad.problems.map(\.path) == ["$.screens.a.speed", "$.screens.a.path", "$.screens.a.loop", "$.screens.a.start"])
+    }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import SegueCore
+import SegueImageIO
+import Testing
+
+/// Video clips as screens, from the command line: the options, the help, and the one-line errors (a clip ffmpeg
+/// cannot open, a missing ffmpeg) before anything is written. What clips draw is tested in
+/// `SegueRenderJobTests/ClipTests`.
+@Suite struct ClipCommandTests {
+    static let hasFFmpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
+
+    /// A 40x72 clip of `testsrc2`, 1 s at 10 fps, lossless.
+    static func makeClip(in dir: URL, _ name: String = "a.mov") throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
+                       "-i", "testsrc2=size=40x72:rate=10:duration=1", "-c:v", "png", path]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        return path
+    }
+
+    @Test(.enabled(if: hasFFmpeg, "needs ffmpeg to make a clip"))
+    func rendersBetweenAClipAndAStillAndABatchHoldPlaysAClip() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = try Self.makeClip(in: dir)
+        let out = dir.appendingPathComponent("frames").path
+        let r = try Segue.run(["render", "door", "--from", clip, "--to", "sample:detail", "--fps", "10", "--duration", "0.5",
+                               "--from-start", "0.4", "--backend", "cpu", "--quiet", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }.sorted()
+        #expect(names.count == 6)
+        // The clip sets the size.
+        let first = try ImageDecoder.decode(contentsOf: "\(out)/\(names[0])")
+        #expect(first.width == 40 && first.height == 72)
+
+        // A storyboard's hold of a looping clip plays it: its frames differ, and frame 10 is frame 0 again.
+        let story = try write("""
+            {"fps": 10, "screens": {"a": {"path": "a.mov", "loop": true}}, "timeline": [{"hold": "a", "duration": 1}]}
+            """, "story.json", in: dir)
+        let held = dir.appendingPathComponent("held").path
+        let b = try Segue.run(["batch", story, "--backend", "cpu", "--quiet", "--out", held])
+        #expect(b.status == 0, "\(b.stderr)")
+        let f0 = try ImageDecoder.decode(contentsOf: "\(held)/frame_00000.png")
+        let f3 = try ImageDecoder.decode(contentsOf: "\(held)/frame_00003.png")
+        let f10 = try ImageDecoder.decode(contentsOf: "\(held)/frame_00010.png")
+        #expect(f0 != f3)
+        #expect(f0 == f10)
+    }
+
+    @Test func aMissingFFmpegIsOneLineBeforeAnythingIsWritten() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("a.mp4").path
+        try Data("whatever".utf8).write(to: URL(fileURLWithPath: clip))
+        let r = try Segue.run(["render", "door", "--from", clip, "--to", "sample:detail", "--backend", "cpu",
+                               "--out", dir.appendingPathComponent("out").path], environment: ["PATH": "/nonexistent"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("segue: error: the clip '\(clip)' needs ffmpeg"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.mp4"])
+    }
+
+    @Test(.enabled(if: hasFFmpeg, "needs ffprobe to refuse the clip"))
+    func aClipFFmpegCannotOpenIsOneLine() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("broken.webm").path
+        try Data("not a video at all".utf8).write(to: URL(fileURLWithPath: clip))
+        let r = try Segue.run(["render", "door", "--from", "sample:home", "--to", clip, "--backend", "cpu",
+                               "--out", dir.appendingPathComponent("out").path])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("segue: error: ffmpeg cannot open the clip '\(clip)'"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["broken.webm"])
+    }
+
+    @Test func startOffsetsAreCheckedAndDocumented() throws {
+        let r = try Segue.run(["render", "door", "--from", "sample:home", "--to", "sample:detail", "--from-start", "-1", "--out", "x"])
+        #expect(r.status == 2 && r.stderr.contains("--from-start must be"), "\(r.stderr)")
+        let help = try Segue.run(["render", "--help"])
+        let text = String(decoding: help.stdout, as: UTF8.self)
+        #expect(text.contains("--from-start") && text.contains("--to-start") && text.contains("video clip"), "\(text)")
+    }
+}
