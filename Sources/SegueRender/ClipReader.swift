@@ -27,15 +27,20 @@ final class ClipReader {
     /// The clip's own pixel size, for the scale filter's choice.
     let source: (width: Int, height: Int)
 
+    /// Told of each ffmpeg process, so an interrupted job ends it.
+    let control: JobControl?
     private var process: Process?
     private var output: FileHandle?
-    private var errors: Pipe?
+    /// What ffmpeg says on standard error, read by a thread of its own so a chatty decoder never blocks.
+    private let complaints = ErrorOutput()
     /// The index of the next frame the pipe will give, and the last frame read (held at the end).
     private var next = 0
     private var current: (index: Int, frame: Pixmap)?
     private var ended = false
 
-    init(path: String, source: (width: Int, height: Int), width: Int, height: Int, fps: Double, playback: ClipPlayback) {
+    init(path: String, source: (width: Int, height: Int), width: Int, height: Int, fps: Double, playback: ClipPlayback,
+         control: JobControl? = nil) {
+        self.control = control
         self.path = path
         self.source = source
         self.width = width
@@ -93,8 +98,9 @@ final class ClipReader {
             throw JobError.failure("cannot start ffmpeg for the clip '\(path)': \(error.localizedDescription)")
         }
         process = p
+        control?.register(child: p.processIdentifier)
         output = out.fileHandleForReading
-        errors = err
+        complaints.start(reading: err.fileHandleForReading)
         next = 0
         current = nil
         ended = false
@@ -135,11 +141,40 @@ final class ClipReader {
         return Pixmap(width: width, height: height, pixels: pixels)
     }
 
-    /// ffmpeg's last line of complaint, once it has exited (`: ...`), or nothing.
+    /// ffmpeg's last line of complaint once it has exited (`: ...`), or nothing.
     private func said() -> String {
-        guard let process, !process.isRunning, let errors else { return "" }
-        let text = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
-        return text.split(separator: "\n").last.map { ": \($0)" } ?? ""
+        guard let process else { return "" }
+        process.waitUntilExit()
+        return complaints.lastLine().map { ": \($0)" } ?? ""
+    }
+
+    /// The last few KiB ffmpeg wrote on standard error.
+    private final class ErrorOutput: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tail = Data()
+        private var done = DispatchSemaphore(value: 0)
+
+        func start(reading handle: FileHandle) {
+            lock.withLock { tail = Data() }
+            let finished = DispatchSemaphore(value: 0)
+            done = finished
+            Thread { [self] in
+                while case let chunk = handle.availableData, !chunk.isEmpty {
+                    lock.withLock {
+                        tail.append(chunk)
+                        if tail.count > 4096 { tail = tail.suffix(4096) }
+                    }
+                }
+                finished.signal()
+            }.start()
+        }
+
+        /// Waits for the end of the stream (the process has exited) and gives its last line.
+        func lastLine() -> String? {
+            done.wait()
+            done.signal()
+            return lock.withLock { String(decoding: tail, as: UTF8.self) }.split(separator: "\n").last.map(String.init)
+        }
     }
 
     /// Ends the ffmpeg process (the clip is done with, or restarts).
@@ -148,9 +183,9 @@ final class ClipReader {
         try? output?.close()
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+        control?.forget(child: process.processIdentifier)
         self.process = nil
         output = nil
-        errors = nil
     }
 
     /// The clip's pixel size, read by `ffprobe` before anything renders: a failure naming the clip when ffmpeg

@@ -117,5 +117,6 @@ public final class JobControl: @unchecked Sendable {
     func register(temporaryFile path: String) { _ = lock.withLock { temporaryFiles.insert(path) } }
     func register(directory path: String) { _ = lock.withLock { temporaryDirectories.insert(path) } }
     func register(child pid: Int32) { _ = lock.withLock { children.insert(pid) } }
+    func forget(child pid: Int32) { _ = lock.withLock { children.remove(pid) } }
     func forget(temporaryFile path: String) { _ = lock.withLock { temporaryFiles.remove(path) } }
 }

@@ -246,7 +246,7 @@ public struct RenderJob: Sendable {
         var readers: [String: ClipReader] = [:]
         for (name, clip) in inputs.clips {
             readers[name] = ClipReader(path: clip.path, source: clip.size, width: width, height: height, fps: board.fps,
-                                       playback: board.playback[name] ?? ClipPlayback())
+                                       playback: board.playback[name] ?? ClipPlayback(), control: control)
         }
         defer { readers.values.forEach { $0.stop() } }
         /// Screen `name` as frame `k` shows it: a still, or the clip's frame at its clock (`k`'s time from the first
