@@ -270,7 +270,8 @@ public struct RenderJob: Sendable {
             var slots = [from, to]
             if case let .shader(step, _, _) = board.timeline[run.step], step.direction == .back { slots = [to, from] }
             // A hold draws only its one screen (slot 0).
-            let updated = board.timeline[run.step].name == "hold" ? [0] : [0, 1]
+            let updated: [Int]
+            if case .hold = board.timeline[run.step] { updated = [0] } else { updated = [0, 1] }
             var shown: [Int: Int] = [:]  // slot -> the clip frame it holds
             let snapshots = { () throws -> [Pixmap] in
                 guard let first = indices.first else { return [] }
