@@ -188,9 +188,24 @@ final class ClipReader {
         output = nil
     }
 
-    /// The clip's pixel size, read by `ffprobe` before anything renders: a failure naming the clip when ffmpeg
-    /// cannot open it, or when ffmpeg is not installed.
-    static func probe(_ path: String) throws -> (width: Int, height: Int) {
+    /// What `probe` reads of a clip.
+    struct Probe {
+        var width: Int
+        var height: Int
+        /// Whether every frame is opaque: its pixel format has no alpha (ffmpeg then gives alpha 255), so layers
+        /// under it may be culled as under an opaque still.
+        var isOpaque: Bool
+    }
+
+    /// Whether frames in ffmpeg's pixel format `name` can carry alpha (a palette may hold a transparent entry).
+    static func carriesAlpha(pixelFormat name: String) -> Bool {
+        name.isEmpty || name == "pal8" || name.hasPrefix("yuva") || name.hasPrefix("ya") || name.hasPrefix("gbrap")
+            || ["rgba", "bgra", "argb", "abgr", "rgb32", "bgr32", "0rgb"].contains { name.hasPrefix($0) }
+    }
+
+    /// The clip's pixel size and whether it is opaque, read by `ffprobe` before anything renders: a failure
+    /// naming the clip when ffmpeg cannot open it, or when ffmpeg is not installed.
+    static func probe(_ path: String) throws -> Probe {
         let ffprobe = try FFmpegStream.locate(forClip: path, tool: "ffprobe")
         guard FileManager.default.isReadableFile(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
@@ -198,7 +213,7 @@ final class ClipReader {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ffprobe)
-        p.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+        p.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,pix_fmt",
                        "-of", "csv=p=0:s=x", path]
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
@@ -213,12 +228,14 @@ final class ClipReader {
         let complaint = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let parts = text.split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []
+        let fields = text.split(separator: "\n").first?.split(separator: "x", omittingEmptySubsequences: false).map(String.init) ?? []
+        let parts = fields.prefix(2).compactMap { Int($0) }
         guard p.terminationStatus == 0, parts.count == 2, parts[0] > 0, parts[1] > 0 else {
             let why = String(decoding: complaint, as: UTF8.self).split(separator: "\n").last.map(String.init)
                 ?? (p.terminationStatus == 0 ? "no video stream" : "exit \(p.terminationStatus)")
             throw JobError.failure("ffmpeg cannot open the clip '\(path)': \(why)")
         }
-        return (parts[0], parts[1])
+        let format = fields.count > 2 ? fields[2] : ""
+        return Probe(width: parts[0], height: parts[1], isOpaque: !carriesAlpha(pixelFormat: format))
     }
 }

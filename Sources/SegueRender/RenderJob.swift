@@ -300,8 +300,11 @@ public struct RenderJob: Sendable {
                     frame: { n in blurred(n) { .shader(shader, progress: step.progress(at: $0.t), width: width, height: height,
                                                        background: background) } })
             }
-            // A clip may be translucent in any frame: nothing is culled under it.
-            let info = slots.map { inputs.screens[$0].map(SnapshotInfo.init) ?? SnapshotInfo(width: width, height: height, isOpaque: false) }
+            // A clip is opaque when its pixel format has no alpha; else any frame may be translucent.
+            let info = slots.map { name in
+                inputs.screens[name].map(SnapshotInfo.init)
+                    ?? SnapshotInfo(width: width, height: height, isOpaque: inputs.clips[name]?.isOpaque ?? false)
+            }
             return FrameDriver.Run(snapshots: snapshots, updates: updates, indices: indices, sources: sources,
                                    what: board.timeline[run.step].name, frame: { n in
                 blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale,

@@ -31,6 +31,8 @@ enum Screens {
     struct Clip {
         var path: String
         var size: (width: Int, height: Int)
+        /// Every frame opaque (its pixel format has no alpha).
+        var isOpaque: Bool
     }
 
     /// Reads every screen: those in `order` first (the first one read sets the pixel size unless `size` does),
@@ -51,7 +53,8 @@ enum Screens {
             do {
                 let path = resolve(source)
                 if ClipReader.isClip(path) {
-                    let clip = Clip(path: path, size: try ClipReader.probe(path))
+                    let probe = try ClipReader.probe(path)
+                    let clip = Clip(path: path, size: (probe.width, probe.height), isOpaque: probe.isOpaque)
                     if size == nil { size = clip.size }
                     clips[name] = clip
                     continue

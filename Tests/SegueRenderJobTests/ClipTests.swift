@@ -142,6 +142,29 @@ struct ClipTests {
         }
     }
 
+    /// A clip with alpha (half-transparent `testsrc2`, PNG in MOV as RGBA) is premultiplied and not taken for
+    /// opaque: over a transparent background its frames equal the stills' frames.
+    @Test func aTranslucentClipIsPremultipliedAndNothingIsCulledUnderIt() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let clear = clips.dir.appendingPathComponent("clear.mov").path
+        try Self.run(["-f", "lavfi", "-i", "testsrc2=size=\(Self.width)x\(Self.height):rate=10:duration=1,format=rgba,colorchannelmixer=aa=0.5",
+                      "-c:v", "png", "-pix_fmt", "rgba", clear])
+        let fade = Transition(.fade, duration: 1)
+        var job = RenderJob(fade, from: clear, to: clips.b, fps: Self.fps, background: .clear, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        let frames = try job.frames()
+        for k in [0, 5, 10] {
+            var still = RenderJob(fade, from: try clips.still(clear, k), to: try clips.still(clips.b, k), fps: Self.fps,
+                                  background: .clear, output: .frames(directory: "unused"))
+            still.progress = [Double(k) / 10]
+            still.backend = .cpu
+            Self.expectSame(frames[k], try #require(try still.frames().first), Self.clipVsStills, "frame \(k)")
+        }
+        // At the start only the clip shows (fade keeps `from` full and fades `to` in): its alpha, 128, is the frame's.
+        #expect(frames[0].pixels.allSatisfy { $0 >> 24 == 128 })
+    }
+
     /// A shard starts mid-way through the clips and writes the frames the whole job writes.
     @Test func aShardOfAClipJobWritesTheWholeJobsFrames() throws {
         let clips = try Clips()
