@@ -24,6 +24,10 @@ final class ClipReader {
     let height: Int
     let fps: Double
     let playback: ClipPlayback
+    /// `F_SETPIPE_SZ` (Linux), and the size asked for: `/proc/sys/fs/pipe-max-size`'s default.
+    private static let setPipeSize: Int32 = 1031
+    private static let pipeSize: Int32 = 1 << 20
+
     /// The clip's own pixel size, for the scale filter's choice.
     let source: (width: Int, height: Int)
 
@@ -97,6 +101,9 @@ final class ClipReader {
         } catch {
             throw JobError.failure("cannot start ffmpeg for the clip '\(path)': \(error.localizedDescription)")
         }
+        // A pipe as large as Linux lets an unprivileged process make it (1 MiB by default, not 64 KiB), so
+        // ffmpeg decodes ahead of the frame being drawn rather than in lockstep with each read.
+        _ = fcntl(out.fileHandleForReading.fileDescriptor, Self.setPipeSize, Self.pipeSize)
         process = p
         control?.register(child: p.processIdentifier)
         output = out.fileHandleForReading
