@@ -6,7 +6,8 @@ import SegueImageIO
 /// size and frame rate: `-ss START -i CLIP -vf fps=FPS,scale=W:H -f rawvideo -pix_fmt rgba -`, so output frame
 /// `j` is the clip at `START + j / FPS`. Frames are read in order, one at a time (memory is one frame and the
 /// pipe's buffer, never the clip); past the clip's end the last frame is held, or with `loop` the clip starts
-/// over (`-stream_loop -1`). A frame asked for out of order restarts the process.
+/// over (`-stream_loop -1`). Frames skipped are read and dropped; one asked for before the last restarts the
+/// process.
 ///
 /// ffmpeg scales with `flags=area` when shrinking and `bicubic` when enlarging, as stills are resampled (area
 /// averaging, Catmull-Rom); its pixels are straight alpha and are premultiplied here.
@@ -62,7 +63,10 @@ final class ClipReader {
     }
 
     /// Frame `j` of the clip at the job's rate (the last frame when the clip has ended and does not loop).
-    /// The same `j` twice gives the same frame without reading.
+    /// The same `j` twice gives the same frame without reading. A job whose first frame is mid-way (a shard, a
+    /// resumed job) reads and drops the frames before it: `-ss` to that frame would be faster, but ffmpeg's fps
+    /// filter then picks another input frame wherever the clip's rate and the job's tie in rounding (a 24 fps
+    /// clip at 30 fps: 1 frame in 30 differed even with `-copyts`), and a shard must draw what the whole job draws.
     func frame(_ j: Int) throws -> Pixmap {
         if let current, current.index == j || (ended && j >= current.index) { return current.frame }
         if process == nil || j < next { try start() }
@@ -80,6 +84,7 @@ final class ClipReader {
         return current!.frame
     }
 
+    /// Starts ffmpeg at the clip's start (`-ss START`), frame 0.
     private func start() throws {
         stop()
         let ffmpeg = try FFmpegStream.locate(forClip: path)

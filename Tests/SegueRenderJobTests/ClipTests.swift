@@ -165,6 +165,23 @@ struct ClipTests {
         #expect(frames[0].pixels.allSatisfy { $0 >> 24 == 128 })
     }
 
+    /// A job whose first frame is mid-way (`--progress`, a resumed job) reads up to it, one past the clips' end
+    /// holds their last frames, and a frame before the last restarts the decoder.
+    @Test func aJobStartingMidWayAndOnePastTheEndAndOneBackShowTheirFrames() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let door = Transition(.door, duration: 1.5)
+        var job = RenderJob(door, from: clips.a, to: clips.b, fps: Self.fps, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        // Progress 0.4 of 1.5 s is 0.6 s: frame 6; 0.8 is 1.2 s, past the 1 s clips: frame 9 held; then back to 0.2.
+        job.progress = [0.4, 0.8, 0.2]
+        let frames = try job.frames()
+        for (i, t, n) in [(0, 0.4, 6), (1, 0.8, 9), (2, 0.2, 3)] {
+            let expected = try Self.stillFrame(door, from: clips.still(clips.a, n), to: clips.still(clips.b, n), t: t)
+            Self.expectSame(frames[i], expected, Self.clipVsStills, "progress \(t)")
+        }
+    }
+
     /// A shard starts mid-way through the clips and writes the frames the whole job writes.
     @Test func aShardOfAClipJobWritesTheWholeJobsFrames() throws {
         let clips = try Clips()
@@ -181,6 +198,24 @@ struct ClipTests {
             let name = String(format: "frame_%05d.png", k)
             let a = try ImageDecoder.decode(contentsOf: "\(whole)/\(name)"), b = try ImageDecoder.decode(contentsOf: "\(part)/\(name)")
             #expect(a == b, "\(name) differs")
+        }
+    }
+
+    /// A 24 fps clip in a 30 fps job: each output frame is the clip's frame nearest its time, and a shard, which
+    /// starts mid-way, picks the same frames as the whole job (a seek would not, where the rates tie in rounding).
+    @Test func aClipAtAnotherRateGivesAShardTheWholeJobsFrames() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let c = clips.dir.appendingPathComponent("C.mov").path
+        try Self.run(["-f", "lavfi", "-i", "testsrc2=size=\(Self.width)x\(Self.height):rate=24:duration=1", "-c:v", "png", c])
+        let door = Transition(.door, duration: 1)
+        var job = RenderJob(door, from: c, to: clips.b, fps: 30, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        let whole = try job.frames()
+        #expect(whole.count == 31)
+        for k in [7, 17, 22] {
+            job.progress = [Double(k) / 30]
+            Self.expectSame(try #require(try job.frames().first), whole[k], Self.clipVsStills, "frame \(k) alone")
         }
     }
 
