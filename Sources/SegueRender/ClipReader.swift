@@ -20,15 +20,15 @@ final class ClipReader {
         !path.hasPrefix("sample:") && extensions.contains((path as NSString).pathExtension.lowercased())
     }
 
+    /// `F_SETPIPE_SZ` (Linux), and the size asked for: `/proc/sys/fs/pipe-max-size`'s default.
+    private static let setPipeSize: Int32 = 1031
+    private static let pipeSize: Int32 = 1 << 20
+
     let path: String
     let width: Int
     let height: Int
     let fps: Double
     let playback: ClipPlayback
-    /// `F_SETPIPE_SZ` (Linux), and the size asked for: `/proc/sys/fs/pipe-max-size`'s default.
-    private static let setPipeSize: Int32 = 1031
-    private static let pipeSize: Int32 = 1 << 20
-
     /// The clip's own pixel size, for the scale filter's choice.
     let source: (width: Int, height: Int)
 
