@@ -215,6 +215,9 @@ final class ClipReader {
             || ["rgba", "bgra", "argb", "abgr", "rgb32", "bgr32", "0rgb"].contains { name.hasPrefix($0) }
     }
 
+    /// The longest a clip's probe may take (a regular file that ffprobe reads for ever is a hostile one).
+    static let probeTimeout: Double = 30
+
     /// The clip's pixel size and whether it is opaque, read by `ffprobe` before anything renders: a failure
     /// naming the clip when ffmpeg cannot open it, or when ffmpeg is not installed.
     static func probe(_ path: String) throws -> Probe {
@@ -222,6 +225,12 @@ final class ClipReader {
         guard FileManager.default.isReadableFile(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
             throw JobError.failure("cannot read the clip '\(path)': \(reason)")
+        }
+        // A FIFO or a device named *.mp4 would never end: only a regular file (through any symlinks) is a clip.
+        let target = (path as NSString).resolvingSymlinksInPath
+        guard let type = try? FileManager.default.attributesOfItem(atPath: target)[.type] as? FileAttributeType,
+              type == .typeRegular else {
+            throw JobError.failure("cannot read the clip '\(path)': not a regular file")
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ffprobe)
@@ -236,18 +245,38 @@ final class ClipReader {
         } catch {
             throw JobError.failure("cannot start ffprobe for the clip '\(path)': \(error.localizedDescription)")
         }
+        // Standard error is read beside standard output (either could fill its pipe while the other is read),
+        // and a probe that takes longer than `probeTimeout` is ended.
+        let complaint = LockedData()
+        let reading = DispatchGroup()
+        DispatchQueue.global().async(group: reading) { complaint.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        let timeout = DispatchWorkItem { if p.isRunning { p.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.probeTimeout, execute: timeout)
         let said = out.fileHandleForReading.readDataToEndOfFile()
-        let complaint = err.fileHandleForReading.readDataToEndOfFile()
+        reading.wait()
         p.waitUntilExit()
+        timeout.cancel()
+        if p.terminationReason == .uncaughtSignal {
+            throw JobError.failure("ffmpeg cannot open the clip '\(path)': ffprobe took more than \(Int(Self.probeTimeout)) s")
+        }
         let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let fields = text.split(separator: "\n").first?.split(separator: "x", omittingEmptySubsequences: false).map(String.init) ?? []
         let parts = fields.prefix(2).compactMap { Int($0) }
         guard p.terminationStatus == 0, parts.count == 2, parts[0] > 0, parts[1] > 0 else {
-            let why = String(decoding: complaint, as: UTF8.self).split(separator: "\n").last.map(String.init)
+            let why = String(decoding: complaint.value, as: UTF8.self).split(separator: "\n").last.map(String.init)
                 ?? (p.terminationStatus == 0 ? "no video stream" : "exit \(p.terminationStatus)")
             throw JobError.failure("ffmpeg cannot open the clip '\(path)': \(why)")
         }
         let format = fields.count > 2 ? fields[2] : ""
         return Probe(width: parts[0], height: parts[1], isOpaque: !carriesAlpha(pixelFormat: format))
     }
+}
+
+/// Bytes handed from a reading thread, under a lock.
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }

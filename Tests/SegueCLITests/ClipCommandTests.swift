@@ -78,6 +78,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["broken.webm"])
     }
 
+    /// A FIFO named like a clip never ends: it is refused before ffprobe would wait on it for ever.
+    @Test(.enabled(if: hasFFmpeg, "needs ffprobe to be reached"))
+    func aFIFONamedLikeAClipIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("never.mp4").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Date()
+        let r = try Segue.run(["render", "door", "--from", fifo, "--to", "sample:detail", "--backend", "cpu", "--quiet",
+                               "--out", dir.appendingPathComponent("out").path])
+        #expect(r.status == 1 && r.stderr.contains("not a regular file"), "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+
     @Test func startOffsetsAreCheckedAndDocumented() throws {
         let r = try Segue.run(["render", "door", "--from", "sample:home", "--to", "sample:detail", "--from-start", "-1", "--out", "x"])
         #expect(r.status == 2 && r.stderr.contains("--from-start must be"), "\(r.stderr)")
