@@ -17,7 +17,7 @@ mkdir -p "$work/corpus"
 log="$work/last-run.log"
 echo "fuzzing $target for ${seconds}s (log: $log)"
 status=0
-ASAN_OPTIONS=detect_leaks=1 Fuzz/.build/release/"$target" "$work/corpus" "$seeds" \
+ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=Fuzz/lsan-suppressions.txt Fuzz/.build/release/"$target" "$work/corpus" "$seeds" \
     -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$work/" >"$log" 2>&1 || status=$?
 grep -E '^#[0-9]+[[:space:]]+DONE|^Done [0-9]+ runs|stat::number_of_executed_units|stat::peak_rss_mb' "$log" || true
