@@ -55,9 +55,10 @@ public final class GLESRenderer: Renderer {
     /// `GL_MAX_TEXTURE_SIZE`: the largest snapshot side it can load.
     public var maxTextureSize: Int { info.maxTextureSize }
 
-    /// The largest frame side it can draw (`GL_MAX_RENDERBUFFER_SIZE` and `GL_MAX_VIEWPORT_DIMS`).
+    /// The largest frame side it can draw (`GL_MAX_TEXTURE_SIZE`: frames are drawn into a texture, and
+    /// `GL_MAX_VIEWPORT_DIMS`).
     public var maxFrameSize: (width: Int, height: Int) {
-        (min(info.maxRenderbufferSize, info.maxViewportWidth), min(info.maxRenderbufferSize, info.maxViewportHeight))
+        (min(info.maxTextureSize, info.maxViewportWidth), min(info.maxTextureSize, info.maxViewportHeight))
     }
 
     /// Tries every platform on its own (each on a fresh context, released at once) and says what each gave.
@@ -115,23 +116,32 @@ public final class GLESRenderer: Renderer {
         try prepare(transition, values: values)
     }
 
+    /// Whether motion blur's samples are summed on the GPU, each read back never (only the mean is): where the
+    /// context has float framebuffers with blending (`GL_EXT_color_buffer_float`, `GL_EXT_float_blend`). Else
+    /// each sample is read back and summed on the CPU; the bytes are the same.
+    public var accumulatesShutterOnGPU: Bool {
+        (try? thread.sync { pipeline.accumulatesShutterOnGPU }) ?? false
+    }
+
     public func draw(_ frame: RenderFrame, into target: inout Pixmap) throws {
         switch frame {
         case let .layers(list):
             try draw(list, into: &target)
-        case let .shader(prepared, progress, width, height, background):
-            try draw(try own(prepared), progress: progress, width: width, height: height, background: background, into: &target)
-        case let .average(frames):
-            // Motion blur: each sample drawn and read back, accumulated on the CPU (FrameAccumulator).
-            try drawAverage(frames, into: &target)
+        case let .average(samples) where !accumulatesShutterOnGPU:
+            try drawAverage(samples, into: &target)
+        default:
+            var out = target
+            target = Pixmap(width: 0, height: 0)  // so writing the pixels does not copy them
+            defer { target = out }
+            try thread.sync { try pipeline.draw(try pipelineFrame(frame), into: &out) }
         }
     }
 
     public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,
                            deliver: (Int, Pixmap) throws -> Void) throws {
-        // A run of motion-blurred frames is drawn frame by frame (each sample read back and accumulated on the
-        // CPU); a run's frames are all blurred or none.
-        if count > 0, case let .average(first) = try frame(0) {
+        // Without sums on the GPU, a run of motion-blurred frames is drawn frame by frame, each sample read back
+        // and summed on the CPU; a run's frames are all blurred or none.
+        if count > 0, !accumulatesShutterOnGPU, case let .average(first) = try frame(0) {
             for k in 0..<count {
                 var target = buffer() ?? Pixmap(width: 0, height: 0)
                 guard case let .average(samples) = k == 0 ? .average(first) : try frame(k) else {
@@ -143,18 +153,25 @@ public final class GLESRenderer: Renderer {
             return
         }
         try thread.sync {
-            try pipeline.drawFrames(count: count, frame: { k in
-                switch try frame(k) {
-                case let .layers(list):
-                    return pipeline.frame(list)
-                case let .shader(prepared, progress, width, height, background):
-                    let transition = try own(prepared)
-                    return pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images, progress: progress,
-                                                    width: width, height: height, background: Self.opaque(background))
-                case .average:
-                    throw GLError.invalidInput("a run mixes motion-blurred frames with others")
-                }
-            }, buffer: buffer, deliver: deliver)
+            try pipeline.drawFrames(count: count, frame: { try pipelineFrame(try frame($0)) }, buffer: buffer, deliver: deliver)
+        }
+    }
+
+    /// `frame` as the pipeline draws it: its size and the commands that draw it into the render target. Call
+    /// on the GL thread.
+    private func pipelineFrame(_ frame: RenderFrame) throws -> GLPipeline.Frame {
+        switch frame {
+        case let .layers(list):
+            return pipeline.frame(list)
+        case let .shader(prepared, progress, width, height, background):
+            let transition = try own(prepared)
+            return pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images, progress: progress,
+                                            width: width, height: height, background: Self.opaque(background))
+        case let .average(samples):
+            return try pipeline.averageFrame(samples.map { sample in
+                if case .average = sample { throw GLError.invalidInput("motion blur within motion blur") }
+                return try pipelineFrame(sample)
+            })
         }
     }
 }

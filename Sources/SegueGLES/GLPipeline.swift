@@ -17,6 +17,10 @@ final class GLPipeline {
     private var imageTextures: [(image: Pixmap, texture: GLuint)] = []
     private let target: RenderTarget
     private let ring: ReadbackRing
+    /// Motion blur's sum on the GPU; nil where the context lacks float framebuffers with blending.
+    private let shutter: ShutterAccumulator?
+    /// The pixel unpack buffer clip frames are uploaded through (`update`); 0 until the first.
+    private var unpackBuffer: GLuint = 0
     private var textures: [GLuint] = []
     /// Each loaded snapshot's size, for `update`.
     private var sizes: [(Int, Int)] = []
@@ -31,6 +35,7 @@ final class GLPipeline {
         context = try result.get()
         target = RenderTarget(ledger: ledger, info: context.info)
         ring = ReadbackRing(count: 3, ledger: ledger)
+        shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger) : nil
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_DITHER))
         glEnable(GLenum(GL_BLEND))
@@ -92,23 +97,36 @@ final class GLPipeline {
         stats.uploadSeconds += (ContinuousClock.now - start).seconds
     }
 
-    /// Replaces snapshot `index`'s texels with `pixmap` (its size) by `glTexSubImage2D` from client memory, for
-    /// the frames drawn after it (a clip's next frame). GL orders it after the draws already issued that sample
-    /// the texture, so a frame still being read back keeps its picture. Plain client-memory uploads, not pixel
-    /// unpack buffers: at the frame sizes measured the upload was not the bottleneck (ffmpeg's decode is).
+    /// Replaces snapshot `index`'s texels with `pixmap` (its size) for the frames drawn after it (a clip's next
+    /// frame), through a pixel unpack buffer: the pixels are copied into a fresh store of the buffer (the old
+    /// one orphaned, so no wait on a transfer still reading it), and `glTexSubImage2D` from the buffer returns
+    /// at once; the driver moves the texels after the draws already issued that sample the texture, so a frame
+    /// still being drawn or read back keeps its picture and the draw never waits on the upload.
     func update(_ index: Int, with pixmap: Pixmap) throws {
         let start = ContinuousClock.now
         guard index < textures.count, index < sizes.count, sizes[index] == (pixmap.width, pixmap.height) else {
             throw GLError.invalidInput("cannot update snapshot \(index) with a \(pixmap.width)x\(pixmap.height) picture (\(textures.count) snapshot(s) loaded)")
         }
         guard pixmap.width > 0, pixmap.height > 0 else { return }
-        glBindTexture(GLenum(GL_TEXTURE_2D), textures[index])
-        pixmap.pixels.withUnsafeBytes { bytes in
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(pixmap.width), GLsizei(pixmap.height),
-                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        if unpackBuffer == 0 { unpackBuffer = ledger.generate(.buffer, glGenBuffers) }
+        let bytes = pixmap.byteCount
+        glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), unpackBuffer)
+        // Unbound on every path: with a buffer bound, other uploads' pointers would read as offsets into it.
+        defer { glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), 0) }
+        glBufferData(GLenum(GL_PIXEL_UNPACK_BUFFER), GLsizeiptr(bytes), nil, GLenum(GL_STREAM_DRAW))
+        guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_UNPACK_BUFFER), 0, GLsizeiptr(bytes),
+                                            GLbitfield(GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT)) else {
+            throw GLError.call("glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT)", code: glGetError())
         }
+        pixmap.pixels.withUnsafeBytes { mapped.copyMemory(from: $0.baseAddress!, byteCount: bytes) }
+        guard glUnmapBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER)) == GLboolean(GL_TRUE) else {
+            throw GLError.call("glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER)", code: glGetError())
+        }
+        glBindTexture(GLenum(GL_TEXTURE_2D), textures[index])
+        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(pixmap.width), GLsizei(pixmap.height),
+                        GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-        try GLError.check("glTexSubImage2D(snapshot \(index) update, \(pixmap.width)x\(pixmap.height))")
+        try GLError.check("glTexSubImage2D(snapshot \(index) update from GL_PIXEL_UNPACK_BUFFER, \(pixmap.width)x\(pixmap.height))")
         stats.uploadSeconds += (ContinuousClock.now - start).seconds
     }
 
@@ -127,6 +145,31 @@ final class GLPipeline {
     /// A draw list as a frame.
     func frame(_ list: DrawList) -> Frame {
         (list.width, list.height, { try self.issue(list) })
+    }
+
+    /// Whether motion blur's samples are summed on the GPU (`averageFrame`); else the renderer sums their
+    /// read-backs on the CPU.
+    var accumulatesShutterOnGPU: Bool { shutter != nil }
+
+    /// Motion blur: a frame that draws each of `samples` (frames of one size) into the render target, adds it
+    /// to a sum on the GPU, and leaves their mean in the render target to be read back once. Only where
+    /// `accumulatesShutterOnGPU`.
+    func averageFrame(_ samples: [Frame]) throws -> Frame {
+        guard let shutter else { throw GLError.invalidInput("this context cannot sum motion blur's samples on the GPU") }
+        let width = samples.first?.width ?? 0, height = samples.first?.height ?? 0
+        if let odd = samples.first(where: { $0.width != width || $0.height != height }) {
+            throw GLError.invalidInput("motion blur's samples differ in size: \(width)x\(height) and \(odd.width)x\(odd.height)")
+        }
+        return (width, height, {
+            try shutter.begin(width: width, height: height)
+            for sample in samples {
+                try self.target.bind(width: width, height: height)
+                try sample.issue()
+                try shutter.add(self.target.texture)
+            }
+            try self.target.bind(width: width, height: height)
+            try shutter.drawMean()
+        })
     }
 
     /// Issues the commands of one draw list into the bound framebuffer.
@@ -344,8 +387,10 @@ final class GLPipeline {
         guard !destroyed else { return }
         destroyed = true
         deleteTextures()
+        ledger.delete(.buffer, &unpackBuffer, glDeleteBuffers)
         ring.delete()
         target.delete()
+        shutter?.delete()
         for program in programs.values { program.delete() }
         programs.removeAll()
         for program in transitionPrograms.values { program.delete() }

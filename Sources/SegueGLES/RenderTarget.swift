@@ -1,12 +1,14 @@
 import CEGL
 
-/// The offscreen framebuffer frames are drawn into: an FBO with one RGBA8 renderbuffer, reallocated when the
-/// frame size changes. Row 0 of the renderbuffer is the frame's top row (the vertex stage does not flip).
+/// The offscreen framebuffer frames are drawn into: an FBO with one RGBA8 texture, reallocated when the frame
+/// size changes. Row 0 of the texture is the frame's top row (the vertex stage does not flip). A texture, not a
+/// renderbuffer, so a later pass can read the frame drawn (motion blur's sum, `ShutterAccumulator`).
 final class RenderTarget {
     private(set) var width = 0
     private(set) var height = 0
     private var framebuffer: GLuint = 0
-    private var renderbuffer: GLuint = 0
+    /// The frame's pixels.
+    private(set) var texture: GLuint = 0
     private let ledger: GLObjectLedger
     private let info: GLInfo
 
@@ -15,11 +17,11 @@ final class RenderTarget {
         self.info = info
     }
 
-    /// Throws when a `width` x `height` frame is over the renderbuffer or viewport limits.
+    /// Throws when a `width` x `height` frame is over the texture or viewport limits.
     static func checkLimits(width: Int, height: Int, info: GLInfo) throws {
         let what = "frame \(width)x\(height)"
-        if max(width, height) > info.maxRenderbufferSize {
-            throw GLError.limitExceeded(what: what, limit: "GL_MAX_RENDERBUFFER_SIZE", value: info.maxRenderbufferSize)
+        if max(width, height) > info.maxTextureSize {
+            throw GLError.limitExceeded(what: what, limit: "GL_MAX_TEXTURE_SIZE", value: info.maxTextureSize)
         }
         if width > info.maxViewportWidth {
             throw GLError.limitExceeded(what: what, limit: "GL_MAX_VIEWPORT_DIMS width", value: info.maxViewportWidth)
@@ -35,12 +37,13 @@ final class RenderTarget {
             try Self.checkLimits(width: width, height: height, info: info)
             delete()
             framebuffer = ledger.generate(.framebuffer, glGenFramebuffers)
-            renderbuffer = ledger.generate(.renderbuffer, glGenRenderbuffers)
-            glBindRenderbuffer(GLenum(GL_RENDERBUFFER), renderbuffer)
-            glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-            try GLError.check("glRenderbufferStorage(GL_RGBA8, \(width)x\(height))")
+            texture = ledger.generate(.texture, glGenTextures)
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+            glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+            try GLError.check("glTexStorage2D(GL_RGBA8, \(width)x\(height))")
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-            glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), renderbuffer)
+            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
             let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
             guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
                 delete()
@@ -56,7 +59,7 @@ final class RenderTarget {
     func delete() {
         if framebuffer != 0 { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0) }
         ledger.delete(.framebuffer, &framebuffer, glDeleteFramebuffers)
-        ledger.delete(.renderbuffer, &renderbuffer, glDeleteRenderbuffers)
+        ledger.delete(.texture, &texture, glDeleteTextures)
         width = 0
         height = 0
     }

@@ -7,6 +7,8 @@ public enum ShaderSources {
     public static let files: [(name: String, text: String)] = [
         ("layer.frag", text(PackageResources.layer_frag)),
         ("layer.vert", text(PackageResources.layer_vert)),
+        ("shutter-mean.frag", text(PackageResources.shutter_mean_frag)),
+        ("shutter-sum.frag", text(PackageResources.shutter_sum_frag)),
         ("transition.frag", text(PackageResources.transition_frag)),
         ("transition.vert", text(PackageResources.transition_vert)),
         ("transition100.frag", text(PackageResources.transition100_frag)),

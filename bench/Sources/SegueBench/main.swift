@@ -166,19 +166,22 @@ for scale in options.scales {
         record(measurement("shader:ripple", "gles", 1, "draw+readback", t))
     }
 
-    // Motion blur: a frame of 8 shutter samples, each drawn (and read back, on GLES) and summed at 32 bits per
-    // channel on the CPU; reported per sample (a frame with --motion-blur N costs about N of these).
+    // Motion blur: a frame of 8 shutter samples, each drawn and summed: on the CPU at 32 bits per channel, on
+    // GLES in a float framebuffer (one read-back a frame) where the context can; reported per sample (a frame
+    // with --motion-blur N costs about N of these).
     if let effect = options.effects.first {
         let samples = BenchScene.lists(effect, scale: scale, frames: 8, snapshots: info).map { RenderFrame.layers($0) }
-        var renderers: [(String, Int, any Renderer)] = [("cpu", cores, CPUCompositor(threads: cores))]
-        if let gles { renderers.append(("gles", 1, gles)) }
-        for (backend, threads, renderer) in renderers {
+        var renderers: [(String, Int, any Renderer, String)] = [("cpu", cores, CPUCompositor(threads: cores), "on the CPU")]
+        if let gles {
+            renderers.append(("gles", 1, gles, gles.accumulatesShutterOnGPU ? "on the GPU, read back once" : "on the CPU, each read back"))
+        }
+        for (backend, threads, renderer, summed) in renderers {
             try renderer.load(snapshots: snapshots)
             var out = Pixmap(width: width, height: height)
             try renderer.draw(.average(samples), into: &out)  // warm-up
             let t = try time(runs: options.runs, frames: samples.count) { try renderer.draw(.average(samples), into: &out) }
             record(measurement(effect.name, backend, threads, "motion blur per sample", t, frames: samples.count,
-                               note: "8 samples per frame; accumulated on the CPU"))
+                               note: "8 samples per frame; summed \(summed)"))
         }
     }
 

@@ -1,0 +1,94 @@
+import SegueTestSupport
+import SegueCore
+import SegueCPU
+import SegueGLES
+import Testing
+
+extension GLESSuite {
+    /// Motion blur summed on the GPU (`ShutterAccumulator`) gives the bytes the CPU gives summing the same
+    /// samples read back one by one, and a clip's frames uploaded through a pixel unpack buffer while earlier
+    /// frames are still in flight show each frame's own picture.
+    @Suite struct ShutterOnTheGPU {
+        /// The mean of `samples` as FrameAccumulator makes it from each sample's read-back.
+        static func cpuMean(_ renderer: GLESRenderer, _ samples: [RenderFrame]) throws -> Pixmap {
+            var sum = FrameAccumulator()
+            sum.reset(width: samples[0].width, height: samples[0].height)
+            var read = Pixmap(width: 0, height: 0)
+            for sample in samples {
+                try renderer.draw(sample, into: &read)
+                sum.add(read)
+            }
+            var mean = Pixmap(width: 0, height: 0)
+            sum.average(into: &mean)
+            return mean
+        }
+
+        @Test(arguments: [2, 8, 64])
+        func theGPUSumEqualsTheCPUSumOfReadBacks(samples count: Int) throws {
+            let snapshots = TestTransitions.snapshots(width: 121, height: 203)
+            let renderer = try GLESRenderer()
+            if renderer.details.contains("llvmpipe") {
+                #expect(renderer.accumulatesShutterOnGPU, "llvmpipe has GL_EXT_color_buffer_float and GL_EXT_float_blend")
+            }
+            try renderer.load(snapshots: snapshots)
+            // Page-flip over a stretch of progress: every pixel of the spine's sweep changes between samples.
+            let samples = (0..<count).map { i in
+                RenderFrame.layers(TestTransitions.drawList(.pageFlip, .forward, t: 0.3 + 0.2 * Double(i) / Double(count),
+                                                            snapshots: snapshots))
+            }
+            let expected = try Self.cpuMean(renderer, samples)
+            var got = Pixmap(width: 0, height: 0)
+            try renderer.draw(.average(samples), into: &got)
+            let differing = zip(got.pixels, expected.pixels).filter { $0 != $1 }.count
+            #expect(got.width == expected.width && got.height == expected.height)
+            #expect(differing == 0, "\(count) samples: \(differing) pixels differ from the CPU's sum")
+            var first = Pixmap(width: 0, height: 0)
+            try renderer.draw(samples[0], into: &first)
+            #expect(got != first, "the blur changes the picture")
+        }
+
+        @Test func blurredFramesInFlightMatchBlurredFramesOneByOne() throws {
+            let snapshots = TestTransitions.snapshots(width: 120, height: 200)
+            let renderer = try GLESRenderer()
+            try renderer.load(snapshots: snapshots)
+            func frame(_ k: Int) -> RenderFrame {
+                .average((0..<4).map { i in
+                    .layers(TestTransitions.drawList(.spin, .forward, t: (Double(k) + Double(i) / 4) / 8, snapshots: snapshots))
+                })
+            }
+            var delivered: [Pixmap] = []
+            try renderer.drawFrames(count: 8, frame: frame, buffer: { nil }) { _, pixmap in delivered.append(pixmap) }
+            #expect(delivered.count == 8)
+            for k in 0..<8 {
+                var single = Pixmap(width: 0, height: 0)
+                try renderer.draw(frame(k), into: &single)
+                #expect(delivered[k] == single, "blurred frame \(k) differs between drawFrames and draw")
+            }
+        }
+
+        @Test func clipFramesUploadedMidRunShowTheirOwnPicture() throws {
+            let width = 96, height = 160
+            let still = TestTransitions.snapshots(width: width, height: height)
+            // Six pictures of the `from` screen, as a clip's frames: the still with a band moved down each frame.
+            let pictures = (0..<6).map { j -> Pixmap in
+                var p = still[0]
+                for y in (j * 20)..<(j * 20 + 12) { for x in 0..<width { p.pixels[y * width + x] = 0xFF00_80FF } }
+                return p
+            }
+            let renderer = try GLESRenderer(), cpu = CPUCompositor(threads: 1)
+            try renderer.load(snapshots: still)
+            func list(_ k: Int) -> DrawList { TestTransitions.drawList(.door, .forward, t: Double(k) / 5, snapshots: still) }
+            var delivered: [Pixmap] = []
+            try renderer.drawFrames(count: 6, frame: { k in
+                // Replaced while frames k - 1 and k - 2 may still be drawing or being read back.
+                try renderer.update(snapshot: 0, with: pictures[k])
+                return .layers(list(k))
+            }, buffer: { nil }) { _, pixmap in delivered.append(pixmap) }
+            for k in 0..<6 {
+                let expected = try cpu.rendering(list(k), snapshots: [pictures[k], still[1]])
+                let comparison = ImageComparison(actual: delivered[k], expected: expected, levels: 2)
+                #expect(comparison.passes(.glesVsCPU), "frame \(k): \(comparison)")
+            }
+        }
+    }
+}
