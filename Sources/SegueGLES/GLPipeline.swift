@@ -35,7 +35,7 @@ final class GLPipeline {
         context = try result.get()
         target = RenderTarget(ledger: ledger, info: context.info)
         ring = ReadbackRing(count: 3, ledger: ledger)
-        shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger) : nil
+        shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger, info: context.info) : nil
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_DITHER))
         glEnable(GLenum(GL_BLEND))

@@ -1,18 +1,22 @@
 import CEGL
 
-/// The offscreen framebuffer frames are drawn into: an FBO with one RGBA8 texture, reallocated when the frame
-/// size changes. Row 0 of the texture is the frame's top row (the vertex stage does not flip). A texture, not a
-/// renderbuffer, so a later pass can read the frame drawn (motion blur's sum, `ShutterAccumulator`).
+/// An offscreen framebuffer: an FBO with one texture, reallocated when the frame size changes. Frames are drawn
+/// into an RGBA8 one; motion blur sums into a 32-bit float one (`ShutterAccumulator`). Row 0 of the texture is
+/// the frame's top row (the vertex stage does not flip). A texture, not a renderbuffer, so a later pass can
+/// read what was drawn.
 final class RenderTarget {
     private(set) var width = 0
     private(set) var height = 0
     private var framebuffer: GLuint = 0
-    /// The frame's pixels.
+    /// The pixels drawn.
     private(set) var texture: GLuint = 0
+    /// The texture's sized internal format: `GL_RGBA8`, `GL_RGBA32F`.
+    private let format: Int32
     private let ledger: GLObjectLedger
     private let info: GLInfo
 
-    init(ledger: GLObjectLedger, info: GLInfo) {
+    init(format: Int32 = GL_RGBA8, ledger: GLObjectLedger, info: GLInfo) {
+        self.format = format
         self.ledger = ledger
         self.info = info
     }
@@ -39,9 +43,9 @@ final class RenderTarget {
             framebuffer = ledger.generate(.framebuffer, glGenFramebuffers)
             texture = ledger.generate(.texture, glGenTextures)
             glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+            glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(format), GLsizei(width), GLsizei(height))
             glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-            try GLError.check("glTexStorage2D(GL_RGBA8, \(width)x\(height))")
+            try GLError.check("glTexStorage2D(\(format == GL_RGBA8 ? "GL_RGBA8" : "format 0x\(String(format, radix: 16))"), \(width)x\(height))")
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
             glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
             let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))

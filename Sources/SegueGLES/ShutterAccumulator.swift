@@ -15,17 +15,17 @@ final class ShutterAccumulator {
     static let meanFile = "shutter-mean.frag"
 
     private let ledger: GLObjectLedger
-    private var texture: GLuint = 0
-    private var framebuffer: GLuint = 0
-    private var width = 0, height = 0
+    /// The sum, a 32-bit float texture.
+    private let sum: RenderTarget
     private var sumProgram: GLuint = 0
     private var meanProgram: GLuint = 0
     private var countUniform: GLint = -1
     /// Samples added since `begin`.
     private(set) var count = 0
 
-    init(ledger: GLObjectLedger) {
+    init(ledger: GLObjectLedger, info: GLInfo) {
         self.ledger = ledger
+        sum = RenderTarget(format: GL_RGBA32F, ledger: ledger, info: info)
     }
 
     /// Whether the current context can sum in a float framebuffer (its extension strings).
@@ -42,12 +42,12 @@ final class ShutterAccumulator {
     /// time).
     func begin(width: Int, height: Int) throws {
         if sumProgram == 0 {
-            guard let vertex = ShaderSources.text(of: Self.vertexFile), let sum = ShaderSources.text(of: Self.sumFile),
-                  let mean = ShaderSources.text(of: Self.meanFile) else {
+            guard let vertex = ShaderSources.text(of: Self.vertexFile), let sumText = ShaderSources.text(of: Self.sumFile),
+                  let meanText = ShaderSources.text(of: Self.meanFile) else {
                 throw GLError.invalidInput("ShaderSources lacks \(Self.vertexFile), \(Self.sumFile) or \(Self.meanFile)")
             }
-            sumProgram = try LayerProgram.link(vertex: (Self.vertexFile, vertex), fragment: (Self.sumFile, sum), ledger: ledger)
-            meanProgram = try LayerProgram.link(vertex: (Self.vertexFile, vertex), fragment: (Self.meanFile, mean), ledger: ledger)
+            sumProgram = try LayerProgram.link(vertex: (Self.vertexFile, vertex), fragment: (Self.sumFile, sumText), ledger: ledger)
+            meanProgram = try LayerProgram.link(vertex: (Self.vertexFile, vertex), fragment: (Self.meanFile, meanText), ledger: ledger)
             glUseProgram(sumProgram)
             glUniform1i(glGetUniformLocation(sumProgram, "uSample"), 0)
             glUseProgram(meanProgram)
@@ -55,25 +55,7 @@ final class ShutterAccumulator {
             countUniform = glGetUniformLocation(meanProgram, "uCount")
             try GLError.check("glUseProgram(\(Self.meanFile))")
         }
-        if width != self.width || height != self.height || framebuffer == 0 {
-            deleteFramebuffer()
-            framebuffer = ledger.generate(.framebuffer, glGenFramebuffers)
-            texture = ledger.generate(.texture, glGenTextures)
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA32F), GLsizei(width), GLsizei(height))
-            glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-            try GLError.check("glTexStorage2D(GL_RGBA32F, \(width)x\(height))")
-            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-            let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
-            guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
-                deleteFramebuffer()
-                throw GLError.framebufferIncomplete(status: status)
-            }
-            (self.width, self.height) = (width, height)
-        }
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        try sum.bind(width: width, height: height)
         glClearColor(0, 0, 0, 0)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         count = 0
@@ -81,8 +63,7 @@ final class ShutterAccumulator {
 
     /// Adds the frame in `sample` (an RGBA8 texture of the size given to `begin`) to the sum.
     func add(_ sample: GLuint) throws {
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        try sum.bind(width: sum.width, height: sum.height)
         glUseProgram(sumProgram)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), sample)
@@ -100,7 +81,7 @@ final class ShutterAccumulator {
         glUseProgram(meanProgram)
         glUniform1f(countUniform, GLfloat(max(count, 1)))
         glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), sum.texture)
         glDisable(GLenum(GL_BLEND))
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
         glEnable(GLenum(GL_BLEND))
@@ -108,15 +89,8 @@ final class ShutterAccumulator {
         try GLError.check("glDrawArrays(\(Self.meanFile))")
     }
 
-    private func deleteFramebuffer() {
-        if framebuffer != 0 { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0) }
-        ledger.delete(.framebuffer, &framebuffer, glDeleteFramebuffers)
-        ledger.delete(.texture, &texture, glDeleteTextures)
-        (width, height) = (0, 0)
-    }
-
     func delete() {
-        deleteFramebuffer()
+        sum.delete()
         ledger.delete(.program, &sumProgram) { _, name in glDeleteProgram(name.pointee) }
         ledger.delete(.program, &meanProgram) { _, name in glDeleteProgram(name.pointee) }
     }
