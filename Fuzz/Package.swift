@@ -14,9 +14,11 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate"),
         .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate"]),
-        .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO"]),
-        .executableTarget(name: "FuzzStoryboard", dependencies: ["SegueCore"]),
-        .executableTarget(name: "FuzzEffectFile", dependencies: ["SegueCore"]),
+        // The libFuzzer driver's entry, which each target's `main` calls.
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO", "FuzzDriver"]),
+        .executableTarget(name: "FuzzStoryboard", dependencies: ["SegueCore", "FuzzDriver"]),
+        .executableTarget(name: "FuzzEffectFile", dependencies: ["SegueCore", "FuzzDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

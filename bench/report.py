@@ -120,12 +120,27 @@ def markdown(report):
                           f"| PNG frames (level 2) | {fps('png end to end')} | encoder alone {fps('png encoder alone')} | {percent(png)} |",
                           f"| raw RGBA stream | {fps('raw end to end')} | draw alone {fps('draw alone')} | {percent(raw)} |"]
     lines += pipeline_lines
+    lines += blur_lines(results)
     lines += png_lines(results, target_lines=lines)
     return "\n".join(lines) + "\n"
 
 
 # Backends of the PNG and end-to-end sections, kept out of the main table and the chart.
 EXTRA = {"png-libspng", "png-segue", "segue", "pipeline"}
+
+
+def blur_lines(results):
+    """Motion blur's cost per shutter sample, by backend and by where the samples are summed."""
+    blur = [r for r in results if r["stage"] == "motion blur per sample"]
+    if not blur:
+        return []
+    out = ["", "### Motion blur, per shutter sample (a frame of 8 samples; ms per sample)", "",
+           "| size | effect | backend | how | ms per sample | range |", "|---|---|---|---|---|---|"]
+    for r in blur:
+        how = (r.get("note") or "").split("; ", 1)[-1]
+        out.append(f"| {r['width']}x{r['height']} | {r['effect']} | {r['backend']} | {how} | {r['msPerFrame']:.2f} | "
+                   f"{r['msMin']:.2f}-{r['msMax']:.2f} |")
+    return out
 
 
 def png_lines(results, target_lines):

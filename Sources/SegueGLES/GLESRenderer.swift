@@ -116,18 +116,20 @@ public final class GLESRenderer: Renderer {
         try prepare(transition, values: values)
     }
 
-    /// Whether motion blur's samples are summed on the GPU, each read back never (only the mean is): where the
-    /// context has float framebuffers with blending (`GL_EXT_color_buffer_float`, `GL_EXT_float_blend`). Else
-    /// each sample is read back and summed on the CPU; the bytes are the same.
-    public var accumulatesShutterOnGPU: Bool {
-        (try? thread.sync { pipeline.accumulatesShutterOnGPU }) ?? false
+    /// Whether motion blur's samples are summed on the GPU, so that only their mean is read back: true by
+    /// default where the context has float framebuffers with blending (`GL_EXT_color_buffer_float`,
+    /// `GL_EXT_float_blend`), and never true where it has not. Else (or set false) each sample is read back
+    /// and summed on the CPU. The bytes are the same either way.
+    public var sumsShutterOnGPU: Bool {
+        get { (try? thread.sync { pipeline.sumsShutterOnGPU }) ?? false }
+        set { try? thread.sync { pipeline.sumsShutterOnGPU = newValue } }
     }
 
     public func draw(_ frame: RenderFrame, into target: inout Pixmap) throws {
         switch frame {
         case let .layers(list):
             try draw(list, into: &target)
-        case let .average(samples) where !accumulatesShutterOnGPU:
+        case let .average(samples) where !sumsShutterOnGPU:
             try drawAverage(samples, into: &target)
         default:
             var out = target
@@ -141,7 +143,7 @@ public final class GLESRenderer: Renderer {
                            deliver: (Int, Pixmap) throws -> Void) throws {
         // Without sums on the GPU, a run of motion-blurred frames is drawn frame by frame, each sample read back
         // and summed on the CPU; a run's frames are all blurred or none.
-        if count > 0, !accumulatesShutterOnGPU, case let .average(first) = try frame(0) {
+        if count > 0, !sumsShutterOnGPU, case let .average(first) = try frame(0) {
             for k in 0..<count {
                 var target = buffer() ?? Pixmap(width: 0, height: 0)
                 guard case let .average(samples) = k == 0 ? .average(first) : try frame(k) else {

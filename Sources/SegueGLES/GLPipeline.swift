@@ -148,14 +148,18 @@ final class GLPipeline {
     }
 
     /// Whether motion blur's samples are summed on the GPU (`averageFrame`); else the renderer sums their
-    /// read-backs on the CPU.
-    var accumulatesShutterOnGPU: Bool { shutter != nil }
+    /// read-backs on the CPU. Never true where the context cannot.
+    var sumsShutterOnGPU: Bool {
+        get { shutterOnGPU && shutter != nil }
+        set { shutterOnGPU = newValue }
+    }
+    private var shutterOnGPU = true
 
     /// Motion blur: a frame that draws each of `samples` (frames of one size) into the render target, adds it
     /// to a sum on the GPU, and leaves their mean in the render target to be read back once. Only where
-    /// `accumulatesShutterOnGPU`.
+    /// `sumsShutterOnGPU`.
     func averageFrame(_ samples: [Frame]) throws -> Frame {
-        guard let shutter else { throw GLError.invalidInput("this context cannot sum motion blur's samples on the GPU") }
+        guard let shutter, sumsShutterOnGPU else { throw GLError.invalidInput("this context cannot sum motion blur's samples on the GPU") }
         let width = samples.first?.width ?? 0, height = samples.first?.height ?? 0
         if let odd = samples.first(where: { $0.width != width || $0.height != height }) {
             throw GLError.invalidInput("motion blur's samples differ in size: \(width)x\(height) and \(odd.width)x\(odd.height)")

@@ -22,7 +22,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                 throw JobError.usage("\(shaders) needs the GLES backend (--backend auto or gles): the CPU compositor does not run GLSL")
             }
             do {
-                return try GLESRenderer(platform: platform)
+                return Self.tuned(try GLESRenderer(platform: platform))
             } catch {
                 throw JobError.failure("\(shaders) needs the GLES backend, which is unavailable: \(error)")
             }
@@ -35,7 +35,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             if self == .auto, platform == nil, Self.softwareRasterizer(gles) != nil {
                 return CPUCompositor(threads: threads ?? cores)
             }
-            return gles
+            return Self.tuned(gles)
         } catch {
             if self == .gles || platform != nil {
                 throw JobError.failure("the GLES backend is unavailable: \(error)")
@@ -43,6 +43,15 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             note("GLES is unavailable (\(error)); using the CPU compositor")
             return CPUCompositor(threads: threads ?? cores)
         }
+    }
+
+    /// `gles` set for the device it runs on: on a software rasterizer motion blur's samples are each read back
+    /// and summed on the CPU, since a float pass over the frame costs llvmpipe more than a read-back and a sum
+    /// (1920x1080 door, per sample: 110 ms summed on the GPU against 83 ms read back, on 2 shared cores); on
+    /// hardware they are summed on the GPU. The bytes are the same either way.
+    static func tuned(_ gles: GLESRenderer) -> GLESRenderer {
+        if softwareRasterizer(gles) != nil { gles.sumsShutterOnGPU = false }
+        return gles
     }
 
     /// The software rasterizer `gles` runs on (`llvmpipe (LLVM 15.0.6, 256 bits)`), nil on hardware: told by

@@ -28,7 +28,7 @@ extension GLESSuite {
             let snapshots = TestTransitions.snapshots(width: 121, height: 203)
             let renderer = try GLESRenderer()
             if renderer.details.contains("llvmpipe") {
-                #expect(renderer.accumulatesShutterOnGPU, "llvmpipe has GL_EXT_color_buffer_float and GL_EXT_float_blend")
+                #expect(renderer.sumsShutterOnGPU, "llvmpipe has GL_EXT_color_buffer_float and GL_EXT_float_blend")
             }
             try renderer.load(snapshots: snapshots)
             // Page-flip over a stretch of progress: every pixel of the spine's sweep changes between samples.

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import SegueCore
 
 /// libFuzzer entry: any bytes as an effect file; one that reads is then checked and evaluated, both
@@ -17,20 +18,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `--defsym main=FuzzEffectFile_main`, which takes `main` from libFuzzer;
-// this entry point hands control straight to libFuzzer's driver, as its own `main` would.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
+// libFuzzer's `main` is taken by SwiftPM's `--defsym main=FuzzEffectFile_main`: this starts libFuzzer's driver.
 @_cdecl("FuzzEffectFile_main")
-func fuzzerMain(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzerDriver(argc, argv, fuzz)
 }

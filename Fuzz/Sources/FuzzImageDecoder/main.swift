@@ -1,3 +1,4 @@
+import FuzzDriver
 import SegueImageIO
 
 /// libFuzzer entry: any bytes through the PNG/JPEG decoder. Errors are expected; crashes, hangs, leaks and
@@ -9,20 +10,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `--defsym main=FuzzImageDecoder_main`, which takes `main` from libFuzzer;
-// this entry point hands control straight to libFuzzer's driver, as its own `main` would.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
+// libFuzzer's `main` is taken by SwiftPM's `--defsym main=FuzzImageDecoder_main`: this starts libFuzzer's driver.
 @_cdecl("FuzzImageDecoder_main")
-func fuzzerMain(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzerDriver(argc, argv, fuzz)
 }

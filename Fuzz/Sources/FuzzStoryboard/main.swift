@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import SegueCore
 
 /// libFuzzer entry: any bytes as a storyboard file, then the frame checks the command line runs once the
@@ -11,20 +12,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target with `--defsym main=FuzzStoryboard_main`, which takes `main` from libFuzzer;
-// this entry point hands control straight to libFuzzer's driver, as its own `main` would.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
+// libFuzzer's `main` is taken by SwiftPM's `--defsym main=FuzzStoryboard_main`: this starts libFuzzer's driver.
 @_cdecl("FuzzStoryboard_main")
-func fuzzerMain(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzerDriver(argc, argv, fuzz)
 }

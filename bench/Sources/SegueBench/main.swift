@@ -166,23 +166,27 @@ for scale in options.scales {
         record(measurement("shader:ripple", "gles", 1, "draw+readback", t))
     }
 
-    // Motion blur: a frame of 8 shutter samples, each drawn and summed: on the CPU at 32 bits per channel, on
-    // GLES in a float framebuffer (one read-back a frame) where the context can; reported per sample (a frame
-    // with --motion-blur N costs about N of these).
+    // Motion blur: a frame of 8 shutter samples, each drawn and summed: on the CPU at 32 bits per channel; on
+    // GLES in a float framebuffer on the GPU (one read-back a frame) where the context can, and for comparison
+    // each sample read back and summed on the CPU. Reported per sample (a frame with --motion-blur N costs
+    // about N of these).
     if let effect = options.effects.first {
         let samples = BenchScene.lists(effect, scale: scale, frames: 8, snapshots: info).map { RenderFrame.layers($0) }
-        var renderers: [(String, Int, any Renderer, String)] = [("cpu", cores, CPUCompositor(threads: cores), "on the CPU")]
+        var renderers: [(String, Int, any Renderer, String)] = [("cpu", cores, CPUCompositor(threads: cores), "summed on the CPU")]
         if let gles {
-            renderers.append(("gles", 1, gles, gles.accumulatesShutterOnGPU ? "on the GPU, read back once" : "on the CPU, each read back"))
+            if gles.sumsShutterOnGPU { renderers.append(("gles", 1, gles, "summed on the GPU, read back once")) }
+            renderers.append(("gles", 1, gles, "each read back, summed on the CPU"))
         }
         for (backend, threads, renderer, summed) in renderers {
+            (renderer as? GLESRenderer)?.sumsShutterOnGPU = summed.contains("GPU")
             try renderer.load(snapshots: snapshots)
             var out = Pixmap(width: width, height: height)
             try renderer.draw(.average(samples), into: &out)  // warm-up
             let t = try time(runs: options.runs, frames: samples.count) { try renderer.draw(.average(samples), into: &out) }
             record(measurement(effect.name, backend, threads, "motion blur per sample", t, frames: samples.count,
-                               note: "8 samples per frame; summed \(summed)"))
+                               note: "8 samples per frame; \(summed)"))
         }
+        gles?.sumsShutterOnGPU = true
     }
 
     for effect in options.effects {
