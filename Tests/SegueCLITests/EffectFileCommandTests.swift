@@ -54,6 +54,28 @@ import SegueCore
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown effect 'dorr'"))
     }
 
+    @Test func effectsListsAUsersFileAsItListsABuiltIn() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try doorCopy(in: dir)
+        let r = try Segue.run(["effects", file, "spin", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: r.stdout) as! [String: Any]
+        let listed = json["effects"] as! [[String: Any]]
+        #expect(listed.map { $0["name"] as! String } == ["my-door", "spin"])
+        #expect((listed[0]["options"] as! [[String: Any]]).map { $0["name"] as! String } == Effect.door.options.map(\.name))
+        #expect(json["transitions"] == nil, "the shipped custom transitions are listed only with every effect")
+        let text = try Segue.run(["effects", file])
+        #expect(text.status == 0 && String(decoding: text.stdout, as: UTF8.self).hasPrefix("my-door - "))
+        // A bad file, or an unknown name: the problems on stderr, status 2, nothing on stdout.
+        let broken = try doorCopy(in: dir, name: "broken") { $0.replacingOccurrences(of: "\"-e * half\"", with: "\"-e * halff\"") }
+        for (args, says) in [([broken], "broken.json: $.layers[1].transform[0].translate: unknown name 'halff'"),
+                             (["dorr"], "unknown effect 'dorr'")] {
+            let bad = try Segue.run(["effects"] + args)
+            #expect(bad.status == 2 && bad.stderr.contains(says) && bad.stdout.isEmpty, "\(args): \(bad.stderr)")
+        }
+    }
+
     @Test func aStoryboardStepNamesAFileRelativeToItself() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
