@@ -114,29 +114,16 @@ extension EffectDefinition {
 }
 
 /// Reads the JSON of an effect file, collecting every problem at its JSON path.
-private struct EffectFileReader {
+private struct EffectFileReader: JSONProblemReader {
     var problems: [StoryboardProblem] = []
-
-    mutating func problem(_ path: String, _ message: String) { problems.append(StoryboardProblem(path, message)) }
 
     mutating func definition(_ data: Data) -> EffectDefinition? {
         guard data.count <= EffectDefinition.maxBytes else {
             problem("$", "the file is larger than \(EffectDefinition.maxBytes >> 20) MiB")
             return nil
         }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data, options: [])
-        } catch {
-            let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "not valid JSON"
-            problem("$", "not valid JSON: \(detail)")
-            return nil
-        }
-        guard let object = root as? [String: Any] else {
-            problem("$", "expected an object: {\"name\": ..., \"layers\": [...]}")
-            return nil
-        }
-        unknownKeys(object, "$", ["$schema", "comment", "name", "summary", "source", "duration", "curve", "stages",
+        guard let object = rootObject(data, expected: "an object: {\"name\": ..., \"layers\": [...]}") else { return nil }
+        unknownKeys(object, "$", allowed: ["$schema", "comment", "name", "summary", "source", "duration", "curve", "stages",
                                   "options", "let", "perspective", "layers", "back"])
         let name = requiredString(object, "name", "$")
         if let name, !(name.range(of: "^[a-z0-9][a-z0-9-]{0,63}$", options: .regularExpression) != nil) {
@@ -210,7 +197,7 @@ private struct EffectFileReader {
             if let text = raw as? String {
                 if text == "reverse" { back = .reverse } else { problem("$.back", "expected \"reverse\" or an object") }
             } else if let b = raw as? [String: Any] {
-                unknownKeys(b, "$.back", ["comment", "duration", "curve", "reverse", "let", "perspective", "layers"])
+                unknownKeys(b, "$.back", allowed: ["comment", "duration", "curve", "reverse", "let", "perspective", "layers"])
                 if b["duration"] != nil || b["curve"] != nil {
                     backTiming = timing(b, "$.back", defaultDuration: forwardTiming?.duration ?? 1, fallbackCurve: forwardTiming?.curve)
                 }
@@ -281,7 +268,7 @@ private struct EffectFileReader {
     mutating func option(_ raw: Any, _ path: String, scope: ExpressionScope) -> EffectOption? {
         guard let o = raw as? [String: Any] else { problem(path, "expected an option object"); return nil }
         let before = problems.count
-        unknownKeys(o, path, ["comment", "name", "type", "placeholder", "help", "default", "computed", "says",
+        unknownKeys(o, path, allowed: ["comment", "name", "type", "placeholder", "help", "default", "computed", "says",
                               "required", "range", "note", "example", "choices", "repeatable"])
         let name = requiredString(o, "name", path)
         if let name, name.range(of: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$", options: .regularExpression) == nil
@@ -437,7 +424,7 @@ private struct EffectFileReader {
     mutating func layer(_ raw: Any, _ path: String, scope: ExpressionScope, options: [EffectOption]) -> EffectDefinition.LayerProgram? {
         guard let o = raw as? [String: Any] else { problem(path, "expected a layer object"); return nil }
         let before = problems.count
-        unknownKeys(o, path, ["comment", "content", "frame", "bounds", "position", "anchor", "transform", "opacity",
+        unknownKeys(o, path, allowed: ["comment", "content", "frame", "bounds", "position", "anchor", "transform", "opacity",
                               "mask", "overlay", "doubleSided", "visible", "repeat"])
         func value(_ key: String, _ arity: Set<Int>) -> EffectExpression? {
             o[key].flatMap { expression($0, "\(path).\(key)", scope: scope, arity: arity) }
@@ -451,17 +438,17 @@ private struct EffectFileReader {
         case let c as [String: Any]:
             let p = "\(path).content"
             if let name = c["snapshot"] {
-                unknownKeys(c, p, ["snapshot", "rect"])
+                unknownKeys(c, p, allowed: ["snapshot", "rect"])
                 let rect = c["rect"].flatMap { expression($0, "\(p).rect", scope: scope, arity: [4]) }
                 if let name = name as? String, let id = snapshot(name) { content = .snapshot(id, rect: rect) } else {
                     problem("\(p).snapshot", "expected \"from\" or \"to\"")
                 }
             } else if let colour = c["color"] {
-                unknownKeys(c, p, ["color"])
+                unknownKeys(c, p, allowed: ["color"])
                 if let e = expression(colour, "\(p).color", scope: scope, arity: [4]) { content = .color(e) }
             } else if let g = c["gradient"] as? [String: Any] {
-                unknownKeys(c, p, ["gradient"])
-                unknownKeys(g, "\(p).gradient", ["start", "end", "from", "to"])
+                unknownKeys(c, p, allowed: ["gradient"])
+                unknownKeys(g, "\(p).gradient", allowed: ["start", "end", "from", "to"])
                 let parts = [("start", 2), ("end", 2), ("from", 4), ("to", 4)].map { key, arity in
                     g[key].flatMap { expression($0, "\(p).gradient.\(key)", scope: scope, arity: [arity]) }
                 }
@@ -506,17 +493,17 @@ private struct EffectFileReader {
         if let raw = o["mask"] {
             let p = "\(path).mask"
             if let m = raw as? [String: Any], let circle = m["circle"] as? [String: Any] {
-                unknownKeys(m, p, ["circle"]); unknownKeys(circle, "\(p).circle", ["center", "radius"])
+                unknownKeys(m, p, allowed: ["circle"]); unknownKeys(circle, "\(p).circle", allowed: ["center", "radius"])
                 if let c = required(circle, "center", "\(p).circle", scope, [2]), let r = required(circle, "radius", "\(p).circle", scope, [1]) {
                     mask = .circle(center: c, radius: r)
                 }
             } else if let m = raw as? [String: Any], let rect = m["rect"] {
-                unknownKeys(m, p, ["rect", "radius"])
+                unknownKeys(m, p, allowed: ["rect", "radius"])
                 if let r = expression(rect, "\(p).rect", scope: scope, arity: [4]) {
                     mask = .rect(r, radius: m["radius"].flatMap { expression($0, "\(p).radius", scope: scope, arity: [1]) })
                 }
             } else if let m = raw as? [String: Any], let sector = m["sector"] as? [String: Any] {
-                unknownKeys(m, p, ["sector"]); unknownKeys(sector, "\(p).sector", ["center", "start", "sweep"])
+                unknownKeys(m, p, allowed: ["sector"]); unknownKeys(sector, "\(p).sector", allowed: ["center", "start", "sweep"])
                 if let c = required(sector, "center", "\(p).sector", scope, [2]), let a = required(sector, "start", "\(p).sector", scope, [1]),
                    let s = required(sector, "sweep", "\(p).sector", scope, [1]) {
                     mask = .sector(center: c, start: a, sweep: s)
@@ -530,7 +517,7 @@ private struct EffectFileReader {
         if let raw = o["overlay"] {
             let p = "\(path).overlay"
             if let g = raw as? [String: Any] {
-                unknownKeys(g, p, ["start", "end", "from", "to", "opacity"])
+                unknownKeys(g, p, allowed: ["start", "end", "from", "to", "opacity"])
                 let parts = [("start", 2), ("end", 2), ("from", 4), ("to", 4)].map { key, arity in required(g, key, p, scope, [arity]) }
                 if parts.allSatisfy({ $0 != nil }) {
                     overlay = .init(start: parts[0]!, end: parts[1]!, from: parts[2]!, to: parts[3]!,
@@ -646,11 +633,5 @@ private struct EffectFileReader {
         guard let raw = o[key] else { problem(path, "missing \"\(key)\""); return nil }
         guard let s = raw as? String, !s.isEmpty else { problem("\(path).\(key)", "expected a non-empty string"); return nil }
         return s
-    }
-
-    mutating func unknownKeys(_ object: [String: Any], _ path: String, _ allowed: Set<String>) {
-        for k in object.keys.sorted() where !allowed.contains(k) {
-            problem("\(path).\(k)", "unknown key (expected \(allowed.filter { !$0.hasPrefix("$") && $0 != "comment" }.sorted().joined(separator: ", ")))")
-        }
     }
 }

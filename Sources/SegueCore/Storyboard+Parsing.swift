@@ -94,7 +94,7 @@ extension Storyboard {
 
 /// The reader behind `Storyboard.parse`: each accessor records a problem and returns `nil` when a value is
 /// missing or of the wrong kind.
-private struct Parser {
+private struct Parser: JSONProblemReader {
     let loadTrack: (String) throws -> String
     let loadShader: (String) throws -> ShaderTransition
     let loadImage: (String) throws -> Pixmap
@@ -111,24 +111,9 @@ private struct Parser {
         self.loadEffect = loadEffect
     }
 
-    mutating func problem(_ path: String, _ message: String) {
-        problems.append(StoryboardProblem(path, message))
-    }
-
     mutating func storyboard(_ data: Data) -> Storyboard {
         let empty = Storyboard(screens: [:], timeline: [])
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "not valid JSON"
-            problem("$", "not valid JSON: \(detail)")
-            return empty
-        }
-        guard let object = root as? [String: Any] else {
-            problem("$", "expected an object with \"screens\" and \"timeline\"")
-            return empty
-        }
+        guard let object = rootObject(data, expected: "an object with \"screens\" and \"timeline\"") else { return empty }
         unknownKeys(object, "$", allowed: ["fps", "scale", "size", "background", "screens", "timeline", "output", "motionBlur", "$schema", "comment"])
 
         var board = empty
@@ -504,25 +489,5 @@ private struct Parser {
             blur.shutter = d
         }
         return blur
-    }
-
-    mutating func unknownKeys(_ object: [String: Any], _ path: String, allowed: Set<String>) {
-        for k in object.keys.sorted() where !allowed.contains(k) {
-            problem(path + key(k), "unknown key (expected \(allowed.filter { !$0.hasPrefix("$") && $0 != "comment" }.sorted().joined(separator: ", ")))")
-        }
-    }
-
-    /// `.name`, or `["name"]` when the name is not an identifier.
-    func key(_ name: String) -> String {
-        let identifier = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-        return identifier ? ".\(name)" : "[\"\(name)\"]"
-    }
-}
-
-/// A JSON number as `JSONSerialization` gives it (booleans come as NSNumber too; their type is `c`).
-enum JSONNumber {
-    static func value(_ v: Any) -> Double? {
-        guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-        return n.doubleValue
     }
 }
