@@ -9,6 +9,10 @@ import SegueImageIO
 /// over (`-stream_loop -1`). Frames skipped are read and dropped; one asked for before the last restarts the
 /// process.
 ///
+/// A clip with a display rotation (a phone's screen recording: the container's display matrix, or the older
+/// `rotate` tag) is turned upright as a player shows it, by quarter turns (`transpose`, or `hflip,vflip`, before
+/// the scale; ffmpeg's own autorotation is off, so the turn is the probe's), and its size is the turned one.
+///
 /// ffmpeg scales with `flags=area` when shrinking and `bicubic` when enlarging, as stills are resampled (area
 /// averaging, Catmull-Rom); its pixels are straight alpha and are premultiplied here.
 final class ClipReader {
@@ -29,8 +33,10 @@ final class ClipReader {
     let height: Int
     let fps: Double
     let playback: ClipPlayback
-    /// The clip's own pixel size, for the scale filter's choice.
+    /// The clip's own pixel size (turned upright), for the scale filter's choice.
     let source: (width: Int, height: Int)
+    /// Quarter turns counterclockwise that make the clip upright (0 to 3; `Probe.quarterTurns`).
+    let quarterTurns: Int
 
     /// Told of each ffmpeg process, so an interrupted job ends it.
     let control: JobControl?
@@ -43,11 +49,12 @@ final class ClipReader {
     private var current: (index: Int, frame: Pixmap)?
     private var ended = false
 
-    init(path: String, source: (width: Int, height: Int), width: Int, height: Int, fps: Double, playback: ClipPlayback,
-         control: JobControl? = nil) {
+    init(path: String, source: (width: Int, height: Int), quarterTurns: Int = 0, width: Int, height: Int, fps: Double,
+         playback: ClipPlayback, control: JobControl? = nil) {
         self.control = control
         self.path = path
         self.source = source
+        self.quarterTurns = quarterTurns
         self.width = width
         self.height = height
         self.fps = fps
@@ -91,11 +98,12 @@ final class ClipReader {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ffmpeg)
         let shrinking = width * height <= source.width * source.height
-        let filter = "fps=\(fps.compact),scale=\(width):\(height):flags=\(shrinking ? "area" : "bicubic"),format=rgba"
+        let turn = ["", "transpose=cclock,", "hflip,vflip,", "transpose=clock,"][quarterTurns & 3]
+        let filter = "fps=\(fps.compact),\(turn)scale=\(width):\(height):flags=\(shrinking ? "area" : "bicubic"),format=rgba"
         p.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error"]
             + (playback.loop ? ["-stream_loop", "-1"] : [])
             + (playback.start > 0 ? ["-ss", "\(playback.start)"] : [])
-            + ["-i", path, "-an", "-vf", filter, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
+            + ["-noautorotate", "-i", path, "-an", "-vf", filter, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -202,8 +210,13 @@ final class ClipReader {
 
     /// What `probe` reads of a clip.
     struct Probe {
+        /// The clip's pixel size as a player shows it: its stored size, turned by `quarterTurns`.
         var width: Int
         var height: Int
+        /// Quarter turns counterclockwise that make the clip upright (0 to 3): its display matrix's rotation
+        /// (ffprobe's `rotation`, counterclockwise, as players read it; the older `rotate` tag, clockwise, where
+        /// there is no matrix), to the nearest quarter turn.
+        var quarterTurns = 0
         /// Whether every frame is opaque: its pixel format has no alpha (ffmpeg then gives alpha 255), so layers
         /// under it may be culled as under an opaque still.
         var isOpaque: Bool
@@ -234,8 +247,9 @@ final class ClipReader {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ffprobe)
-        p.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,pix_fmt",
-                       "-of", "csv=p=0:s=x", path]
+        p.arguments = ["-v", "error", "-select_streams", "v:0",
+                       "-show_entries", "stream=width,height,pix_fmt:stream_tags=rotate:stream_side_data=rotation",
+                       "-of", "json", path]
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -259,16 +273,29 @@ final class ClipReader {
         if p.terminationReason == .uncaughtSignal {
             throw JobError.failure("ffmpeg cannot open the clip '\(path)': ffprobe took more than \(Int(Self.probeTimeout)) s")
         }
-        let text = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let fields = text.split(separator: "\n").first?.split(separator: "x", omittingEmptySubsequences: false).map(String.init) ?? []
-        let parts = fields.prefix(2).compactMap { Int($0) }
-        guard p.terminationStatus == 0, parts.count == 2, parts[0] > 0, parts[1] > 0 else {
+        guard p.terminationStatus == 0, var probe = parse(said) else {
             let why = String(decoding: complaint.value, as: UTF8.self).split(separator: "\n").last.map(String.init)
                 ?? (p.terminationStatus == 0 ? "no video stream" : "exit \(p.terminationStatus)")
             throw JobError.failure("ffmpeg cannot open the clip '\(path)': \(why)")
         }
-        let format = fields.count > 2 ? fields[2] : ""
-        return Probe(width: parts[0], height: parts[1], isOpaque: !carriesAlpha(pixelFormat: format))
+        if probe.quarterTurns % 2 == 1 { swap(&probe.width, &probe.height) }
+        return probe
+    }
+
+    /// ffprobe's JSON for the first video stream (`width`, `height`, `pix_fmt`, `side_data_list[].rotation`,
+    /// `tags.rotate`), the size as stored; nil when it names no stream with a size.
+    static func parse(_ json: Data) -> Probe? {
+        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+              let stream = (root["streams"] as? [Any])?.first as? [String: Any],
+              let width = (stream["width"] as? NSNumber)?.intValue, let height = (stream["height"] as? NSNumber)?.intValue,
+              width > 0, height > 0 else { return nil }
+        let format = stream["pix_fmt"] as? String ?? ""
+        let matrix = (stream["side_data_list"] as? [Any] ?? []).lazy
+            .compactMap { (($0 as? [String: Any])?["rotation"] as? NSNumber)?.doubleValue }.first
+        let tag = ((stream["tags"] as? [String: Any])?["rotate"] as? String).flatMap(Double.init).map { -$0 }
+        let degrees = matrix ?? tag ?? 0
+        let turns = degrees.isFinite ? Int((degrees / 90).rounded().truncatingRemainder(dividingBy: 4)) : 0
+        return Probe(width: width, height: height, quarterTurns: (turns + 4) % 4, isOpaque: !carriesAlpha(pixelFormat: format))
     }
 }
 

@@ -245,7 +245,8 @@ public struct RenderJob: Sendable {
         // One decoder per clip, shared by the runs that show it: frames are asked for in order.
         var readers: [String: ClipReader] = [:]
         for (name, clip) in inputs.clips {
-            readers[name] = ClipReader(path: clip.path, source: clip.size, width: width, height: height, fps: board.fps,
+            readers[name] = ClipReader(path: clip.path, source: clip.size, quarterTurns: clip.quarterTurns,
+                                       width: width, height: height, fps: board.fps,
                                        playback: board.playback[name] ?? ClipPlayback(), control: control)
         }
         defer { readers.values.forEach { $0.stop() } }
