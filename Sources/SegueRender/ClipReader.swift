@@ -4,10 +4,11 @@ import SegueImageIO
 
 /// A video clip used as a screen, decoded by one `ffmpeg` process into a pipe of raw RGBA frames at the job's
 /// size and frame rate: `-ss START -i CLIP -vf fps=FPS,scale=W:H -f rawvideo -pix_fmt rgba -`, so output frame
-/// `j` is the clip at `START + j / FPS`. Frames are read in order, one at a time (memory is one frame and the
-/// pipe's buffer, never the clip); past the clip's end the last frame is held, or with `loop` the clip starts
-/// over (`-stream_loop -1`). Frames skipped are read and dropped; one asked for before the last restarts the
-/// process.
+/// `j` is the clip at `START + j / FPS`. Frames are read in order by a thread of the reader's own, at most
+/// `framesAhead` frames ahead of the one drawn (memory is those frames, the one shown and the pipe's buffer,
+/// never the clip), so ffmpeg's decoding and the pipe's reads overlap the drawing; past the clip's end the last
+/// frame is held, or with `loop` the clip starts over (`-stream_loop -1`). Frames skipped are read and dropped;
+/// one asked for before the last restarts the process.
 ///
 /// A clip with a display rotation (a phone's screen recording: the container's display matrix, or the older
 /// `rotate` tag) is turned upright as a player shows it, by quarter turns (`transpose`, or `hflip,vflip`, before
@@ -28,6 +29,9 @@ final class ClipReader {
     private static let setPipeSize: Int32 = 1031
     private static let pipeSize: Int32 = 1 << 20
 
+    /// Frames a reader decodes ahead of the one drawn, each the job's frame size (`MemoryBudget` counts them).
+    static let framesAhead = 2
+
     let path: String
     let width: Int
     let height: Int
@@ -42,6 +46,8 @@ final class ClipReader {
     let control: JobControl?
     private var process: Process?
     private var output: FileHandle?
+    /// The thread reading `output` ahead of the drawing.
+    private var ahead: ReadAhead?
     /// What ffmpeg says on standard error, read by a thread of its own so a chatty decoder never blocks.
     private let complaints = ErrorOutput()
     /// The index of the next frame the pipe will give, and the last frame read (held at the end).
@@ -121,44 +127,36 @@ final class ClipReader {
         control?.register(child: p.processIdentifier)
         output = out.fileHandleForReading
         complaints.start(reading: err.fileHandleForReading)
+        do {
+            ahead = try ReadAhead(fd: out.fileHandleForReading.fileDescriptor, width: width, height: height,
+                                  frames: Self.framesAhead)
+        } catch {
+            stop()
+            throw JobError.failure("cannot read the clip '\(path)' from ffmpeg: \(error)")
+        }
         next = 0
         current = nil
         ended = false
     }
 
-    /// One frame's bytes from the pipe, premultiplied; nil at the end of the stream.
+    /// The next frame from the read-ahead thread, premultiplied; nil at the end of the stream. How the stream
+    /// ended is told here, on the drawing thread, where the process is waited for.
     private func read() throws -> Pixmap? {
-        guard let output else { return nil }
-        let count = width * height * 4
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        var filled = 0
-        let fd = output.fileDescriptor
-        try pixels.withUnsafeMutableBytes { buffer in
-            while filled < count {
-                let n = Foundation.read(fd, buffer.baseAddress! + filled, count - filled)
-                if n > 0 { filled += n; continue }
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { throw JobError.failure("cannot read the clip '\(path)' from ffmpeg: \(String(cString: strerror(errno)))") }
-                break
-            }
-        }
-        guard filled == count else {
-            if filled > 0 { throw JobError.failure("ffmpeg stopped mid-frame decoding the clip '\(path)'\(said())") }
+        guard let ahead else { return nil }
+        switch ahead.take() {
+        case let .frame(frame):
+            return frame
+        case let .failed(reason):
+            throw JobError.failure("cannot read the clip '\(path)' from ffmpeg: \(reason)")
+        case .end(partial: true):
+            throw JobError.failure("ffmpeg stopped mid-frame decoding the clip '\(path)'\(said())")
+        case .end(partial: false):
             process?.waitUntilExit()
             if let p = process, p.terminationStatus != 0 {
                 throw JobError.failure("ffmpeg failed (exit \(p.terminationStatus)) decoding the clip '\(path)'\(said())")
             }
             return nil
         }
-        var opaque = true
-        for p in pixels where p >> 24 != 255 { opaque = false; break }
-        if !opaque {
-            for i in pixels.indices {
-                let p = pixels[i]
-                pixels[i] = Pixmap.premultiply(r: p & 0xFF, g: (p >> 8) & 0xFF, b: (p >> 16) & 0xFF, a: p >> 24)
-            }
-        }
-        return Pixmap(width: width, height: height, pixels: pixels)
     }
 
     /// ffmpeg's last line of complaint once it has exited (`: ...`), or nothing.
@@ -197,8 +195,140 @@ final class ClipReader {
         }
     }
 
-    /// Ends the ffmpeg process (the clip is done with, or restarts).
+    /// Reads a clip's frames from ffmpeg's pipe on a thread of its own, premultiplied, into a ring of at most
+    /// `frames` frames that the drawing thread takes in order: the thread waits while the ring is full, so it
+    /// holds at most `frames` frames (the one it fills among them). The stream's end (whole, or mid-frame) or a
+    /// read's failure is the last entry, and stays there for every later `take`. `stop` wakes the thread
+    /// wherever it waits (for room, or for ffmpeg in `poll`) and waits for it to end.
+    private final class ReadAhead: @unchecked Sendable {
+        enum Entry: Sendable {
+            case frame(Pixmap)
+            /// The end of the stream; `partial` when it fell mid-frame.
+            case end(partial: Bool)
+            /// `read` or `poll` failed (`strerror`'s words).
+            case failed(String)
+        }
+
+        private let condition = NSCondition()
+        // Guarded by `condition`:
+        private var ring: [Entry] = []
+        private var stopping = false
+
+        private let capacity: Int
+        /// A pipe whose write end `stop` writes a byte to, so a thread waiting in `poll` wakes.
+        private let wake: (read: Int32, write: Int32)
+        private let finished = DispatchSemaphore(value: 0)
+        private var stopped = false
+
+        init(fd: Int32, width: Int, height: Int, frames: Int) throws {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { throw ReadAheadError(call: "pipe", code: errno) }
+            wake = (fds[0], fds[1])
+            // Not inherited by the ffmpeg processes started after it.
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            capacity = max(1, frames)
+            let thread = Thread { [self] in
+                run(fd: fd, width: width, height: height)
+                finished.signal()
+            }
+            thread.name = "segue clip read-ahead"
+            thread.start()
+        }
+
+        /// The next entry, waiting for the thread when the ring is empty; an end or a failure is not taken off.
+        func take() -> Entry {
+            condition.lock()
+            defer { condition.unlock() }
+            while ring.isEmpty { condition.wait() }
+            guard case .frame = ring[0] else { return ring[0] }
+            let entry = ring.removeFirst()
+            condition.signal()
+            return entry
+        }
+
+        /// Ends the thread and waits for it; the pipe from ffmpeg is left open for the caller to close.
+        func stop() {
+            guard !stopped else { return }
+            stopped = true
+            condition.lock()
+            stopping = true
+            condition.broadcast()
+            condition.unlock()
+            var byte: UInt8 = 1
+            _ = Glibc.write(wake.write, &byte, 1)
+            finished.wait()
+            close(wake.read)
+            close(wake.write)
+        }
+
+        private func run(fd: Int32, width: Int, height: Int) {
+            while true {
+                condition.lock()
+                while ring.count >= capacity && !stopping { condition.wait() }
+                let stop = stopping
+                condition.unlock()
+                guard !stop, let entry = read(fd: fd, width: width, height: height) else { return }
+                condition.lock()
+                ring.append(entry)
+                condition.signal()
+                condition.unlock()
+                guard case .frame = entry else { return }
+            }
+        }
+
+        /// One frame's bytes from `fd`, premultiplied, or how the stream ended; nil when woken by `stop`.
+        private func read(fd: Int32, width: Int, height: Int) -> Entry? {
+            let count = width * height * 4
+            var filled = 0
+            var outcome: Entry?
+            var woken = false
+            var pixels = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, initialized in
+                let bytes = UnsafeMutableRawPointer(buffer.baseAddress!)
+                var polled = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                              pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+                while filled < count {
+                    polled[0].revents = 0
+                    polled[1].revents = 0
+                    let ready = poll(&polled, 2, -1)
+                    if ready < 0 && errno == EINTR { continue }
+                    if ready < 0 { outcome = .failed(String(cString: strerror(errno))); break }
+                    if polled[1].revents != 0 { woken = true; break }
+                    let n = Glibc.read(fd, bytes + filled, count - filled)
+                    if n > 0 { filled += n; continue }
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { outcome = .failed(String(cString: strerror(errno))) }
+                    break
+                }
+                // Every element is written when the frame is whole; a partial one is dropped unread.
+                initialized = width * height
+            }
+            if woken { return nil }
+            if let outcome { return outcome }
+            guard filled == count else { return .end(partial: filled > 0) }
+            var opaque = true
+            for p in pixels where p >> 24 != 255 { opaque = false; break }
+            if !opaque {
+                for i in pixels.indices {
+                    let p = pixels[i]
+                    pixels[i] = Pixmap.premultiply(r: p & 0xFF, g: (p >> 8) & 0xFF, b: (p >> 16) & 0xFF, a: p >> 24)
+                }
+            }
+            return .frame(Pixmap(width: width, height: height, pixels: pixels))
+        }
+    }
+
+    /// A system call of the read-ahead that failed.
+    private struct ReadAheadError: Error, CustomStringConvertible {
+        var call: String
+        var code: Int32
+        var description: String { "\(call): \(String(cString: strerror(code)))" }
+    }
+
+    /// Ends the read-ahead thread (waiting for it), then the ffmpeg process (the clip is done with, or restarts).
     func stop() {
+        ahead?.stop()
+        ahead = nil
         guard let process else { return }
         try? output?.close()
         if process.isRunning { process.terminate() }

@@ -277,6 +277,44 @@ struct ClipTests {
         }
     }
 
+    /// A job cancelled mid-way ends its clips' decoders (their read-ahead threads and ffmpeg processes): it throws
+    /// `interrupted`, and no ffmpeg of its clips is left running or unreaped.
+    @Test func aCancelledClipJobLeavesNoFFmpegBehind() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        var job = RenderJob(Transition(.door, duration: 1), from: clips.a, to: clips.b, fps: Self.fps,
+                            output: .frames(directory: clips.dir.appendingPathComponent("out").path))
+        job.backend = .cpu
+        let control = JobControl()
+        let observer = RenderJob.Observer(progress: { done, _ in if done >= 1 { control.cancel() } })
+        #expect {
+            try job.run(control: control, observer: observer)
+        } throws: { error in
+            (error as? JobError)?.kind == .interrupted
+        }
+        // Every process of this process's: none names the clips' directory, and no ffmpeg is left a zombie
+        // (another test's may be for a moment, so a zombie must outlast a short wait to count).
+        func leftBehind() -> [String] {
+            let me = String(getpid())
+            return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid in
+                guard Int(pid) != nil,
+                      let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return nil }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 1, fields[1] == me else { return nil }
+                let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+                let zombie = fields[0] == "Z" && stat.contains("(ffmpeg)")
+                return zombie || command.contains(clips.dir.path) ? "\(pid) \(fields[0]) \(command)" : nil
+            }
+        }
+        var left = leftBehind()
+        for _ in 0..<20 where !left.isEmpty {
+            usleep(100_000)
+            left = leftBehind()
+        }
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+
     /// A clip ffmpeg cannot open is a failure naming it, before anything is written.
     @Test func aClipFFmpegCannotOpenFailsBeforeAnythingRenders() throws {
         let clips = try Clips()
