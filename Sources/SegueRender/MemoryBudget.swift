@@ -2,14 +2,17 @@ import Foundation
 
 /// What a job will hold at its peak, known before it draws, and what the machine lets it have.
 ///
-/// A job holds its screens (each one frame's bytes), the frames in flight in the pipeline (drawn, waiting to be
-/// encoded or written), a buffer per encoder, and, on GLES, the driver's copies: a texture per screen, the
-/// framebuffer and the readback ring. Frames in flight are cut down to what fits, and a job that does not
+/// A job holds its screens (each one frame's bytes), the frames each clip's reader decodes ahead
+/// (`ClipReader.framesAhead`), the frames in flight in the pipeline (drawn, waiting to be encoded or written), a
+/// buffer per encoder, and, on GLES, the driver's copies: a texture per screen, the framebuffer and the readback
+/// ring. Frames in flight are cut down to what fits, and a job that does not
 /// fit even with one is refused with what it needs.
 struct MemoryBudget {
     /// Bytes of one frame.
     var frameBytes: Int
     var screens: Int
+    /// Screens that are video clips (among `screens`), each with frames decoded ahead.
+    var clips = 0
     var gles: Bool
     /// Motion blur: a 32-bit-per-channel sum (four frames' bytes) and a sample frame, on the drawing thread.
     var blurred = false
@@ -22,7 +25,8 @@ struct MemoryBudget {
         let encoders = 2 * ProcessInfo.processInfo.activeProcessorCount
         let driver = gles ? screens + 1 + 3 : 0
         let blur = blurred ? 5 : 0
-        let (bytes, overflow) = frameBytes.multipliedReportingOverflow(by: screens + inFlight + encoders + driver + blur)
+        let ahead = clips * ClipReader.framesAhead
+        let (bytes, overflow) = frameBytes.multipliedReportingOverflow(by: screens + ahead + inFlight + encoders + driver + blur)
         return overflow ? Int.max / 2 : bytes + 64 << 20
     }
 

@@ -193,6 +193,7 @@ public struct RenderJob: Sendable {
         if let size = storyboard.size {
             // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
             _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
+                                        clips: storyboard.usedScreens.filter { storyboard.screens[$0].map(ClipReader.isClip) ?? false }.count,
                                         gles: backend == .gles || storyboard.timeline.contains { $0.name.hasPrefix("shader:") },
                                         blurred: isBlurred, screensHeld: false)
         }
@@ -219,6 +220,7 @@ public struct RenderJob: Sendable {
 
         // Frames in flight cut to what memory allows; a job that cannot fit with one is refused before it writes.
         let inFlight = try Self.framesInFlight(width: width, height: height, screens: inputs.screens.count + inputs.clips.count,
+                                               clips: inputs.clips.count,
                                                gles: renderer.capabilities.contains(.pipelinedReadback), blurred: isBlurred,
                                                screensHeld: true)
         let schedule = progress.map {
@@ -245,7 +247,8 @@ public struct RenderJob: Sendable {
         // One decoder per clip, shared by the runs that show it: frames are asked for in order.
         var readers: [String: ClipReader] = [:]
         for (name, clip) in inputs.clips {
-            readers[name] = ClipReader(path: clip.path, source: clip.size, width: width, height: height, fps: board.fps,
+            readers[name] = ClipReader(path: clip.path, source: clip.size, quarterTurns: clip.quarterTurns,
+                                       width: width, height: height, fps: board.fps,
                                        playback: board.playback[name] ?? ClipPlayback(), control: control)
         }
         defer { readers.values.forEach { $0.stop() } }
@@ -322,16 +325,17 @@ public struct RenderJob: Sendable {
     var isBlurred: Bool { storyboard.timeline.indices.contains { storyboard.motionBlur(ofStep: $0) != nil } }
 
     /// How many frames may be in flight for frames of `width` x `height` with `screens` screens (held in memory
-    /// already or not), as many as memory allows up to two per core; throws when not even one fits.
-    static func framesInFlight(width: Int, height: Int, screens: Int, gles: Bool, blurred: Bool,
+    /// already or not), `clips` of them clips (each read ahead), as many as memory allows up to two per core;
+    /// throws when not even one fits.
+    static func framesInFlight(width: Int, height: Int, screens: Int, clips: Int = 0, gles: Bool, blurred: Bool,
                                screensHeld: Bool) throws -> Int {
-        let budget = MemoryBudget(frameBytes: width * height * 4, screens: screens, gles: gles, blurred: blurred)
+        let budget = MemoryBudget(frameBytes: width * height * 4, screens: screens, clips: clips, gles: gles, blurred: blurred)
         let held = screensHeld ? budget.frameBytes * screens : 0
         let available = MemoryBudget.available().map { $0 + held }
         guard let inFlight = budget.inFlight(wanted: 2 * ProcessInfo.processInfo.activeProcessorCount, available: available) else {
             throw JobError.failure("""
                 a \(width)x\(height) job needs about \(MemoryBudget.mebibytes(budget.peak(inFlight: 1))) at its peak \
-                (\(screens) screens, a frame in flight, encoders\(gles ? ", GLES textures and readback" : "")), \
+                (\(screens) screens\(clips > 0 ? ", \(clips * ClipReader.framesAhead) clip frames read ahead" : ""), a frame in flight, encoders\(gles ? ", GLES textures and readback" : "")), \
                 but \(MemoryBudget.mebibytes(available ?? 0)) are available
                 """)
         }

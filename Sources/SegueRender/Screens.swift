@@ -33,6 +33,8 @@ enum Screens {
         var size: (width: Int, height: Int)
         /// Every frame opaque (its pixel format has no alpha).
         var isOpaque: Bool
+        /// Quarter turns counterclockwise that make it upright (its display rotation); `size` is the turned size.
+        var quarterTurns = 0
     }
 
     /// Reads every screen: those in `order` first (the first one read sets the pixel size unless `size` does),
@@ -54,7 +56,8 @@ enum Screens {
                 let path = resolve(source)
                 if ClipReader.isClip(path) {
                     let probe = try ClipReader.probe(path)
-                    let clip = Clip(path: path, size: (probe.width, probe.height), isOpaque: probe.isOpaque)
+                    let clip = Clip(path: path, size: (probe.width, probe.height), isOpaque: probe.isOpaque,
+                                    quarterTurns: probe.quarterTurns)
                     if size == nil { size = clip.size }
                     clips[name] = clip
                     continue

@@ -93,6 +93,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
     }
 
+    /// An ffmpeg that dies mid-clip (a stand-in on PATH beside the real ffprobe: it writes some frames' bytes,
+    /// complains and exits) is one line naming the clip and what ffmpeg said; the frames written before it stay
+    /// (for `--resume`), and nothing half-written does.
+    @Test(.enabled(if: hasFFmpeg, "needs ffprobe to probe the clip"), arguments: [
+        (3 * 40 * 72 * 4 / 2, "ffmpeg stopped mid-frame decoding the clip"),
+        (2 * 40 * 72 * 4, "ffmpeg failed (exit 3) decoding the clip"),
+    ])
+    func anFFmpegThatDiesMidClipIsOneLine(_ bytes: Int, _ message: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = try Self.makeClip(in: dir)
+        let bin = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("ffprobe").path,
+                                                   withDestinationPath: "/usr/bin/ffprobe")
+        let ffmpeg = try write("""
+            #!/bin/sh
+            /usr/bin/head -c \(bytes) /dev/urandom
+            echo "the decoder gave up" >&2
+            exit 3
+
+            """, "ffmpeg", in: bin)
+        #expect(chmod(ffmpeg, 0o755) == 0)
+        let out = dir.appendingPathComponent("out").path
+        let r = try Segue.run(["render", "door", "--from", clip, "--to", "sample:detail", "--fps", "10", "--duration", "0.5",
+                               "--backend", "cpu", "--quiet", "--out", out], environment: ["PATH": bin.path])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("segue: error: \(message) '\(clip)': the decoder gave up"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        #expect(!left.contains { $0.contains(".tmp") }, "\(left)")
+    }
+
     @Test func startOffsetsAreCheckedAndDocumented() throws {
         let r = try Segue.run(["render", "door", "--from", "sample:home", "--to", "sample:detail", "--from-start", "-1", "--out", "x"])
         #expect(r.status == 2 && r.stderr.contains("--from-start must be"), "\(r.stderr)")

@@ -219,6 +219,102 @@ struct ClipTests {
         }
     }
 
+    /// The display rotation ffmpeg reads from `clip` (its display matrix, in degrees counterclockwise, as
+    /// players read it), 0 when it carries none.
+    static func displayRotation(_ clip: String) throws -> Int {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: (ffmpeg! as NSString).deletingLastPathComponent + "/ffprobe")
+        p.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation",
+                       "-of", "csv=p=0", clip]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text.split(whereSeparator: { !"-0123456789".contains($0) }).compactMap { Int($0) }.first ?? 0
+    }
+
+    /// A clip with a display rotation (a phone's screen recording: stored landscape, `rotate` 90) shows upright
+    /// as a player shows it, at the rotated size: frame for frame, exactly, what the same clip turned by
+    /// ffmpeg's `transpose` (or `hflip,vflip`) filter and stored without the tag shows, at its own size and
+    /// resampled to another as a still would be.
+    @Test(arguments: [90, 180, 270, -90])
+    func aRotatedClipShowsUprightAtTheRotatedSize(_ degrees: Int) throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        let quarter = degrees % 180 != 0
+        let stored = clips.dir.appendingPathComponent("stored.mov").path
+        let tagged = clips.dir.appendingPathComponent("tagged.mov").path
+        let upright = clips.dir.appendingPathComponent("upright.mov").path
+        let size = quarter ? "\(Self.height)x\(Self.width)" : "\(Self.width)x\(Self.height)"
+        try Self.run(["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=10:duration=1", "-c:v", "png", stored])
+        try Self.run(["-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", tagged])
+        // The turn a player makes, from the matrix ffmpeg wrote (the tag's sign has differed between versions).
+        let rotation = try Self.displayRotation(tagged)
+        let turn = switch (rotation % 360 + 360) % 360 {
+        case 90: "transpose=cclock"
+        case 180: "hflip,vflip"
+        case 270: "transpose=clock"
+        default: ""
+        }
+        #expect(!turn.isEmpty, "rotate=\(degrees) gave a display rotation of \(rotation)")
+        try Self.run(["-i", stored, "-vf", turn.isEmpty ? "null" : turn, "-c:v", "png", upright])
+
+        for size in [nil, (width: Self.width / 2, height: Self.height / 2)] as [(width: Int, height: Int)?] {
+            func frames(_ clip: String) throws -> [Pixmap] {
+                var job = RenderJob(Transition(.door, duration: 1), from: clip, to: clips.b, fps: Self.fps, size: size,
+                                    output: .frames(directory: "unused"))
+                job.backend = .cpu
+                return try job.frames()
+            }
+            let actual = try frames(tagged), expected = try frames(upright)
+            #expect(actual.count == 11 && expected.count == 11)
+            let (w, h) = size ?? (Self.width, Self.height)
+            #expect(actual.first.map { ($0.width, $0.height) } ?? (0, 0) == (w, h), "the frame is the rotated clip's size")
+            for k in [0, 3, 6, 10] where k < min(actual.count, expected.count) {
+                Self.expectSame(actual[k], expected[k], Self.clipVsStills, "rotate=\(degrees) at \(w)x\(h), frame \(k)")
+            }
+        }
+    }
+
+    /// A job cancelled mid-way ends its clips' decoders (their read-ahead threads and ffmpeg processes): it throws
+    /// `interrupted`, and no ffmpeg of its clips is left running or unreaped.
+    @Test func aCancelledClipJobLeavesNoFFmpegBehind() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        var job = RenderJob(Transition(.door, duration: 1), from: clips.a, to: clips.b, fps: Self.fps,
+                            output: .frames(directory: clips.dir.appendingPathComponent("out").path))
+        job.backend = .cpu
+        let control = JobControl()
+        let observer = RenderJob.Observer(progress: { done, _ in if done >= 1 { control.cancel() } })
+        #expect {
+            try job.run(control: control, observer: observer)
+        } throws: { error in
+            (error as? JobError)?.kind == .interrupted
+        }
+        // Every process of this process's: none names the clips' directory, and no ffmpeg is left a zombie
+        // (another test's may be for a moment, so a zombie must outlast a short wait to count).
+        func leftBehind() -> [String] {
+            let me = String(getpid())
+            return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid in
+                guard Int(pid) != nil,
+                      let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return nil }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 1, fields[1] == me else { return nil }
+                let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+                let zombie = fields[0] == "Z" && stat.contains("(ffmpeg)")
+                return zombie || command.contains(clips.dir.path) ? "\(pid) \(fields[0]) \(command)" : nil
+            }
+        }
+        var left = leftBehind()
+        for _ in 0..<20 where !left.isEmpty {
+            usleep(100_000)
+            left = leftBehind()
+        }
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+
     /// A clip ffmpeg cannot open is a failure naming it, before anything is written.
     @Test func aClipFFmpegCannotOpenFailsBeforeAnythingRenders() throws {
         let clips = try Clips()
