@@ -115,6 +115,11 @@ final class ChromiumPeer {
     /// Sets the styles for eased progress `e` and takes a screenshot; returns its size in bytes.
     func frame(_ e: Double) throws -> Int { try screenshot(e, timeout: Self.frameTimeout).count }
 
+    /// The screenshot at eased progress `e`, written to `path` (to compare with Segue's frame).
+    func dump(_ e: Double, to path: String) throws {
+        try screenshot(e, timeout: Self.frameTimeout).write(to: URL(fileURLWithPath: path))
+    }
+
     private func screenshot(_ e: Double, timeout: Double) throws -> Data {
         try pipe.call("Runtime.evaluate", ["expression": "frame(\(e))"], session: session, timeout: timeout)
         let shot = try pipe.call("Page.captureScreenshot", ["format": Self.format, "optimizeForSpeed": true],

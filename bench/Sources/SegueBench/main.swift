@@ -298,6 +298,10 @@ if options.peers && cpuFigures {
                         bytes = 0
                         for e in progress { bytes += try browser.frame(e) }
                     }
+                    if let dump = ProcessInfo.processInfo.environment["SEGUE_BENCH_DUMP"] {
+                        // The middle frame as Chromium draws it, beside Segue's CPU frame (same name, .rgba).
+                        try browser.dump(progress[progress.count / 2], to: "\(dump)-\(effect.name)-\(width)-chromium.png")
+                    }
                     record(Measurement(effect: effect.name, width: width, height: height, scale: scale, backend: "chromium",
                                        threads: cores, stage: "frame+screenshot", msPerFrame: t.0, msMin: t.1, msMax: t.2,
                                        runs: options.runs, frames: frames,
