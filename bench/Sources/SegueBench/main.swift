@@ -8,8 +8,8 @@ import SegueImageIO
 // what it measured and on what as JSON (bench/report.py turns it into the table and the chart).
 //
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
-//               [--pixman-peer PATH] [--chromium PATH|none] [--out FILE.json] [--no-gles] [--no-peers]
-//               [--only cpu|gles]
+//               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
+//               [--no-peers] [--only cpu|gles]
 //
 // The GLES figures are taken in a child process (this program again, with `--only gles`) and merged: no EGL
 // context, and none of llvmpipe's rasteriser threads, is alive while the CPU figures are taken.
