@@ -54,8 +54,8 @@ test-slurm: deps
 check-shaders: deps
 	scripts/check-shaders.sh
 
-# The benchmark harness: Segue's backends stage by stage against pixman, ffmpeg xfade and a plain copy, at
-# 1280x720 ... 7680x4320; writes bench/results/<host>-<date>.json, .md (the table) and .png/.svg (the chart).
+# The benchmark harness: Segue's backends stage by stage against pixman, ffmpeg xfade, a plain copy and, where
+# chromium is installed (not by bench-deps), headless Chromium, at 1280x720 ... 7680x4320; writes bench/results/<host>-<date>.json, .md (the table) and .png/.svg (the chart).
 HOST := $(shell hostname -s 2>/dev/null || echo host)
 DATE := $(shell date +%Y-%m-%d)
 RESULT := bench/results/$(HOST)-$(DATE)

@@ -15,6 +15,8 @@ struct Machine: Codable {
     var eglPlatform: String?
     var ffmpeg: String?
     var pixman: String?
+    /// The headless browser of the Chromium peer, as it names itself (`Chrome/156.0...`).
+    var chromium: String?
 
     static func describe() -> Machine {
         func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

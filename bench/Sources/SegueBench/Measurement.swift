@@ -6,10 +6,11 @@ struct Measurement: Codable {
     var width: Int
     var height: Int
     var scale: Double
-    /// `cpu`, `gles`, `pixman`, `ffmpeg-xfade`, `copy`, `pipeline`, `png-libspng`, `png-segue`, `end-to-end`.
+    /// `cpu`, `gles`, `pixman`, `ffmpeg-xfade`, `chromium`, `copy`, `pipeline`, `png-libspng`, `png-segue`, `end-to-end`.
     var backend: String
     var threads: Int
-    /// `draw`, `readback`, `draw+readback`, `draw+readback+png`, `copy`.
+    /// `draw`, `readback`, `draw+readback`, `draw+readback+png`, `copy`; the Chromium peer's `frame+screenshot`,
+    /// `start-up` and `skipped` (its note says why; no figure).
     var stage: String
     var msPerFrame: Double
     var msMin: Double

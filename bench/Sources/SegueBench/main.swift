@@ -8,7 +8,8 @@ import SegueImageIO
 // what it measured and on what as JSON (bench/report.py turns it into the table and the chart).
 //
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
-//               [--pixman-peer PATH] [--out FILE.json] [--no-gles] [--no-peers] [--only cpu|gles]
+//               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
+//               [--no-peers] [--only cpu|gles]
 //
 // The GLES figures are taken in a child process (this program again, with `--only gles`) and merged: no EGL
 // context, and none of llvmpipe's rasteriser threads, is alive while the CPU figures are taken.
@@ -20,6 +21,9 @@ struct Options {
     var runs = 3
     var out = "bench/results/latest.json"
     var pixmanPeer = ".build/bench/pixman_peer"
+    /// The headless browser (`none`: skip that peer); by default the first Chromium on PATH.
+    var chromium: String?
+    var chromiumPage = "bench/peers/chromium_page.html"
     var segue = ".build/release/segue"
     var gles = true
     var peers = true
@@ -47,6 +51,8 @@ struct Options {
             case "--runs": runs = max(1, Int(try value()) ?? runs)
             case "--out": out = try value()
             case "--pixman-peer": pixmanPeer = try value()
+            case "--chromium": chromium = try value()
+            case "--chromium-page": chromiumPage = try value()
             case "--segue": segue = try value()
             case "--no-gles": gles = false
             case "--no-peers": peers = false
@@ -262,6 +268,60 @@ for scale in options.scales {
             record(measurement(name, "ffmpeg-xfade", cores, "draw", t, frames: max(frames, 30),
                                note: "xfade=transition=\(xfadeName), gbrp raw input"))
         }
+    }
+}
+
+// The headless-Chromium peer, after the other figures so that no browser is alive while they are taken: the same
+// effects drawn as CSS 3D and screenshot frame by frame, up to 3840x2160 (8K screenshots take seconds each).
+if options.peers && cpuFigures {
+    let scales = options.scales.filter { $0 <= 3 }
+    let effects = options.effects.filter { ChromiumPeer.effects.contains($0.name) }
+    let size = (width: Int(BenchScene.frame.width * (scales.first ?? 1)), height: Int(BenchScene.frame.height * (scales.first ?? 1)))
+    func skipped(_ why: String) {
+        results.append(Measurement(effect: "-", width: size.width, height: size.height, scale: scales.first ?? 1, backend: "chromium",
+                                   threads: cores, stage: "skipped", msPerFrame: 0, msMin: 0, msMax: 0, runs: 0, frames: 0, note: why))
+        note("chromium: \(why)")
+    }
+    if let executable = ChromiumPeer.find(options.chromium), !scales.isEmpty, !effects.isEmpty {
+        do {
+            let browser = try ChromiumPeer(executable: executable, page: options.chromiumPage, work: work)
+            machine.chromium = browser.version
+            for scale in scales {
+                let snapshots = BenchScene.snapshots(scale: scale)
+                let width = snapshots[0].width, height = snapshots[0].height
+                let frames = options.frameCount(scale: scale)
+                for effect in effects {
+                    let transition = BenchScene.transition(effect)
+                    try browser.load(transition, snapshots: snapshots, frame: BenchScene.frame, scale: scale)
+                    if let startup = browser.startup, !results.contains(where: { $0.backend == "chromium" && $0.stage == "start-up" }) {
+                        record(Measurement(effect: "-", width: width, height: height, scale: scale, backend: "chromium",
+                                           threads: cores, stage: "start-up", msPerFrame: startup * 1000, msMin: startup * 1000,
+                                           msMax: startup * 1000, runs: 1, frames: 1,
+                                           note: "launch to the first screenshot received: browser, page, both screens decoded, first paint"))
+                    }
+                    let progress = (0..<frames).map { transition.eased(Double($0) / Double(max(1, frames - 1))) }
+                    var bytes = 0
+                    let t = try time(runs: options.runs, frames: frames) {
+                        bytes = 0
+                        for e in progress { bytes += try browser.frame(e) }
+                    }
+                    if let dump = ProcessInfo.processInfo.environment["SEGUE_BENCH_DUMP"] {
+                        // The middle frame as Chromium draws it, beside Segue's CPU frame (same name, .rgba).
+                        try browser.dump(progress[progress.count / 2], to: "\(dump)-\(effect.name)-\(width)-chromium.png")
+                    }
+                    record(Measurement(effect: effect.name, width: width, height: height, scale: scale, backend: "chromium",
+                                       threads: cores, stage: "frame+screenshot", msPerFrame: t.0, msMin: t.1, msMax: t.2,
+                                       runs: options.runs, frames: frames,
+                                       note: "\(browser.version) headless: CSS 3D page, Runtime.evaluate then Page.captureScreenshot "
+                                           + "\(ChromiumPeer.format) (optimizeForSpeed), base64 bytes received, not decoded",
+                                       bytes: bytes / frames))
+                }
+            }
+        } catch {
+            skipped("\(executable) failed, so no Chromium figures: \(error)")
+        }
+    } else if !scales.isEmpty && !effects.isEmpty {
+        skipped("skipped: no chromium, chromium-browser or google-chrome on PATH; \(ChromiumPeer.installHint)")
     }
 }
 
