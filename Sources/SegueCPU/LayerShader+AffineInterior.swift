@@ -19,7 +19,6 @@ extension LayerShader {
         let py = Float(y) + 0.5
         let rowU = d * py + g, rowV = e * py + h
         let store = isOpaqueContent && !hasOverlay && opacity255 == 255
-        let k = opacity255
         // Texel indices step by a constant along the row: 32.32 fixed point, exact enough over 8K columns.
         // Every value converted is a texel position or a step of at most one sub-rectangle's size (the first
         // pixel's centre lies inside the item, and so do the centres of a whole pixel's step): times 2^32,
@@ -27,32 +26,75 @@ extension LayerShader {
         let one = 4_294_967_296.0
         let startX = Double(x0) + 0.5, startY = Double(y) + 0.5
         let u0 = Double(a) * startX + Double(d) * startY + Double(g), v0 = Double(b) * startX + Double(e) * startY + Double(h)
-        var fx = PixelMath.truncate((Double(originX) + u0 * Double(scaleX) - 0.5) * one)
-        var fy = PixelMath.truncate((Double(originY) + v0 * Double(scaleY) - 0.5) * one)
+        let fx = PixelMath.truncate((Double(originX) + u0 * Double(scaleX) - 0.5) * one)
+        let fy = PixelMath.truncate((Double(originY) + v0 * Double(scaleY) - 0.5) * one)
         let stepX = PixelMath.truncate(Double(a) * Double(scaleX) * one)
         let stepY = PixelMath.truncate(Double(b) * Double(scaleY) * one)
-        let lowX = PixelMath.truncate(Double(self.lowX) * one), highX = PixelMath.truncate(Double(self.highX) * one)
-        let lowY = PixelMath.truncate(Double(self.lowY) * one), highY = PixelMath.truncate(Double(self.highY) * one)
-        if stepY == 0, let texels {
-            drawAxisAlignedInterior(row: row, texels: texels, scratch: scratch, from: x0, to: x1, fx: fx, stepX: stepX,
-                                    fy: min(max(fy, lowY), highY), lowX: lowX, highX: highX, py: py, store: store)
+        let clamp = texelClamp
+        guard let texels else {
+            let k = opacity255
+            for x in x0..<x1 {
+                var content = color
+                if hasOverlay {
+                    let px = Float(x) + 0.5
+                    content = overlay(content, rowU + px * a, rowV + px * b)
+                }
+                Self.put(content, row + x, store: store, k: k)
+            }
             return
         }
-        for x in x0..<x1 {
-            var content: UInt32
-            if let texels {
-                content = Self.bilinear(texels, textureWidth, textureHeight,
-                                        min(max(fx, lowX), highX), min(max(fy, lowY), highY))
-                fx &+= stepX
-                fy &+= stepY
-            } else {
-                content = color
-            }
+        if stepY == 0 {
+            drawAxisAlignedInterior(row: row, texels: texels, scratch: scratch, from: x0, to: x1, fx: fx, stepX: stepX,
+                                    fy: min(max(fy, clamp.lowY), clamp.highY), lowX: clamp.lowX, highX: clamp.highX,
+                                    py: py, store: store)
+            return
+        }
+        drawStepped(row: row, from: x0, to: x1, texels: texels, fx: fx, fy: fy, stepX: stepX, stepY: stepY,
+                    overlayRow: (rowU, a, rowV, b), store: store)
+    }
+
+    /// Interior pixels `x0..<x1` whose texel positions step by a constant: `(fx, fy)` at the first pixel, then
+    /// `(stepX, stepY)` a pixel, in 32.32 fixed point, each clamped to the sub-rectangle; four bilinear samples
+    /// a step (`BilinearQuad`). The overlay, if any, is at local `(u + du X, v + dv X)`, X the pixel centre.
+    /// Rotated affine rows take it whole; perspective rows one sub-span at a time.
+    @inline(__always)
+    func drawStepped(row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt32>,
+                     fx start: Int64, fy startY: Int64, stepX: Int64, stepY: Int64,
+                     overlayRow: (u: Float, du: Float, v: Float, dv: Float), store: Bool) {
+        let clamp = texelClamp, k = opacity255
+        var fx = start, fy = startY
+        var x = x0
+        @inline(__always) func finish(_ content: UInt32, _ x: Int) {
+            var content = content
             if hasOverlay {
                 let px = Float(x) + 0.5
-                content = overlay(content, rowU + px * a, rowV + px * b)
+                content = overlay(content, overlayRow.u + px * overlayRow.du, overlayRow.v + px * overlayRow.dv)
             }
             Self.put(content, row + x, store: store, k: k)
+        }
+        // x < x1 before each step, so x + 4 cannot overflow.
+        while x &+ 4 <= x1 {
+            var quad = BilinearQuad()
+            for j in 0..<4 {
+                quad.gather(j, texels, textureWidth, textureHeight,
+                            min(max(fx, clamp.lowX), clamp.highX), min(max(fy, clamp.lowY), clamp.highY))
+                fx &+= stepX
+                fy &+= stepY
+            }
+            let content = quad.pixels
+            if store {
+                UnsafeMutableRawPointer(row + x).storeBytes(of: content, as: SIMD4<UInt32>.self)
+            } else {
+                for j in 0..<4 { finish(content[j], x &+ j) }
+            }
+            x &+= 4
+        }
+        while x < x1 {
+            finish(Self.bilinear(texels, textureWidth, textureHeight,
+                                 min(max(fx, clamp.lowX), clamp.highX), min(max(fy, clamp.lowY), clamp.highY)), x)
+            fx &+= stepX
+            fy &+= stepY
+            x &+= 1
         }
     }
 

@@ -41,6 +41,8 @@ struct LayerShader: @unchecked Sendable {
     let textureWidth, textureHeight: Int
     let originX, originY, scaleX, scaleY: Float
     let lowX, lowY, highX, highY: Float
+    /// The sub-rectangle's texel positions in 32.32 fixed point, as the interiors step them.
+    let texelClamp: (lowX: Int64, highX: Int64, lowY: Int64, highY: Int64)
     let color: UInt32
 
     let opacity: Float
@@ -109,6 +111,11 @@ struct LayerShader: @unchecked Sendable {
             color = Pixmap.pack(r: byte(r), g: byte(g), b: byte(b), a: byte(a))
             isOpaqueContent = a >= 1
         }
+
+        // Positions of texels of a texture: times 2^32, far inside Int64.
+        let one = 4_294_967_296.0
+        texelClamp = (PixelMath.truncate(Double(lowX) * one), PixelMath.truncate(Double(highX) * one),
+                      PixelMath.truncate(Double(lowY) * one), PixelMath.truncate(Double(highY) * one))
 
         switch item.mask {
         case nil:
