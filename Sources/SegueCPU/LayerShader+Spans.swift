@@ -3,6 +3,21 @@ import SegueCore
 // Where each draw path applies along a row: the interior, where coverage is exactly 1, and the part of
 // the span a sector mask may cover.
 extension LayerShader {
+    /// The columns of row `y` (within its span `x0..<x1`) that this item overwrites whole, whatever lies
+    /// beneath: a blit's rectangle, or the interior of an opaque item (opaque content at full opacity and no
+    /// mask, where coverage is exactly 1 and every pixel is stored, or drawn over with alpha 1). None when
+    /// the shortcuts are off, so the reference draws every item whole.
+    func opaqueCover(row y: Int, from x0: Int, to x1: Int) -> (Int, Int)? {
+        guard takesShortcuts, isOpaque, x0 < x1 else { return nil }
+        if let blit {
+            guard y >= blit.rect.y0, y < blit.rect.y1 else { return nil }
+            let start = max(x0, blit.rect.x0), end = min(x1, blit.rect.x1)
+            return start < end ? (start, end) : nil
+        }
+        let (i0, i1) = interior(row: y, from: x0, to: x1)
+        return i0 < i1 ? (i0, i1) : nil
+    }
+
     /// The columns of row `y` (within `x0..<x1`) whose pixel centres are at least half a pixel inside every
     /// edge and at least `maskSlack` inside the mask: their coverage is exactly 1.
     func interior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
