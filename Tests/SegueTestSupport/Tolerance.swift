@@ -27,6 +27,13 @@ public struct Tolerance: Sendable, CustomStringConvertible {
     /// rounds after each 8-bit step, so edges and blends may differ by a level or two.
     public static let glesVsCPU = Tolerance(minPSNR: 40, maxLevelDiff: 2, minFractionWithin: 0.995)
 
+    /// The CPU compositor's shortcuts against its general per-pixel function on the same machine: perspective
+    /// interiors step texel positions linearly over sub-spans (`LayerShader.subSpanError`, 1/128 texel) where
+    /// the general function divides at every pixel in single precision, so a bilinear weight may round a step
+    /// or two apart; everything else is exact. Measured over the whole catalogue at 1920x1080: PSNR 80 dB at
+    /// worst, under 0.07% of the pixels a level apart, a handful two. Far tighter than `golden`.
+    public static let fastPath = Tolerance(minPSNR: 70, maxLevelDiff: 1, minFractionWithin: 0.9999)
+
     /// Bit-exact.
     public static let exact = Tolerance(minPSNR: .infinity, maxLevelDiff: 0, minFractionWithin: 1)
 

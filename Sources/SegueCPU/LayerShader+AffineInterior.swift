@@ -1,0 +1,208 @@
+import SegueCore
+
+// The interior of an affine item, where coverage is exactly 1: a row copy, a two-pass separable bilinear
+// when the texel row is constant along the pixel row, else texel positions stepped in 32.32 fixed point.
+extension LayerShader {
+    /// Fully covered pixels of an affine item: content, overlay and opacity, no coverage or mask.
+    func drawInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
+                      scratch: UnsafeMutablePointer<UInt32>) {
+        if !affine {
+            drawPerspectiveInterior(row: row, y: y, from: x0, to: x1)
+            return
+        }
+        if let identityOffset, !hasOverlay, let texels {
+            // Interior pixels show texels inside the texture: row y + dy, columns from x0 + dx.
+            let source = texels + ((y &+ identityOffset.dy) &* textureWidth &+ (x0 &+ identityOffset.dx))
+            blendRow(row + x0, source, count: x1 &- x0)
+            return
+        }
+        let py = Float(y) + 0.5
+        let rowU = d * py + g, rowV = e * py + h
+        let store = isOpaqueContent && !hasOverlay && opacity255 == 255
+        // Texel indices step by a constant along the row: 32.32 fixed point, exact enough over 8K columns.
+        // Every value converted is a texel position or a step of at most one sub-rectangle's size (the first
+        // pixel's centre lies inside the item, and so do the centres of a whole pixel's step): times 2^32,
+        // far inside Int64.
+        let one = 4_294_967_296.0
+        let startX = Double(x0) + 0.5, startY = Double(y) + 0.5
+        let u0 = Double(a) * startX + Double(d) * startY + Double(g), v0 = Double(b) * startX + Double(e) * startY + Double(h)
+        let fx = PixelMath.truncate((Double(originX) + u0 * Double(scaleX) - 0.5) * one)
+        let fy = PixelMath.truncate((Double(originY) + v0 * Double(scaleY) - 0.5) * one)
+        let stepX = PixelMath.truncate(Double(a) * Double(scaleX) * one)
+        let stepY = PixelMath.truncate(Double(b) * Double(scaleY) * one)
+        let clamp = texelClamp
+        guard let texels else {
+            let k = opacity255
+            for x in x0..<x1 {
+                var content = color
+                if hasOverlay {
+                    let px = Float(x) + 0.5
+                    content = overlay(content, rowU + px * a, rowV + px * b)
+                }
+                Self.put(content, row + x, store: store, k: k)
+            }
+            return
+        }
+        if stepY == 0 {
+            drawAxisAlignedInterior(row: row, texels: texels, scratch: scratch, from: x0, to: x1, fx: fx, stepX: stepX,
+                                    fy: min(max(fy, clamp.lowY), clamp.highY), lowX: clamp.lowX, highX: clamp.highX,
+                                    py: py, store: store)
+            return
+        }
+        drawStepped(row: row, from: x0, to: x1, texels: texels, fx: fx, fy: fy, stepX: stepX, stepY: stepY,
+                    overlayRow: (rowU, a, rowV, b), store: store)
+    }
+
+    /// Interior pixels `x0..<x1` whose texel positions step by a constant: `(fx, fy)` at the first pixel, then
+    /// `(stepX, stepY)` a pixel, in 32.32 fixed point, each clamped to the sub-rectangle; four bilinear samples
+    /// a step (`BilinearQuad`). The overlay, if any, is at local `(u + du X, v + dv X)`, X the pixel centre.
+    /// Rotated affine rows take it whole; perspective rows one sub-span at a time.
+    @inline(__always)
+    func drawStepped(row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt32>,
+                     fx start: Int64, fy startY: Int64, stepX: Int64, stepY: Int64,
+                     overlayRow: (u: Float, du: Float, v: Float, dv: Float), store: Bool) {
+        let clamp = texelClamp, k = opacity255
+        var fx = start, fy = startY
+        var x = x0
+        @inline(__always) func finish(_ content: UInt32, _ x: Int) {
+            var content = content
+            if hasOverlay {
+                let px = Float(x) + 0.5
+                content = overlay(content, overlayRow.u + px * overlayRow.du, overlayRow.v + px * overlayRow.dv)
+            }
+            Self.put(content, row + x, store: store, k: k)
+        }
+        // x < x1 before each step, so x + 4 cannot overflow.
+        while x &+ 4 <= x1 {
+            var quad = BilinearQuad()
+            for j in 0..<4 {
+                quad.gather(j, texels, textureWidth, textureHeight,
+                            min(max(fx, clamp.lowX), clamp.highX), min(max(fy, clamp.lowY), clamp.highY))
+                fx &+= stepX
+                fy &+= stepY
+            }
+            let content = quad.pixels
+            if store {
+                UnsafeMutableRawPointer(row + x).storeBytes(of: content, as: SIMD4<UInt32>.self)
+            } else {
+                for j in 0..<4 { finish(content[j], x &+ j) }
+            }
+            x &+= 4
+        }
+        while x < x1 {
+            finish(Self.bilinear(texels, textureWidth, textureHeight,
+                                 min(max(fx, clamp.lowX), clamp.highX), min(max(fy, clamp.lowY), clamp.highY)), x)
+            fx &+= stepX
+            fy &+= stepY
+            x &+= 1
+        }
+    }
+
+    /// The interior of an affine row along which the texel row does not change (no rotation), in two passes
+    /// as the bilinear filter is separable: the two texel rows are blended vertically once per texel column
+    /// the row reads (into `scratch`; none when the vertical weight is 0), then each pixel blends two
+    /// neighbouring columns of that. The same arithmetic and rounding as `bilinear`, in another order.
+    private func drawAxisAlignedInterior(row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
+                                         scratch: UnsafeMutablePointer<UInt32>,
+                                         from x0: Int, to x1: Int, fx start: Int64, stepX: Int64, fy: Int64,
+                                         lowX: Int64, highX: Int64, py: Float, store: Bool) {
+        let iy = Int(truncatingIfNeeded: fy >> 32)
+        let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        // fy is clamped to the sub-rectangle: iy is a row of the texture.
+        let top = texels + iy &* textureWidth
+        let bottom = iy &+ 1 < textureHeight ? top + textureWidth : top
+        let end = start &+ Int64(x1 - x0 - 1) &* stepX
+        let firstX = min(max(start, lowX), highX), lastX = min(max(end, lowX), highX)
+        // Vertical pass: `columns[c]` is texel column `c + origin` blended between the two rows, for the
+        // columns from the row's leftmost texel to one past its rightmost (its right neighbour).
+        let origin: Int, columns: UnsafePointer<UInt32>
+        if wy == 0 {
+            origin = 0
+            columns = top
+        } else {
+            origin = Int(truncatingIfNeeded: min(firstX, lastX) >> 32)
+            let through = min(Int(truncatingIfNeeded: max(firstX, lastX) >> 32) + 1, textureWidth - 1)
+            PixelMath.lerpRows(scratch, top + origin, bottom + origin, count: through - origin + 1, w: wy)
+            columns = UnsafePointer(scratch)
+        }
+        let shift = Int64(origin) << 32
+        if store, let run = unitStepRun(first: firstX, last: lastX, unclamped: (start, end), count: x1 - x0) {
+            PixelMath.lerpRows(row + x0, columns + (run.column - origin), columns + (run.column - origin + 1),
+                               count: x1 - x0, w: run.weight)
+            return
+        }
+        drawColumns(row: row, columns: columns, from: x0, to: x1, fx: start &- shift, stepX: stepX,
+                    lowX: lowX &- shift, highX: highX &- shift, py: py, store: store)
+    }
+
+    /// When a row's pixels step exactly one texel column each with one horizontal weight (the texels at
+    /// their own size, at a fractional offset), its first column and that weight. Checked at both ends:
+    /// the offset from a whole-texel step changes monotonically along the row, so equal ends mean all equal.
+    @inline(__always)
+    private func unitStepRun(first: Int64, last: Int64, unclamped: (Int64, Int64), count: Int) -> (column: Int, weight: UInt32)? {
+        guard first == unclamped.0, last == unclamped.1 else { return nil }
+        let c0 = Int(truncatingIfNeeded: first >> 32), c1 = Int(truncatingIfNeeded: last >> 32)
+        let w0 = UInt32(truncatingIfNeeded: ((first & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let w1 = UInt32(truncatingIfNeeded: ((last & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        guard c1 - c0 == count - 1, w0 == w1 else { return nil }
+        return (c0, w0)
+    }
+
+    /// The horizontal pass: each pixel blends the two columns around its texel position (32.32 fixed point,
+    /// clamped to the sub-rectangle, in `columns`' own indices).
+    private func drawColumns(row: UnsafeMutablePointer<UInt32>, columns: UnsafePointer<UInt32>, from x0: Int, to x1: Int,
+                             fx start: Int64, stepX: Int64, lowX: Int64, highX: Int64, py: Float, store: Bool) {
+        let k = opacity255
+        var fx = start
+        var x = x0
+        if store && !hasOverlay {
+            // Four pixels a step: their columns and weights gathered into vectors, blended at once.
+            // x < x1 before each step, so x + 4 cannot overflow; ix is a column of the clamped sub-rectangle,
+            // far from Int.max.
+            while x &+ 4 <= x1 {
+                var p = SIMD4<UInt32>(), q = SIMD4<UInt32>(), w = SIMD4<UInt32>()
+                for j in 0..<4 {
+                    let cx = min(max(fx, lowX), highX)
+                    fx &+= stepX
+                    let ix = Int(truncatingIfNeeded: cx >> 32)
+                    p[j] = columns[ix]
+                    q[j] = columns[ix &+ 1]
+                    w[j] = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+                }
+                UnsafeMutableRawPointer(row + x).storeBytes(of: PixelMath.lerp(p, q, w), as: SIMD4<UInt32>.self)
+                x &+= 4
+            }
+        }
+        while x < x1 {
+            defer { x &+= 1 }
+            let cx = min(max(fx, lowX), highX)
+            fx &+= stepX
+            let ix = Int(truncatingIfNeeded: cx >> 32)
+            let wx = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+            // With wx = 0 the right column is read but weighs nothing (see `Texture`'s padding).
+            var content = PixelMath.lerp(columns[ix], columns[ix &+ 1], wx)
+            if hasOverlay {
+                let px = Float(x) + 0.5
+                content = overlay(content, d * py + g + px * a, e * py + h + px * b)
+            }
+            Self.put(content, row + x, store: store, k: k)
+        }
+    }
+
+    /// Bilinear sample at 32.32 fixed-point texel indices already clamped to the sub-rectangle.
+    @inline(__always)
+    static func bilinear(_ texels: UnsafePointer<UInt32>, _ width: Int, _ height: Int,
+                         _ fx: Int64, _ fy: Int64) -> UInt32 {
+        let ix = Int(truncatingIfNeeded: fx >> 32), iy = Int(truncatingIfNeeded: fy >> 32)
+        let wx = UInt32(truncatingIfNeeded: ((fx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        // Clamped to the sub-rectangle: iy is a row of the texture, so iy * width is within its texel count.
+        let top = texels + iy &* width
+        let bottom = iy &+ 1 < height ? top + width : top
+        if wx == 0 {
+            return wy == 0 ? top[ix] : PixelMath.lerp(top[ix], bottom[ix], wy)
+        }
+        // wx > 0 means ix + 1 is inside the sub-rectangle: both columns interpolate at once in 16-bit lanes.
+        return PixelMath.bilinear(top + ix, bottom + ix, wx, wy)
+    }
+}

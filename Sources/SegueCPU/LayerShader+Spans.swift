@@ -1,0 +1,166 @@
+import SegueCore
+
+// Where each draw path applies along a row: the interior, where coverage is exactly 1, and the part of
+// the span a sector mask may cover.
+extension LayerShader {
+    /// The columns of row `y` (within its span `x0..<x1`) that this item overwrites whole, whatever lies
+    /// beneath: a blit's rectangle, or the interior of an opaque item (opaque content at full opacity and no
+    /// mask, where coverage is exactly 1 and every pixel is stored, or drawn over with alpha 1). None when
+    /// the shortcuts are off, so the reference draws every item whole.
+    func opaqueCover(row y: Int, from x0: Int, to x1: Int) -> (Int, Int)? {
+        guard takesShortcuts, isOpaque, x0 < x1 else { return nil }
+        if let blit {
+            guard y >= blit.rect.y0, y < blit.rect.y1 else { return nil }
+            let start = max(x0, blit.rect.x0), end = min(x1, blit.rect.x1)
+            return start < end ? (start, end) : nil
+        }
+        let (i0, i1) = interior(row: y, from: x0, to: x1)
+        return i0 < i1 ? (i0, i1) : nil
+    }
+
+    /// The columns of row `y` (within `x0..<x1`) whose pixel centres are at least half a pixel inside every
+    /// edge and at least `maskSlack` inside the mask: their coverage is exactly 1.
+    func interior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        if !affine { return perspectiveInterior(row: y, from: x0, to: x1) }
+        let py = Double(y) + 0.5
+        // Along the row, u = u0 + a X and v = v0 + b X, with X the pixel centre's x.
+        let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h)
+        let da = Double(a), db = Double(b)
+        var lo = -Double.infinity, hi = Double.infinity
+        func keep(_ c: Double, _ slope: Double, _ low: Double, _ high: Double) {
+            if slope == 0 {
+                if c < low || c > high { lo = .infinity; hi = -.infinity }
+                return
+            }
+            let p = (low - c) / slope, q = (high - c) / slope
+            lo = max(lo, min(p, q)); hi = min(hi, max(p, q))
+        }
+        let mu = 0.5 / Double(inverseGradU), mv = 0.5 / Double(inverseGradV)
+        keep(u0, da, mu, Double(width) - mu)
+        keep(v0, db, mv, Double(height) - mv)
+        switch mask {
+        case .none:
+            break
+        case let .circle(cx, cy, r):
+            let inner = Double(r - maskSlack)
+            guard inner > 0 else { return (0, 0) }
+            let du = u0 - Double(cx), dv = v0 - Double(cy)
+            let qa = da * da + db * db, qb = 2 * (da * du + db * dv), qc = du * du + dv * dv - inner * inner
+            if qa == 0 {
+                if qc > 0 { return (0, 0) }
+            } else {
+                let disc = qb * qb - 4 * qa * qc
+                guard disc > 0 else { return (0, 0) }
+                let root = disc.squareRoot()
+                lo = max(lo, (-qb - root) / (2 * qa)); hi = min(hi, (-qb + root) / (2 * qa))
+            }
+        case let .roundedRect(cx, cy, hx, hy, r) where db == 0:
+            // Unrotated, v is constant along the row, which crosses the mask less the slack (a rounded
+            // rectangle of half size h - slack and radius r - slack) over one interval: between the corner
+            // arcs when the row is level with the corners, else the full width less the slack.
+            let slack = Double(maskSlack), radius = Double(r), dy = abs(v0 - Double(cy))
+            guard dy <= Double(hy) - slack else { return (0, 0) }
+            let intoCorner = dy - (Double(hy) - radius)  // > 0 only when radius - slack >= intoCorner > 0
+            let half = intoCorner > 0
+                ? Double(hx) - radius + ((radius - slack) * (radius - slack) - intoCorner * intoCorner).squareRoot()
+                : Double(hx) - slack
+            keep(u0, da, Double(cx) - half, Double(cx) + half)
+        case let .roundedRect(cx, cy, hx, hy, r):
+            // The rectangle inside the rounded corners, less the slack: wholly inside the mask.
+            let inset = Double(max(r, maskSlack))
+            keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
+            keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
+        case let .sector(_, _, _, _, _, _, reflex):
+            // The distance from p to ray k is at least the distance to its line, |ck|, so where both ck are
+            // at least the slack the pixel is inside by at least the slack; above a half turn either is
+            // enough (each ray lies wholly on the other's outer side).
+            let c = sectorCrossings(row: y, from: x0, to: x1)
+            let first = halfLine(c.c0, c.slope0, c.slack), last = halfLine(c.c1, c.slope1, c.slack)
+            if !reflex {
+                lo = max(lo, first.lo, last.lo); hi = min(hi, first.hi, last.hi)
+            } else if max(first.lo, last.lo) <= min(first.hi, last.hi) {
+                // The two overlap: their union is one interval.
+                lo = max(lo, min(first.lo, last.lo)); hi = min(hi, max(first.hi, last.hi))
+            } else {
+                // Apart: keep the one with more of the row in it (the other's pixels take the general path).
+                let a = (max(lo, first.lo), min(hi, first.hi)), b = (max(lo, last.lo), min(hi, last.hi))
+                (lo, hi) = a.1 - a.0 >= b.1 - b.0 ? a : b
+            }
+        }
+        guard lo <= hi else { return (0, 0) }
+        // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
+        let first = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1)
+        let last = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
+        return first < last ? (first, last) : (0, 0)
+    }
+
+    /// The columns of row `y` (within `x0..<x1`) a sector mask of at most a half turn may cover, for an
+    /// affine item: where both `ck` exceed minus the slack (beyond either ray's line by more, the general
+    /// function gives no coverage), and one pixel more at each end. Other items keep the whole span.
+    func maskSpan(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        guard affine, case let .sector(_, _, _, _, _, _, reflex) = mask, !reflex else { return (x0, x1) }
+        let c = sectorCrossings(row: y, from: x0, to: x1)
+        let first = halfLine(c.c0, c.slope0, -c.slack), last = halfLine(c.c1, c.slope1, -c.slack)
+        let lo = max(first.lo, last.lo), hi = min(first.hi, last.hi)
+        guard lo <= hi else { return (x0, x0) }
+        // Whole pixels whose centre X = x + 0.5 may lie in [lo, hi], and one more at each end.
+        let start = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.down)) &- 1)
+        let end = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.up)) &+ 2)
+        return (start, max(start, end))
+    }
+
+    /// A sector's cross products along row `y` of an affine item, linear in the pixel centre's `X`:
+    /// `c0 = cross(d0, p)` is `c0 + slope0 X`, `c1 = cross(p, d1)` is `c1 + slope1 X`; and the slack widened
+    /// by a margin for the single-precision rounding of the per-pixel function's products, whose points stay
+    /// within `extent` of the centre over columns `x0..<x1`.
+    private func sectorCrossings(row y: Int, from x0: Int, to x1: Int)
+        -> (c0: Double, slope0: Double, c1: Double, slope1: Double, slack: Double) {
+        guard case let .sector(cx, cy, sx, sy, ex, ey, _) = mask else { return (0, 0, 0, 0, 0) }
+        let py = Double(y) + 0.5
+        // Along the row, p = (pu + a X, pv + b X).
+        let pu = Double(d) * py + Double(g) - Double(cx), pv = Double(e) * py + Double(h) - Double(cy)
+        let da = Double(a), db = Double(b)
+        let dsx = Double(sx), dsy = Double(sy), dex = Double(ex), dey = Double(ey)
+        let extent = abs(pu) + abs(pv) + (abs(da) + abs(db)) * (Double(max(abs(x0), abs(x1))) + 1)
+        return (dsx * pv - dsy * pu, dsx * db - dsy * da, pu * dey - pv * dex, da * dey - db * dex,
+                Double(maskSlack) + 1e-6 * extent)
+    }
+
+    /// Where `c + slope X >= low` along the row: a half-line, everything, or nothing.
+    @inline(__always)
+    private func halfLine(_ c: Double, _ slope: Double, _ low: Double) -> (lo: Double, hi: Double) {
+        if slope == 0 { return c >= low ? (-.infinity, .infinity) : (.infinity, -.infinity) }
+        let at = (low - c) / slope
+        return slope > 0 ? (at, .infinity) : (-.infinity, at)
+    }
+
+    /// The interior of a perspective item's row. With Q = q0 + c X > 0, `u >= m` is `U - m Q >= 0`, linear in
+    /// the pixel centre X, and so is every other edge condition. Masked perspective items take no interior.
+    private func perspectiveInterior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        guard case .none = mask, perspectiveMarginU.isFinite, perspectiveMarginV.isFinite else { return (0, 0) }
+        let py = Double(y) + 0.5
+        let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h), q0 = Double(f) * py + Double(i)
+        let da = Double(a), db = Double(b), dc = Double(c)
+        let mu = perspectiveMarginU, mv = perspectiveMarginV, w = Double(width), h = Double(height)
+        var lo = -Double.infinity, hi = Double.infinity
+        // c0 + slope X >= 0
+        func atLeastZero(_ c0: Double, _ slope: Double) {
+            if slope == 0 {
+                if c0 < 0 { lo = .infinity; hi = -.infinity }
+            } else if slope > 0 {
+                lo = max(lo, -c0 / slope)
+            } else {
+                hi = min(hi, -c0 / slope)
+            }
+        }
+        atLeastZero(q0 - 1e-6, dc)
+        atLeastZero(u0 - mu * q0, da - mu * dc)
+        atLeastZero((w - mu) * q0 - u0, (w - mu) * dc - da)
+        atLeastZero(v0 - mv * q0, db - mv * dc)
+        atLeastZero((h - mv) * q0 - v0, (h - mv) * dc - db)
+        guard lo <= hi else { return (0, 0) }
+        let first = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1)
+        let last = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
+        return first < last ? (first, last) : (0, 0)
+    }
+}
