@@ -19,8 +19,8 @@ struct BilinearQuad {
         topRight[j] = top[ix &+ 1]
         bottomLeft[j] = bottom[ix]
         bottomRight[j] = bottom[ix &+ 1]
-        wx[j] = UInt32(truncatingIfNeeded: ((fx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
-        wy[j] = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        wx[j] = PixelMath.weight(fx)
+        wy[j] = PixelMath.weight(fy)
     }
 
     /// The four samples. With a weight of 0 a lerp gives its first pixel exactly, as `bilinear`'s shortcuts do.

@@ -107,7 +107,7 @@ extension LayerShader {
                                          from x0: Int, to x1: Int, fx start: Int64, stepX: Int64, fy: Int64,
                                          lowX: Int64, highX: Int64, py: Float, store: Bool) {
         let iy = Int(truncatingIfNeeded: fy >> 32)
-        let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let wy = PixelMath.weight(fy)
         // fy is clamped to the sub-rectangle: iy is a row of the texture.
         let top = texels + iy &* textureWidth
         let bottom = iy &+ 1 < textureHeight ? top + textureWidth : top
@@ -142,8 +142,8 @@ extension LayerShader {
     private func unitStepRun(first: Int64, last: Int64, unclamped: (Int64, Int64), count: Int) -> (column: Int, weight: UInt32)? {
         guard first == unclamped.0, last == unclamped.1 else { return nil }
         let c0 = Int(truncatingIfNeeded: first >> 32), c1 = Int(truncatingIfNeeded: last >> 32)
-        let w0 = UInt32(truncatingIfNeeded: ((first & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
-        let w1 = UInt32(truncatingIfNeeded: ((last & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let w0 = PixelMath.weight(first)
+        let w1 = PixelMath.weight(last)
         guard c1 - c0 == count - 1, w0 == w1 else { return nil }
         return (c0, w0)
     }
@@ -167,7 +167,7 @@ extension LayerShader {
                     let ix = Int(truncatingIfNeeded: cx >> 32)
                     p[j] = columns[ix]
                     q[j] = columns[ix &+ 1]
-                    w[j] = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+                    w[j] = PixelMath.weight(cx)
                 }
                 UnsafeMutableRawPointer(row + x).storeBytes(of: PixelMath.lerp(p, q, w), as: SIMD4<UInt32>.self)
                 x &+= 4
@@ -178,7 +178,7 @@ extension LayerShader {
             let cx = min(max(fx, lowX), highX)
             fx &+= stepX
             let ix = Int(truncatingIfNeeded: cx >> 32)
-            let wx = UInt32(truncatingIfNeeded: ((cx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+            let wx = PixelMath.weight(cx)
             // With wx = 0 the right column is read but weighs nothing (see `Texture`'s padding).
             var content = PixelMath.lerp(columns[ix], columns[ix &+ 1], wx)
             if hasOverlay {
@@ -194,8 +194,8 @@ extension LayerShader {
     static func bilinear(_ texels: UnsafePointer<UInt32>, _ width: Int, _ height: Int,
                          _ fx: Int64, _ fy: Int64) -> UInt32 {
         let ix = Int(truncatingIfNeeded: fx >> 32), iy = Int(truncatingIfNeeded: fy >> 32)
-        let wx = UInt32(truncatingIfNeeded: ((fx & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
-        let wy = UInt32(truncatingIfNeeded: ((fy & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+        let wx = PixelMath.weight(fx)
+        let wy = PixelMath.weight(fy)
         // Clamped to the sub-rectangle: iy is a row of the texture, so iy * width is within its texel count.
         let top = texels + iy &* width
         let bottom = iy &+ 1 < height ? top + width : top

@@ -137,6 +137,13 @@ extension PixelMath {
         UInt32(truncatingIfNeeded: truncate(x))
     }
 
+    /// The bilinear weight of a 32.32 fixed-point texel position: its fraction in 8 bits, rounded to nearest
+    /// (`0...256`), as `lerp` takes it.
+    @inline(__always)
+    static func weight(_ position: Int64) -> UInt32 {
+        UInt32(truncatingIfNeeded: ((position & 0xFFFF_FFFF) &+ 0x80_0000) >> 24)
+    }
+
     /// `lerp` of four pixel pairs at once, each with its own weight in `0...256`.
     @inline(__always)
     static func lerp(_ p: SIMD4<UInt32>, _ q: SIMD4<UInt32>, _ w: SIMD4<UInt32>) -> SIMD4<UInt32> {
