@@ -54,15 +54,7 @@ extension GLESRenderer {
     /// by `load(snapshots:)`: `[from, to]`, stretched to the frame.
     public func draw(_ transition: PreparedTransition, progress: Double, width: Int, height: Int,
                      background: Color = .black, into target: inout Pixmap) throws {
-        try check(transition)
-        var frame = target
-        target = Pixmap(width: 0, height: 0)  // so writing the pixels does not copy them
-        defer { target = frame }
-        try thread.sync {
-            try pipeline.draw(pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images, progress: progress,
-                                                       width: width, height: height, background: Self.opaque(background)),
-                              into: &frame)
-        }
+        try draw(.shader(transition, progress: progress, width: width, height: height, background: background), into: &target)
     }
 
     /// Draws one frame per value of `progress`, in order, and hands each to `deliver` as soon as its pixels are
@@ -70,14 +62,9 @@ extension GLESRenderer {
     public func drawFrames(_ transition: PreparedTransition, progress: [Double], width: Int, height: Int,
                            background: Color = .black, deliver: (Int, Pixmap) throws -> Void) throws {
         try check(transition)
-        let bg = Self.opaque(background)
-        try thread.sync {
-            try pipeline.drawFrames(count: progress.count, frame: { k in
-                pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images,
-                                         progress: progress[k],
-                                         width: width, height: height, background: bg)
-            }, buffer: { nil }, deliver: deliver)
-        }
+        try drawFrames(count: progress.count, frame: { .shader(transition, progress: progress[$0], width: width, height: height,
+                                                               background: background) },
+                       buffer: { nil }, deliver: deliver)
     }
 
     private func check(_ transition: PreparedTransition) throws {
