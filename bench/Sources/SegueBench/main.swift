@@ -178,13 +178,14 @@ for scale in options.scales {
     // about N of these).
     if let effect = options.effects.first {
         let samples = BenchScene.lists(effect, scale: scale, frames: 8, snapshots: info).map { RenderFrame.layers($0) }
-        var renderers: [(String, Int, any Renderer, String)] = [("cpu", cores, CPUCompositor(threads: cores), "summed on the CPU")]
+        var renderers: [(String, Int, any Renderer, onGPU: Bool, String)] =
+            [("cpu", cores, CPUCompositor(threads: cores), false, "summed on the CPU")]
         if let gles {
-            if gles.sumsShutterOnGPU { renderers.append(("gles", 1, gles, "summed on the GPU, read back once")) }
-            renderers.append(("gles", 1, gles, "each read back, summed on the CPU"))
+            if gles.sumsShutterOnGPU { renderers.append(("gles", 1, gles, true, "summed on the GPU, read back once")) }
+            renderers.append(("gles", 1, gles, false, "each read back, summed on the CPU"))
         }
-        for (backend, threads, renderer, summed) in renderers {
-            (renderer as? GLESRenderer)?.sumsShutterOnGPU = summed.contains("GPU")
+        for (backend, threads, renderer, onGPU, summed) in renderers {
+            (renderer as? GLESRenderer)?.sumsShutterOnGPU = onGPU
             try renderer.load(snapshots: snapshots)
             var out = Pixmap(width: width, height: height)
             try renderer.draw(.average(samples), into: &out)  // warm-up
