@@ -53,51 +53,6 @@ extension LayerShader {
                     overlayRow: (rowU, a, rowV, b), store: store)
     }
 
-    /// Interior pixels `x0..<x1` whose texel positions step by a constant: `(fx, fy)` at the first pixel, then
-    /// `(stepX, stepY)` a pixel, in 32.32 fixed point, each clamped to the sub-rectangle; four bilinear samples
-    /// a step (`BilinearQuad`). The overlay, if any, is at local `(u + du X, v + dv X)`, X the pixel centre.
-    /// Rotated affine rows take it whole; perspective rows one sub-span at a time.
-    @inline(__always)
-    func drawStepped(row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt32>,
-                     fx start: Int64, fy startY: Int64, stepX: Int64, stepY: Int64,
-                     overlayRow: (u: Float, du: Float, v: Float, dv: Float), store: Bool) {
-        let clamp = texelClamp, k = opacity255
-        var fx = start, fy = startY
-        var x = x0
-        @inline(__always) func finish(_ content: UInt32, _ x: Int) {
-            var content = content
-            if hasOverlay {
-                let px = Float(x) + 0.5
-                content = overlay(content, overlayRow.u + px * overlayRow.du, overlayRow.v + px * overlayRow.dv)
-            }
-            Self.put(content, row + x, store: store, k: k)
-        }
-        // x < x1 before each step, so x + 4 cannot overflow.
-        while x &+ 4 <= x1 {
-            var quad = BilinearQuad()
-            for j in 0..<4 {
-                quad.gather(j, texels, textureWidth, textureHeight,
-                            min(max(fx, clamp.lowX), clamp.highX), min(max(fy, clamp.lowY), clamp.highY))
-                fx &+= stepX
-                fy &+= stepY
-            }
-            let content = quad.pixels
-            if store {
-                UnsafeMutableRawPointer(row + x).storeBytes(of: content, as: SIMD4<UInt32>.self)
-            } else {
-                for j in 0..<4 { finish(content[j], x &+ j) }
-            }
-            x &+= 4
-        }
-        while x < x1 {
-            finish(Self.bilinear(texels, textureWidth, textureHeight,
-                                 min(max(fx, clamp.lowX), clamp.highX), min(max(fy, clamp.lowY), clamp.highY)), x)
-            fx &+= stepX
-            fy &+= stepY
-            x &+= 1
-        }
-    }
-
     /// The interior of an affine row along which the texel row does not change (no rotation), in two passes
     /// as the bilinear filter is separable: the two texel rows are blended vertically once per texel column
     /// the row reads (into `scratch`; none when the vertical weight is 0), then each pixel blends two

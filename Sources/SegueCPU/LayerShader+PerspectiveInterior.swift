@@ -79,18 +79,45 @@ extension LayerShader {
         return Int(n) & ~3
     }
 
-    /// One division per pixel: colours, and rows whose perspective is too strong for sub-spans.
+    /// One division per pixel: colours, and rows whose perspective is too strong for sub-spans. Four pixels a
+    /// step, lane by lane the arithmetic of `drawGeneral` in the same order, so the same positions.
     private func drawPerspectivePixels(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, store: Bool) {
         let py = Float(y) + 0.5
         let rowU = d * py + g, rowV = e * py + h, rowQ = f * py + i
-        let k = opacity255
-        for x in x0..<x1 {
+        var x = x0
+        // x < x1 before each step, so x + 4 cannot overflow; x is a column of the frame, exact in Float.
+        while x &+ 4 <= x1 {
+            let px = SIMD4<Float>(0, 1, 2, 3) + Float(x) + 0.5
+            let rq = 1 / (rowQ + px * c)
+            let u = (rowU + px * a) * rq, v = (rowV + px * b) * rq
+            var content = SIMD4<UInt32>(repeating: color)
+            if let texels {
+                // `sample`'s clamp, lane by lane: max(low, t) takes `low` for a NaN `t`.
+                var tx = SIMD4<Float>(repeating: lowX).replacing(with: originX + u * scaleX - 0.5, where: originX + u * scaleX - 0.5 .>= lowX)
+                tx.replace(with: highX, where: tx .> highX)
+                var ty = SIMD4<Float>(repeating: lowY).replacing(with: originY + v * scaleY - 0.5, where: originY + v * scaleY - 0.5 .>= lowY)
+                ty.replace(with: highY, where: ty .> highY)
+                var quad = BilinearQuad()
+                for j in 0..<4 {
+                    // Clamped to the sub-rectangle: finite and below the texture's size, times 2^32 far inside Int64.
+                    quad.gather(j, texels, textureWidth, textureHeight,
+                                PixelMath.truncate(tx[j] * 4_294_967_296), PixelMath.truncate(ty[j] * 4_294_967_296))
+                }
+                content = quad.pixels
+            }
+            if store {
+                UnsafeMutableRawPointer(row + x).storeBytes(of: content, as: SIMD4<UInt32>.self)
+            } else {
+                finish(content, row: row, at: x, u: u, v: v)
+            }
+            x &+= 4
+        }
+        while x < x1 {
             let px = Float(x) + 0.5
             let rq = 1 / (rowQ + px * c)
             let u = (rowU + px * a) * rq, v = (rowV + px * b) * rq
-            var content = texels == nil ? color : sample(u, v)
-            if hasOverlay { content = overlay(content, u, v) }
-            Self.put(content, row + x, store: store, k: k)
+            finish(texels == nil ? color : sample(u, v), row: row, at: x, u: u, v: v)
+            x &+= 1
         }
     }
 }

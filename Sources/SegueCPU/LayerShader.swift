@@ -208,6 +208,18 @@ struct LayerShader: @unchecked Sendable {
         }
     }
 
+    /// `put` of four pixels from `pixel` on.
+    @inline(__always)
+    static func put(_ content: SIMD4<UInt32>, _ pixel: UnsafeMutablePointer<UInt32>, store: Bool, k: UInt32) {
+        let target = UnsafeMutableRawPointer(pixel)
+        if store {
+            target.storeBytes(of: content, as: SIMD4<UInt32>.self)
+        } else {
+            let source = k == 255 ? content : PixelMath.scale(content, SIMD4(repeating: k))
+            target.storeBytes(of: PixelMath.over(source, target.loadUnaligned(as: SIMD4<UInt32>.self)), as: SIMD4<UInt32>.self)
+        }
+    }
+
     /// The pixels of scratch space `draw` needs: one texel row of the widest snapshot and two more.
     static func scratchCount(textures: [Texture]) -> Int {
         (textures.map(\.width).max() ?? 0) + 2

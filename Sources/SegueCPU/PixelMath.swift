@@ -157,6 +157,27 @@ extension PixelMath {
     }
 }
 
+extension PixelMath {
+    /// `scale` of four pixels, each by its own `k` in `0...255`: the same rounding, in 16-bit lanes.
+    @inline(__always)
+    static func scale(_ p: SIMD4<UInt32>, _ k: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let factor = unsafeBitCast(k | k &<< 16, to: SIMD8<UInt16>.self)
+        let half = SIMD8<UInt16>(repeating: 128)
+        @inline(__always) func mulDiv255(_ lanes: SIMD8<UInt16>) -> SIMD8<UInt16> {
+            let t = lanes &* factor &+ half
+            return (t &+ (t &>> 8)) &>> 8
+        }
+        let channels = EvenOdd(p)
+        return EvenOdd(even: mulDiv255(channels.even), odd: mulDiv255(channels.odd)).pixels
+    }
+
+    /// `over` of four pixel pairs.
+    @inline(__always)
+    static func over(_ src: SIMD4<UInt32>, _ dst: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        src &+ scale(dst, SIMD4<UInt32>(repeating: 255) &- (src &>> 24))
+    }
+}
+
 /// Four pixels as two vectors of 16-bit lanes, `even` holding each pixel's channels 0 and 2 (red, blue) and
 /// `odd` channels 1 and 3 (green, alpha). Splitting by masks and shifts keeps every step one SSE2
 /// instruction; Swift's widening conversion between SIMD types is a call, not an instruction.

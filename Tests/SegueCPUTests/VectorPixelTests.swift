@@ -1,0 +1,73 @@
+@testable import SegueCore
+@testable import SegueCPU
+import SegueSamples
+import Testing
+
+/// The four-at-once forms of the per-pixel arithmetic (`scale`, `over`, the gradient overlay) give what the
+/// scalar forms give, bit for bit, on random premultiplied pixels and positions.
+@Suite struct VectorPixelTests {
+    struct Generator {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 16
+        }
+        /// A premultiplied pixel: no channel above alpha; opaque and clear as often as any other alpha.
+        mutating func pixel() -> UInt32 {
+            let alpha: UInt32 = switch next() % 4 { case 0: 255; case 1: 0; default: UInt32(next() % 256) }
+            let r = UInt32(next() % UInt64(alpha + 1)), g = UInt32(next() % UInt64(alpha + 1)), b = UInt32(next() % UInt64(alpha + 1))
+            return Pixmap.pack(r: r, g: g, b: b, a: alpha)
+        }
+        mutating func pixels() -> SIMD4<UInt32> { SIMD4(pixel(), pixel(), pixel(), pixel()) }
+        mutating func unit() -> Double { Double(next() % 1_000_001) / 1_000_000 }
+    }
+
+    @Test func scaleAndOverMatchOneAtATime() {
+        var random = Generator()
+        var differing = 0
+        for _ in 0..<50_000 {
+            let source = random.pixels(), target = random.pixels()
+            let k = SIMD4<UInt32>(UInt32(random.next() % 256), UInt32(random.next() % 256), UInt32(random.next() % 256), 255)
+            let scaled = PixelMath.scale(source, k), over = PixelMath.over(source, target)
+            for j in 0..<4 where scaled[j] != PixelMath.scale(source[j], k[j]) || over[j] != PixelMath.over(source[j], target[j]) {
+                differing += 1
+            }
+        }
+        #expect(differing == 0, "\(differing) of 200000 pixels differ")
+    }
+
+    /// Page-flip's turning halves, each given random gradients and colours in place of its shadow.
+    @Test func overlayMatchesOneAtATime() throws {
+        let frame = Size(375, 667)
+        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: 1),
+                         SampleScreens.detail(width: frame.width, height: frame.height, scale: 1)]
+        let textures = snapshots.map(Texture.init)
+        let list = DrawList(scene: Transition(.pageFlip).scene(at: 0.3, frame: frame, scale: 1), scale: 1,
+                            snapshots: snapshots.map(SnapshotInfo.init))
+        let items = list.items.filter { $0.overlay != nil }
+        try #require(!items.isEmpty)
+        var random = Generator()
+        var differing = 0, compared = 0
+        for var item in items {
+            for _ in 0..<200 {
+                let opacity = random.unit()
+                func color() -> (Double, Double, Double, Double) {
+                    let a = random.unit() * opacity
+                    return (random.unit() * a, random.unit() * a, random.unit() * a, a)
+                }
+                item.overlay = DrawItem.Overlay(gradient: ((random.unit() - 0.5) / 50, (random.unit() - 0.5) / 50, random.unit() * 2 - 0.5),
+                                                start: color(), end: color())
+                let shader = LayerShader(item, textures: textures)
+                for _ in 0..<100 {
+                    let u = SIMD4<Float>((0..<4).map { _ in Float(random.unit() * 500 - 60) })
+                    let v = SIMD4<Float>((0..<4).map { _ in Float(random.unit() * 800 - 60) })
+                    let content = random.pixels()
+                    let four = shader.overlay(content, u, v)
+                    for j in 0..<4 where four[j] != shader.overlay(content[j], u[j], v[j]) { differing += 1 }
+                    compared += 4
+                }
+            }
+        }
+        #expect(differing == 0, "\(differing) of \(compared) overlaid pixels differ")
+    }
+}
