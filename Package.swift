@@ -3,7 +3,7 @@ import PackageDescription
 
 // Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs,
 // the job layer (SegueRender) and the command line are their own targets, and the C wrappers (CEGL, CGBM,
-// CSPNG, CDeflate, CTurboJPEG) are never public API. No target has unsafe flags: a package that depends on Segue by
+// CSPNG, CDeflate, CTurboJPEG) and kernels (CSegueKernels) are never public API. No target has unsafe flags: a package that depends on Segue by
 // version could not build otherwise (the hot loops use wrapping arithmetic and pointers instead).
 
 let package = Package(
@@ -32,7 +32,9 @@ let package = Package(
         // The built-in effects are files (Sources/SegueCore/Effects/*.json), embedded as the shaders are.
         .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
         .target(name: "SegueSamples", dependencies: ["SegueCore"]),
-        .target(name: "SegueCPU", dependencies: ["SegueCore"]),
+        .target(name: "SegueCPU", dependencies: ["SegueCore", "CSegueKernels"]),
+        // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).
+        .target(name: "CSegueKernels"),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG"]),
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.

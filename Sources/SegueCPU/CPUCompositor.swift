@@ -24,7 +24,7 @@ public final class CPUCompositor: Renderer {
     }
 
     public var details: String {
-        "CPU compositor on \(threads) thread\(threads == 1 ? "" : "s")"
+        "CPU compositor on \(threads) thread\(threads == 1 ? "" : "s")\(PixelMath.hasAVX2 ? ", AVX2 row kernels" : "")"
     }
 
     public func load(snapshots: [Pixmap]) throws {

@@ -1,11 +1,16 @@
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
+import CSegueKernels
 
 /// Packed arithmetic on premultiplied RGBA8 pixels, two 8-bit channels at a time in one 32-bit word
 /// (`0x00BB00RR` and `0x00AA00GG`), with no per-channel loop.
 enum PixelMath {
     static let lowLanes: UInt32 = 0x00FF_00FF
+
+    /// The row kernels take their AVX2 twins (`CSegueKernels`, the same bytes eight pixels a step) where the
+    /// CPU has AVX2.
+    static let hasAVX2 = segue_has_avx2()
 
     /// `lanes * k / 255`, rounded, for each of two 8-bit channels held as `0x00XX00YY`, `k` in `0...255`.
     @inline(__always)
@@ -56,6 +61,12 @@ enum PixelMath {
     /// 255 that is `source * k / 255 + target * (255 - k) / 255`, the same rounding as the scalar pair, four
     /// pixels at a time, their even and odd channels apart in 16-bit lanes (see `EvenOdd`).
     static func blendOpaqueRow(_ target: UnsafeMutablePointer<UInt32>, _ source: UnsafePointer<UInt32>, count: Int, k: UInt32) {
+        let done = hasAVX2 ? segue_blend_opaque_row_avx2(target, source, count, k) : 0
+        blendOpaqueRowSSE(target + done, source + done, count: count &- done, k: k)
+    }
+
+    /// `blendOpaqueRow` four pixels at a time (SSE2, every x86-64), and the AVX2 kernel's tail.
+    static func blendOpaqueRowSSE(_ target: UnsafeMutablePointer<UInt32>, _ source: UnsafePointer<UInt32>, count: Int, k: UInt32) {
         let kk = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: k))
         let ik = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- k))
         let half = SIMD8<UInt16>(repeating: 128)
@@ -81,6 +92,13 @@ enum PixelMath {
     /// four pixels at a time. `target` may be `p` or `q`.
     static func lerpRows(_ target: UnsafeMutablePointer<UInt32>, _ p: UnsafePointer<UInt32>, _ q: UnsafePointer<UInt32>,
                          count: Int, w: UInt32) {
+        let done = hasAVX2 ? segue_lerp_rows_avx2(target, p, q, count, w) : 0
+        lerpRowsSSE(target + done, p + done, q + done, count: count &- done, w: w)
+    }
+
+    /// `lerpRows` four pixels at a time (SSE2, every x86-64), and the AVX2 kernel's tail.
+    static func lerpRowsSSE(_ target: UnsafeMutablePointer<UInt32>, _ p: UnsafePointer<UInt32>, _ q: UnsafePointer<UInt32>,
+                            count: Int, w: UInt32) {
         let wq = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: w))
         let wp = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 256 &- w))
         let half = SIMD8<UInt16>(repeating: 128)

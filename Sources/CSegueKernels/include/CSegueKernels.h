@@ -1,0 +1,23 @@
+#ifndef CSEGUE_KERNELS_H
+#define CSEGUE_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// The CPU compositor's row kernels in AVX2, chosen at run time (segue_has_avx2), so that one binary runs on
+// every x86-64 (and elsewhere, where it is never true). C because Swift cannot enable AVX2 for one function;
+// each computes exactly what its Swift twin in PixelMath computes, eight pixels at a time instead of four.
+// Each does the whole multiples of eight pixels and returns how many it did; the caller does the rest.
+
+/// Whether this CPU and the operating system run AVX2 (CPUID and XGETBV, checked once).
+bool segue_has_avx2(void);
+
+/// `PixelMath.blendOpaqueRow`: target = source k / 255 + target (255 - k) / 255, channel by channel, each
+/// product rounded as `PixelMath.mulDiv255` rounds; `source` opaque, `k` in 0...255.
+long segue_blend_opaque_row_avx2(uint32_t *target, const uint32_t *source, long count, uint32_t k);
+
+/// `PixelMath.lerpRows`: target = (p (256 - w) + q w + 128) >> 8, channel by channel, `w` in 0...256;
+/// `target` may be `p` or `q`.
+long segue_lerp_rows_avx2(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w);
+
+#endif
