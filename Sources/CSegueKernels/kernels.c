@@ -5,8 +5,6 @@
 #include <immintrin.h>
 
 bool segue_has_avx2(void) {
-    static int known = -1;
-    if (known >= 0) return known;
     unsigned a, b, c, d;
     bool yes = false;
     // OSXSAVE and AVX (leaf 1, ECX bits 27 and 28), the OS saving the YMM state (XCR0 bits 1 and 2), then
@@ -16,7 +14,6 @@ bool segue_has_avx2(void) {
         __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
         if ((lo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) yes = (b & (1u << 5)) != 0;
     }
-    known = yes;
     return yes;
 }
 

@@ -9,7 +9,7 @@
 // each computes exactly what its Swift twin in PixelMath computes, eight pixels at a time instead of four.
 // Each does the whole multiples of eight pixels and returns how many it did; the caller does the rest.
 
-/// Whether this CPU and the operating system run AVX2 (CPUID and XGETBV, checked once).
+/// Whether this CPU and the operating system run AVX2 (CPUID and XGETBV; `PixelMath.hasAVX2` keeps the answer).
 bool segue_has_avx2(void);
 
 /// `PixelMath.blendOpaqueRow`: target = source k / 255 + target (255 - k) / 255, channel by channel, each
