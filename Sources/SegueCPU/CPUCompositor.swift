@@ -5,8 +5,9 @@ import SegueCore
 /// The reference backend: draws a draw list into premultiplied RGBA8 on the CPU.
 ///
 /// Fast by design: each item is prepared once per frame (`LayerShader`), only the columns of each row that
-/// the item's outline can reach are visited, blits are row copies, pixels are blended two channels at a time
-/// with no per-pixel allocation or dynamic dispatch, items hidden under opaque ones were already dropped by
+/// the item's outline can reach are visited, blits are row copies, interiors are sampled, overlaid and
+/// blended four pixels a step (eight in the AVX2 row kernels, where the CPU has AVX2) with no per-pixel
+/// allocation or dynamic dispatch, items hidden under opaque ones were already dropped by
 /// the core, the stretches of a row that an opaque item overwrites whole are skipped beneath it (`RowCover`),
 /// and the frame is cut into bands of rows that are drawn on all cores, each band drawing every item row by
 /// row while the row is in cache.

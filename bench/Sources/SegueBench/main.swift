@@ -178,8 +178,9 @@ for scale in options.scales {
     // about N of these).
     if let effect = options.effects.first {
         let samples = BenchScene.lists(effect, scale: scale, frames: 8, snapshots: info).map { RenderFrame.layers($0) }
+        // The CPU's in the process that takes the CPU figures only (no EGL context alive), as everywhere else.
         var renderers: [(String, Int, any Renderer, onGPU: Bool, String)] =
-            [("cpu", cores, CPUCompositor(threads: cores), false, "summed on the CPU")]
+            cpuFigures ? [("cpu", cores, CPUCompositor(threads: cores), false, "summed on the CPU")] : []
         if let gles {
             if gles.sumsShutterOnGPU { renderers.append(("gles", 1, gles, true, "summed on the GPU, read back once")) }
             renderers.append(("gles", 1, gles, false, "each read back, summed on the CPU"))
