@@ -18,7 +18,7 @@ extension LayerShader {
         }
         let py = Float(y) + 0.5
         let rowU = d * py + g, rowV = e * py + h
-        let store = isOpaqueContent && !hasOverlay && opacity255 == 255
+        let store = storesInterior
         // Texel indices step by a constant along the row: 32.32 fixed point, exact enough over 8K columns.
         // Every value converted is a texel position or a step of at most one sub-rectangle's size (the first
         // pixel's centre lies inside the item, and so do the centres of a whole pixel's step): times 2^32,
@@ -50,7 +50,7 @@ extension LayerShader {
             return
         }
         drawStepped(row: row, from: x0, to: x1, texels: texels, fx: fx, fy: fy, stepX: stepX, stepY: stepY,
-                    overlayRow: (rowU, a, rowV, b), store: store)
+                    overlayRow: (rowU, a, rowV, b))
     }
 
     /// The interior of an affine row along which the texel row does not change (no rotation), in two passes

@@ -128,6 +128,25 @@ extension LayerShader {
                              PixelMath.truncate(fx * 4_294_967_296), PixelMath.truncate(fy * 4_294_967_296))
     }
 
+    /// `sample` at four local points at once: the same clamp lane by lane, then four bilinear samples
+    /// (`BilinearQuad`, equal to `bilinear` bit for bit).
+    @inline(__always)
+    func sample(_ u: SIMD4<Float>, _ v: SIMD4<Float>) -> SIMD4<UInt32> {
+        // min(max(low, t), high) as the scalar form: `low` for a NaN `t`.
+        let x = originX + u * scaleX - 0.5, y = originY + v * scaleY - 0.5
+        var fx = SIMD4<Float>(repeating: lowX).replacing(with: x, where: x .>= lowX)
+        fx.replace(with: highX, where: fx .> highX)
+        var fy = SIMD4<Float>(repeating: lowY).replacing(with: y, where: y .>= lowY)
+        fy.replace(with: highY, where: fy .> highY)
+        var quad = BilinearQuad()
+        for j in 0..<4 {
+            // Clamped to the sub-rectangle: finite and below the texture's size, times 2^32 far inside Int64.
+            quad.gather(j, texels.unsafelyUnwrapped, textureWidth, textureHeight,
+                        PixelMath.truncate(fx[j] * 4_294_967_296), PixelMath.truncate(fy[j] * 4_294_967_296))
+        }
+        return quad.pixels
+    }
+
     /// The gradient overlay drawn over `content`: the premultiplied overlay colour at this point, all four
     /// channels in one vector, then source-over.
     @inline(__always)

@@ -15,10 +15,9 @@ extension LayerShader {
 
     /// Fully covered pixels of a perspective item: content, overlay and opacity, no coverage.
     func drawPerspectiveInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
-        let store = isOpaqueContent && !hasOverlay && opacity255 == 255
         let span = texels == nil ? 0 : subSpan(row: y, from: x0, to: x1)
         guard let texels, span >= 4 else {
-            drawPerspectivePixels(row: row, y: y, from: x0, to: x1, store: store)
+            drawPerspectivePixels(row: row, y: y, from: x0, to: x1)
             return
         }
         let py = Double(y) + 0.5
@@ -48,15 +47,14 @@ extension LayerShader {
                         fx: PixelMath.truncate(start.tx * one), fy: PixelMath.truncate(start.ty * one),
                         stepX: PixelMath.truncate((end.tx - start.tx) * perPixel * one),
                         stepY: PixelMath.truncate((end.ty - start.ty) * perPixel * one),
-                        overlayRow: (Float(start.u - centre * du), Float(du), Float(start.v - centre * dv), Float(dv)),
-                        store: store)
+                        overlayRow: (Float(start.u - centre * du), Float(du), Float(start.v - centre * dv), Float(dv)))
             x &+= n
             start = end
         }
         // The last pixel, at its own exact position.
         drawStepped(row: row, from: last, to: x1, texels: texels,
                     fx: PixelMath.truncate(start.tx * one), fy: PixelMath.truncate(start.ty * one), stepX: 0, stepY: 0,
-                    overlayRow: (Float(start.u), 0, Float(start.v), 0), store: store)
+                    overlayRow: (Float(start.u), 0, Float(start.v), 0))
     }
 
     /// Pixels of sub-spans: the longest (a multiple of 4, at most `longestSubSpan`) over which a straight line
@@ -81,7 +79,7 @@ extension LayerShader {
 
     /// One division per pixel: colours, and rows whose perspective is too strong for sub-spans. Four pixels a
     /// step, lane by lane the arithmetic of `drawGeneral` in the same order, so the same positions.
-    private func drawPerspectivePixels(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, store: Bool) {
+    private func drawPerspectivePixels(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
         let py = Float(y) + 0.5
         let rowU = d * py + g, rowV = e * py + h, rowQ = f * py + i
         var x = x0
@@ -90,22 +88,8 @@ extension LayerShader {
             let px = SIMD4<Float>(0, 1, 2, 3) + Float(x) + 0.5
             let rq = 1 / (rowQ + px * c)
             let u = (rowU + px * a) * rq, v = (rowV + px * b) * rq
-            var content = SIMD4<UInt32>(repeating: color)
-            if let texels {
-                // `sample`'s clamp, lane by lane: max(low, t) takes `low` for a NaN `t`.
-                var tx = SIMD4<Float>(repeating: lowX).replacing(with: originX + u * scaleX - 0.5, where: originX + u * scaleX - 0.5 .>= lowX)
-                tx.replace(with: highX, where: tx .> highX)
-                var ty = SIMD4<Float>(repeating: lowY).replacing(with: originY + v * scaleY - 0.5, where: originY + v * scaleY - 0.5 .>= lowY)
-                ty.replace(with: highY, where: ty .> highY)
-                var quad = BilinearQuad()
-                for j in 0..<4 {
-                    // Clamped to the sub-rectangle: finite and below the texture's size, times 2^32 far inside Int64.
-                    quad.gather(j, texels, textureWidth, textureHeight,
-                                PixelMath.truncate(tx[j] * 4_294_967_296), PixelMath.truncate(ty[j] * 4_294_967_296))
-                }
-                content = quad.pixels
-            }
-            if store {
+            let content = texels == nil ? SIMD4<UInt32>(repeating: color) : sample(u, v)
+            if storesInterior {
                 UnsafeMutableRawPointer(row + x).storeBytes(of: content, as: SIMD4<UInt32>.self)
             } else {
                 finish(content, row: row, at: x, u: u, v: v)

@@ -11,7 +11,7 @@ extension LayerShader {
     @inline(__always)
     func drawStepped(row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt32>,
                      fx start: Int64, fy startY: Int64, stepX: Int64, stepY: Int64,
-                     overlayRow: (u: Float, du: Float, v: Float, dv: Float), store: Bool) {
+                     overlayRow: (u: Float, du: Float, v: Float, dv: Float)) {
         let clamp = texelClamp
         // The positions are linear along the row: when both ends lie inside the sub-rectangle, all do, and the
         // loop below needs no clamp (the branch is the same every turn). The last position is within the row's
@@ -31,7 +31,7 @@ extension LayerShader {
                 fx &+= stepX
                 fy &+= stepY
             }
-            if store {
+            if storesInterior {
                 UnsafeMutableRawPointer(row + x).storeBytes(of: quad.pixels, as: SIMD4<UInt32>.self)
             } else {
                 // x is a column of the frame, exact in Float.
@@ -56,7 +56,7 @@ extension LayerShader {
     @inline(__always)
     func finish(_ content: SIMD4<UInt32>, row: UnsafeMutablePointer<UInt32>, at x: Int, u: SIMD4<Float>, v: SIMD4<Float>) {
         let content = hasOverlay ? overlay(content, u, v) : content
-        Self.put(content, row + x, store: isOpaqueContent && !hasOverlay && opacity255 == 255, k: opacity255)
+        Self.put(content, row + x, store: storesInterior, k: opacity255)
     }
 
     /// One pixel of `row` at `x` from its content: the overlay at local `(u, v)`, then `put` at the item's
@@ -64,7 +64,7 @@ extension LayerShader {
     @inline(__always)
     func finish(_ content: UInt32, row: UnsafeMutablePointer<UInt32>, at x: Int, u: Float, v: Float) {
         let content = hasOverlay ? overlay(content, u, v) : content
-        Self.put(content, row + x, store: isOpaqueContent && !hasOverlay && opacity255 == 255, k: opacity255)
+        Self.put(content, row + x, store: storesInterior, k: opacity255)
     }
 
     /// `overlay` of four pixels at once, lane by lane the same arithmetic in the same order, so the same

@@ -50,6 +50,8 @@ struct LayerShader: @unchecked Sendable {
     let isOpaque: Bool
     /// The content alone is opaque (a mask or opacity may still make the item translucent).
     let isOpaqueContent: Bool
+    /// Fully covered pixels are stored as sampled: opaque content, no overlay, full opacity.
+    let storesInterior: Bool
     let mask: MaskShape
     let hasOverlay: Bool
     let overlayGradient: (Float, Float, Float)
@@ -144,6 +146,7 @@ struct LayerShader: @unchecked Sendable {
             overlayStart255 = .zero
             overlayDelta255 = .zero
         }
+        storesInterior = isOpaqueContent && !hasOverlay && opacity255 == 255
     }
 
     /// The columns of row `y` the item may touch: the outline's extent over the rows around `y`, widened by

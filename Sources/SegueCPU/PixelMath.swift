@@ -69,11 +69,6 @@ enum PixelMath {
     static func blendOpaqueRowSSE(_ target: UnsafeMutablePointer<UInt32>, _ source: UnsafePointer<UInt32>, count: Int, k: UInt32) {
         let kk = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: k))
         let ik = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- k))
-        let half = SIMD8<UInt16>(repeating: 128)
-        @inline(__always) func mulDiv255(_ x: SIMD8<UInt16>, _ f: SIMD8<UInt16>) -> SIMD8<UInt16> {
-            let t = x &* f &+ half
-            return (t &+ (t &>> 8)) &>> 8
-        }
         // n < count before each step: n + 4 cannot overflow.
         var n = 0
         while n &+ 4 <= count {
@@ -180,13 +175,16 @@ extension PixelMath {
     @inline(__always)
     static func scale(_ p: SIMD4<UInt32>, _ k: SIMD4<UInt32>) -> SIMD4<UInt32> {
         let factor = unsafeBitCast(k | k &<< 16, to: SIMD8<UInt16>.self)
-        let half = SIMD8<UInt16>(repeating: 128)
-        @inline(__always) func mulDiv255(_ lanes: SIMD8<UInt16>) -> SIMD8<UInt16> {
-            let t = lanes &* factor &+ half
-            return (t &+ (t &>> 8)) &>> 8
-        }
         let channels = EvenOdd(p)
-        return EvenOdd(even: mulDiv255(channels.even), odd: mulDiv255(channels.odd)).pixels
+        return EvenOdd(even: mulDiv255(channels.even, factor), odd: mulDiv255(channels.odd, factor)).pixels
+    }
+
+    /// `mulDiv255` in eight 16-bit lanes, each a channel in `0...255` times its factor in `0...255`:
+    /// `t = x f + 128`, `(t + (t >> 8)) >> 8`, as the packed form rounds.
+    @inline(__always)
+    static func mulDiv255(_ x: SIMD8<UInt16>, _ f: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let t = x &* f &+ SIMD8<UInt16>(repeating: 128)
+        return (t &+ (t &>> 8)) &>> 8
     }
 
     /// `over` of four pixel pairs.
