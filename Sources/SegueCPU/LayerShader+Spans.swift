@@ -28,12 +28,8 @@ extension LayerShader {
         let da = Double(a), db = Double(b)
         var lo = -Double.infinity, hi = Double.infinity
         func keep(_ c: Double, _ slope: Double, _ low: Double, _ high: Double) {
-            if slope == 0 {
-                if c < low || c > high { lo = .infinity; hi = -.infinity }
-                return
-            }
-            let p = (low - c) / slope, q = (high - c) / slope
-            lo = max(lo, min(p, q)); hi = min(hi, max(p, q))
+            let w = within(c, slope, low, high)
+            lo = max(lo, w.lo); hi = min(hi, w.hi)
         }
         let mu = 0.5 / Double(inverseGradU), mv = 0.5 / Double(inverseGradV)
         keep(u0, da, mu, Double(width) - mu)
@@ -94,19 +90,56 @@ extension LayerShader {
         return first < last ? (first, last) : (0, 0)
     }
 
-    /// The columns of row `y` (within `x0..<x1`) a sector mask of at most a half turn may cover, for an
-    /// affine item: where both `ck` exceed minus the slack (beyond either ray's line by more, the general
-    /// function gives no coverage), and one pixel more at each end. Other items keep the whole span.
+    /// The columns of row `y` (within `x0..<x1`) the mask of an affine item may cover, and one pixel more at
+    /// each end: beyond them the general function gives no coverage (it skips a pixel `maskSlack` or more
+    /// outside the mask). A circle clips the row to its chord, a rounded rectangle to its box, a sector of
+    /// at most a half turn to where both `ck` exceed minus the slack. Other items keep the whole span.
     func maskSpan(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
-        guard affine, case let .sector(_, _, _, _, _, _, reflex) = mask, !reflex else { return (x0, x1) }
-        let c = sectorCrossings(row: y, from: x0, to: x1)
-        let first = halfLine(c.c0, c.slope0, -c.slack), last = halfLine(c.c1, c.slope1, -c.slack)
-        let lo = max(first.lo, last.lo), hi = min(first.hi, last.hi)
+        guard affine else { return (x0, x1) }
+        let lo: Double, hi: Double
+        switch mask {
+        case .none, .sector(_, _, _, _, _, _, true):
+            return (x0, x1)
+        case let .circle(cx, cy, r):
+            // |p(X) - c| < r + slack, with p = (u0 + a X, v0 + b X): between the roots of a quadratic in X.
+            let py = Double(y) + 0.5
+            let du = Double(d) * py + Double(g) - Double(cx), dv = Double(e) * py + Double(h) - Double(cy)
+            let da = Double(a), db = Double(b)
+            let extent = abs(du) + abs(dv) + (abs(da) + abs(db)) * (Double(max(abs(x0), abs(x1))) + 1)
+            let outer = Double(r) + Double(maskSlack) + 1e-6 * extent
+            let qa = da * da + db * db, qb = 2 * (da * du + db * dv), qc = du * du + dv * dv - outer * outer
+            if qa == 0 { return qc < 0 ? (x0, x1) : (x0, x0) }
+            let disc = qb * qb - 4 * qa * qc
+            guard disc > 0 else { return (x0, x0) }
+            let root = disc.squareRoot()
+            (lo, hi) = ((-qb - root) / (2 * qa), (-qb + root) / (2 * qa))
+        case let .roundedRect(cx, cy, hx, hy, _):
+            // Inside the rectangle widened by the slack: u and v each within an interval, linear in X.
+            let py = Double(y) + 0.5
+            let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h)
+            let extent = abs(u0) + abs(v0) + (abs(Double(a)) + abs(Double(b))) * (Double(max(abs(x0), abs(x1))) + 1)
+            let slack = Double(maskSlack) + 1e-6 * extent
+            let u = within(u0, Double(a), Double(cx) - Double(hx) - slack, Double(cx) + Double(hx) + slack)
+            let v = within(v0, Double(b), Double(cy) - Double(hy) - slack, Double(cy) + Double(hy) + slack)
+            (lo, hi) = (max(u.lo, v.lo), min(u.hi, v.hi))
+        case .sector:
+            let c = sectorCrossings(row: y, from: x0, to: x1)
+            let first = halfLine(c.c0, c.slope0, -c.slack), last = halfLine(c.c1, c.slope1, -c.slack)
+            (lo, hi) = (max(first.lo, last.lo), min(first.hi, last.hi))
+        }
         guard lo <= hi else { return (x0, x0) }
         // Whole pixels whose centre X = x + 0.5 may lie in [lo, hi], and one more at each end.
         let start = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.down)) &- 1)
         let end = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.up)) &+ 2)
         return (start, max(start, end))
+    }
+
+    /// Where `low <= c + slope X <= high` along the row: an interval, everything, or nothing.
+    @inline(__always)
+    private func within(_ c: Double, _ slope: Double, _ low: Double, _ high: Double) -> (lo: Double, hi: Double) {
+        if slope == 0 { return c >= low && c <= high ? (-.infinity, .infinity) : (.infinity, -.infinity) }
+        let p = (low - c) / slope, q = (high - c) / slope
+        return (min(p, q), max(p, q))
     }
 
     /// A sector's cross products along row `y` of an affine item, linear in the pixel centre's `X`:
