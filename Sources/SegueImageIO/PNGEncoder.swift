@@ -15,12 +15,18 @@ public enum PNGEncoder {
     /// - Parameter compressionLevel: 0 (fastest, stored: no compression) ... 9 (smallest, slowest), clamped.
     ///   Each level picks a libdeflate level and how the per-row filter is chosen (see `Setting.forLevel`):
     ///   a higher level is never meant to give a larger file, only a slower one.
-    public static func encode(_ pixmap: Pixmap, compressionLevel: Int = 6) throws -> [UInt8] {
+    /// - Parameter knownOpaque: true when the caller knows every pixel is opaque (a frame drawn over an opaque
+    ///   background): the pass that looks for a translucent pixel is skipped. False: the pixels are looked at.
+    /// - Parameter workspace: memory kept from one call to the next (a pipeline's worker encodes every frame
+    ///   in its own); nil: allocated for this call alone.
+    public static func encode(_ pixmap: Pixmap, compressionLevel: Int = 6, knownOpaque: Bool = false,
+                              workspace: Workspace? = nil) throws -> [UInt8] {
         let width = pixmap.width, height = pixmap.height
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw ImageIOError.encodingFailed(detail: "invalid image size \(width)x\(height)")
         }
-        let opaque = pixmap.isOpaque
+        assert(!knownOpaque || pixmap.isOpaque, "a pixmap said to be opaque has a translucent pixel")
+        let opaque = knownOpaque || pixmap.isOpaque
         let bpp = opaque ? 3 : 4
         let (rowBytes, rowOverflow) = width.multipliedReportingOverflow(by: bpp)
         let (filteredCount, sizeOverflow) = (rowBytes + 1).multipliedReportingOverflow(by: height)
@@ -28,13 +34,15 @@ public enum PNGEncoder {
             throw ImageIOError.encodingFailed(detail: "image too large \(width)x\(height)")
         }
         let setting = Setting.forLevel(compressionLevel)
+        let workspace = workspace ?? Workspace()
+        guard let compressor = workspace.compressor(level: setting.deflateLevel) else {
+            throw ImageIOError.encodingFailed(detail: "out of memory")
+        }
 
         // The filtered image: each row is its filter type byte and the filtered samples.
-        let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: filteredCount)
-        defer { filtered.deallocate() }
+        let filtered = workspace.filtered(filteredCount)
         // Two rows of raw samples, the current and the one above (zero above the first, as PNG defines).
-        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * rowBytes)
-        defer { rows.deallocate() }
+        let rows = workspace.rows(2 * rowBytes)
         rows.initialize(repeating: 0, count: 2 * rowBytes)
         pixmap.pixels.withUnsafeBufferPointer { pixels in
             let src = pixels.baseAddress!
@@ -49,40 +57,14 @@ public enum PNGEncoder {
             }
         }
 
-        guard let compressor = libdeflate_alloc_compressor(setting.deflateLevel) else {
-            throw ImageIOError.encodingFailed(detail: "out of memory")
-        }
-        defer { libdeflate_free_compressor(compressor) }
+        // The zlib stream, compressed aside (into memory the workspace keeps), then copied into IDAT chunks of
+        // at most 2 GiB - 1 each: one, but for huge images stored uncompressed.
         let bound = libdeflate_zlib_compress_bound(compressor, filteredCount)
-        let headerCount = 8 + 25  // signature, IHDR
-        let chunkLimit = Int(Int32.max)
-        if bound <= chunkLimit {
-            // The zlib stream is compressed straight into its place in one IDAT chunk.
-            let capacity = headerCount + 12 + bound + 12
-            var failed = false
-            let png = [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
-                let base = out.baseAddress!
-                writeHeader(base, width: width, height: height, colorType: opaque ? 2 : 6)
-                let data = base + headerCount + 8
-                let length = libdeflate_zlib_compress(compressor, filtered, filteredCount, data, bound)
-                guard length > 0 else {
-                    failed = true
-                    count = 0
-                    return
-                }
-                var end = writeChunk(base + headerCount, type: "IDAT", dataLength: length)
-                end += headerCount
-                end += writeChunk(base + end, type: "IEND", dataLength: 0)
-                count = end
-            }
-            if failed { throw ImageIOError.encodingFailed(detail: "compression failed") }
-            return png
-        }
-        // Over 2 GiB of zlib stream (stored, huge images): compressed aside, then split into IDAT chunks.
-        let stream = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
-        defer { stream.deallocate() }
+        let stream = workspace.compressed(bound)
         let length = libdeflate_zlib_compress(compressor, filtered, filteredCount, stream, bound)
         guard length > 0 else { throw ImageIOError.encodingFailed(detail: "compression failed") }
+        let headerCount = 8 + 25  // signature, IHDR
+        let chunkLimit = Int(Int32.max)
         let chunks = (length + chunkLimit - 1) / chunkLimit
         let capacity = headerCount + length + 12 * chunks + 12
         return [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
@@ -97,6 +79,47 @@ public enum PNGEncoder {
             }
             end += writeChunk(base + end, type: "IEND", dataLength: 0)
             count = end
+        }
+    }
+
+    /// The memory `encode` needs, kept from one call to the next so that a long run of frames does not map,
+    /// fault in and unmap a frame's worth of pages for each: the filtered image, two rows of samples, the
+    /// compressed stream, and libdeflate's compressor (its hash tables). Each buffer grows to the largest
+    /// asked for and stays. Not for two threads at once: one per encoding thread.
+    public final class Workspace: @unchecked Sendable {
+        private var buffers: [(pointer: UnsafeMutablePointer<UInt8>, capacity: Int)] = []
+        private var compressorLevel: Int32 = -1
+        private var compressorPointer: OpaquePointer?
+
+        public init() {}
+
+        deinit {
+            for b in buffers { b.pointer.deallocate() }
+            if let compressorPointer { libdeflate_free_compressor(compressorPointer) }
+        }
+
+        /// Buffer `k`, at least `count` bytes, its contents undefined.
+        private func buffer(_ k: Int, _ count: Int) -> UnsafeMutablePointer<UInt8> {
+            while buffers.count <= k { buffers.append((UnsafeMutablePointer<UInt8>.allocate(capacity: 0), 0)) }
+            if buffers[k].capacity < count {
+                buffers[k].pointer.deallocate()
+                buffers[k] = (UnsafeMutablePointer<UInt8>.allocate(capacity: count), count)
+            }
+            return buffers[k].pointer
+        }
+
+        func filtered(_ count: Int) -> UnsafeMutablePointer<UInt8> { buffer(0, count) }
+        func rows(_ count: Int) -> UnsafeMutablePointer<UInt8> { buffer(1, count) }
+        func compressed(_ count: Int) -> UnsafeMutablePointer<UInt8> { buffer(2, count) }
+
+        /// libdeflate's compressor at `level`, made once for each level asked for in turn.
+        func compressor(level: Int32) -> OpaquePointer? {
+            if compressorLevel != level || compressorPointer == nil {
+                if let compressorPointer { libdeflate_free_compressor(compressorPointer) }
+                compressorPointer = libdeflate_alloc_compressor(level)
+                compressorLevel = level
+            }
+            return compressorPointer
         }
     }
 

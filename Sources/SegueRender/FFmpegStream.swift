@@ -109,9 +109,9 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         control.register(child: process.processIdentifier)
     }
 
-    func encode(_ frame: Pixmap) throws -> FramePayload {
+    func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload {
         guard alpha else { return .bytes(y4m.frame(frame)) }
-        return frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
+        return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
     }
 
     func write(_ payload: FramePayload) throws {

@@ -18,6 +18,8 @@ final class FramePipeline: @unchecked Sendable {
         /// A directory for `frame_%05d.png` files, named by frame index.
         var directory: String?
         var pngLevel: Int
+        /// Every frame is opaque (drawn over an opaque background): the encoders need not look.
+        var opaque = false
         /// Told of each frame file once it is in place, with its bytes (the manifest's record).
         var written: (@Sendable (_ index: Int, _ bytes: [UInt8]) -> Void)? = nil
         /// One ordered stream of every submitted frame.
@@ -94,7 +96,7 @@ final class FramePipeline: @unchecked Sendable {
     private func write(_ frame: Pixmap) throws {
         guard let stream = outputs.stream else { return }
         if let failure = lock.locked({ failure }) { throw failure }
-        let payload = try stream.encode(frame)
+        let payload = try stream.encode(frame, knownOpaque: outputs.opaque)
         do {
             try stream.write(payload)
         } catch {
@@ -143,6 +145,7 @@ final class FramePipeline: @unchecked Sendable {
     /// Encodes frames until the queue is closed and empty.
     private func work() {
         defer { finished.leave() }
+        let workspace = PNGEncoder.Workspace()
         while true {
             lock.lock()
             while queue.isEmpty && !closed { lock.wait() }
@@ -159,12 +162,13 @@ final class FramePipeline: @unchecked Sendable {
             if !skip {
                 do {
                     if let directory = outputs.directory {
-                        let bytes = try PNGEncoder.encode(item.frame, compressionLevel: outputs.pngLevel)
+                        let bytes = try PNGEncoder.encode(item.frame, compressionLevel: outputs.pngLevel,
+                                                          knownOpaque: outputs.opaque, workspace: workspace)
                         let path = (directory as NSString).appendingPathComponent(FrameDirectory.fileName(item.index))
                         try FileWriter.writeAtomically(bytes, to: path)
                         outputs.written?(item.index, bytes)
                     }
-                    if let stream = outputs.stream { streamBytes = try stream.encode(item.frame) }
+                    if let stream = outputs.stream { streamBytes = try stream.encode(item.frame, knownOpaque: outputs.opaque) }
                 } catch let e {
                     error = e
                 }

@@ -8,7 +8,9 @@ import SegueImageIO
 protocol FrameStream: AnyObject, Sendable {
     /// Tells `control` its temporary file (and process), for a watchdog that must end the job at once.
     func register(with control: JobControl)
-    func encode(_ frame: Pixmap) throws -> FramePayload
+    /// `knownOpaque`: every pixel of `frame` is opaque (drawn over an opaque background), so no pass over
+    /// the pixels needs to find out; false when that is not known.
+    func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload
     /// True when `encode` only wraps the frame's own pixels (`.pixels`): nothing to encode on a worker.
     var passesPixelsThrough: Bool { get }
     func write(_ payload: FramePayload) throws
@@ -89,14 +91,15 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         if let temporaryPath { control.register(temporaryFile: temporaryPath) }
     }
 
-    func encode(_ frame: Pixmap) throws -> FramePayload {
+    func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload {
         switch format {
         case .rgba:
             // A frame over an opaque background is opaque, so its premultiplied bytes are its straight bytes:
             // written as they are, with no pass over them. Over a transparent one, un-premultiplied.
-            return frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
+            assert(!knownOpaque || frame.isOpaque, "a frame said to be opaque has a translucent pixel")
+            return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
         case .y4m: return .bytes(y4m!.frame(frame))
-        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel))
+        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel, knownOpaque: knownOpaque))
         }
     }
 

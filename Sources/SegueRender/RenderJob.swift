@@ -467,8 +467,10 @@ public struct RenderJob: Sendable {
     /// frames, and at most one stream, video or image.
     func makeSink(width: Int, height: Int, memory: MemoryStream?, control: JobControl, frameCount: Int,
                   key: () -> String) throws -> Sink {
+        // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
+        let opaque = !storyboard.background.isTransparent
         if let memory {
-            return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, stream: memory), directory: nil)
+            return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: opaque, stream: memory), directory: nil)
         }
         let directories = outputs.compactMap { if case let .frames(path) = $0 { path } else { nil } }
         let streams = outputs.filter { if case .frames = $0 { false } else { true } }
@@ -509,7 +511,7 @@ public struct RenderJob: Sendable {
         if let directory { control.register(directory: directory.path) }
         stream?.register(with: control)
         let record = directory.map { d in { @Sendable (k: Int, bytes: [UInt8]) in d.record(k, bytes: bytes) } }
-        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, written: record, stream: stream),
+        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, opaque: opaque, written: record, stream: stream),
                     directory: directory, complete: complete)
     }
 }
@@ -520,7 +522,7 @@ final class MemoryStream: FrameStream, @unchecked Sendable {
 
     func register(with control: JobControl) {}
 
-    func encode(_ frame: Pixmap) throws -> FramePayload { .pixels(frame) }
+    func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload { .pixels(frame) }
 
     func write(_ payload: FramePayload) throws {
         if case let .pixels(frame) = payload { frames.append(frame) }

@@ -41,6 +41,22 @@ import Testing
         print("PNG level \(level) at 750x1334: \(sizes.joined(separator: ", "))")
     }
 
+    @Test func aReusedWorkspaceGivesTheSameBytes() throws {
+        // One workspace through frames of two sizes, both colour types and levels in turn (its buffers grow,
+        // shrink in use, and its compressor changes level): every file as a fresh encode writes it.
+        let workspace = PNGEncoder.Workspace()
+        let small = SampleScreens.home(width: 120, height: 90, scale: 1)
+        let frames = Self.frames().map(\.1) + [small] + Self.frames().map(\.1).reversed()
+        for (n, frame) in frames.enumerated() {
+            for level in [2, 6, 2, 0] {
+                let reused = try PNGEncoder.encode(frame, compressionLevel: level, knownOpaque: frame.isOpaque && n % 2 == 0,
+                                                   workspace: workspace)
+                let fresh = try PNGEncoder.encode(frame, compressionLevel: level)
+                #expect(reused == fresh, "frame \(n) at level \(level)")
+            }
+        }
+    }
+
     @Test func higherLevelsAreNotLarger() throws {
         // Level 0 is stored; from 2 up, each level at least as small as level 2 on the same frame.
         for (name, frame) in Self.frames() {

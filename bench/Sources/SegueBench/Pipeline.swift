@@ -15,7 +15,9 @@ import SegueImageIO
 /// core.
 enum PipelineBench {
     struct Figures {
+        /// Extra frames of the long PNG run and of the long raw run.
         var frames: Int
+        var rawFrames: Int
         // ms per frame: median, fastest and slowest of the runs.
         var pngEndToEnd: (Double, Double, Double)
         var pngEncoderAlone: (Double, Double, Double)
@@ -29,11 +31,16 @@ enum PipelineBench {
         let from = work.appendingPathComponent("from.png").path, to = work.appendingPathComponent("to.png").path
         try Data(try PNGEncoder.encode(snapshots[0])).write(to: URL(fileURLWithPath: from))
         try Data(try PNGEncoder.encode(snapshots[1])).write(to: URL(fileURLWithPath: to))
-        let transition = BenchScene.transition(effect)
-        func frameCount(fps: Double) -> Int {
-            Storyboard(fps: fps, screens: [:], timeline: [.transition(transition, from: "from", to: "to")]).schedule.count
+        // The transition lasts 1 s for PNG frames (241 frames at 240 frames/s, 180 more than at 60), which cost
+        // milliseconds each; 8 s for the raw stream (1440 more), whose frames cost a fraction of one, so that a
+        // process's start-up jitter stays a few per cent of the difference.
+        let pngSeconds = 1.0, rawSeconds = 8.0
+        func frameCount(fps: Double, seconds: Double) -> Int {
+            var transition = BenchScene.transition(effect)
+            transition.duration = seconds
+            return Storyboard(fps: fps, screens: [:], timeline: [.transition(transition, from: "from", to: "to")]).schedule.count
         }
-        let (short, long) = (frameCount(fps: 60), frameCount(fps: 240))
+        let transition = BenchScene.transition(effect)
         var effectArguments = [effect.name, "--from", from, "--to", to, "--scale", "\(scale)", "--backend", "cpu", "--quiet"]
         for name in transition.options.setNames {
             effectArguments += ["--\(name)", transition.options[name]!.description]
@@ -49,42 +56,53 @@ enum PipelineBench {
         }
         /// ms per frame once running: the extra time of the long run over the short one, per extra frame
         /// (the two alternate, so a change in the machine's load falls on both).
-        func perFrame(_ arguments: [String]) throws -> (Double, Double, Double) {
+        func perFrame(_ arguments: [String], seconds duration: Double) throws -> (Double, Double, Double) {
+            let arguments = arguments + ["--duration", "\(duration)"]
+            let extra = frameCount(fps: 240, seconds: duration) - frameCount(fps: 60, seconds: duration)
             _ = try seconds(arguments + ["--fps", "60"])  // warm the page cache and the binary
             var samples: [Double] = []
             for _ in 0..<max(1, runs) {
                 let a = try seconds(arguments + ["--fps", "60"]), b = try seconds(arguments + ["--fps", "240"])
-                samples.append(max(0, b - a) * 1000 / Double(long - short))
+                samples.append(max(0, b - a) * 1000 / Double(extra))
             }
             samples.sort()
             return (samples[samples.count / 2], samples.first!, samples.last!)
         }
-        let png = try perFrame(["--out", framesDirectory])
-        let raw = try perFrame(["--out", "/dev/null", "--format", "rgba"])
+        let png = try perFrame(["--out", framesDirectory], seconds: pngSeconds)
+        let raw = try perFrame(["--out", "/dev/null", "--format", "rgba"], seconds: rawSeconds)
 
-        // The parts alone, in this process, on the frames of the long run.
+        // The parts alone, in this process, on the frames of the long runs.
         let info = snapshots.map(SnapshotInfo.init)
         let frame = BenchScene.frame
-        let lists = (0..<long).map { k in
-            DrawList(scene: transition.scene(at: min(1, Double(k) / Double(long - 1)), frame: frame, scale: scale), scale: scale, snapshots: info)
+        func lists(seconds: Double) -> [DrawList] {
+            let count = frameCount(fps: 240, seconds: seconds)
+            return (0..<count).map { k in
+                DrawList(scene: transition.scene(at: min(1, Double(k) / Double(count - 1)), frame: frame, scale: scale),
+                         scale: scale, snapshots: info)
+            }
         }
         let cpu = CPUCompositor()
         try cpu.load(snapshots: snapshots)
-        let rendered = try lists.map { try cpu.render($0) }
+        let rendered = try lists(seconds: pngSeconds).map { try cpu.render($0) }
         // Drawing as the pipeline does: into buffers it hands back (a handful, reused in turn).
         var buffers = Array(rendered.prefix(4))
-        let draw = try time(runs: runs, frames: long) {
-            for k in lists.indices { try cpu.draw(lists[k], into: &buffers[k % buffers.count]) }
+        let rawLists = lists(seconds: rawSeconds)
+        let draw = try time(runs: runs, frames: rawLists.count) {
+            for k in rawLists.indices { try cpu.draw(rawLists[k], into: &buffers[k % buffers.count]) }
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let encode = time(runs: runs, frames: long) {
+        // Told the frames are opaque, as the pipeline tells it (they are drawn over an opaque background).
+        // Each worker keeps its memory from frame to frame (a workspace), as the pipeline's workers do.
+        let workspaces = (0..<cores).map { _ in PNGEncoder.Workspace() }
+        let encode = time(runs: runs, frames: rendered.count) {
             DispatchQueue.concurrentPerform(iterations: cores) { worker in
                 for k in stride(from: worker, to: rendered.count, by: cores) {
-                    _ = try? PNGEncoder.encode(rendered[k], compressionLevel: 2)
+                    _ = try? PNGEncoder.encode(rendered[k], compressionLevel: 2, knownOpaque: true, workspace: workspaces[worker])
                 }
             }
         }
-        return Figures(frames: long - short, pngEndToEnd: png, pngEncoderAlone: encode, rawEndToEnd: raw, drawAlone: draw)
+        return Figures(frames: frameCount(fps: 240, seconds: pngSeconds) - frameCount(fps: 60, seconds: pngSeconds),
+                       rawFrames: frameCount(fps: 240, seconds: rawSeconds) - frameCount(fps: 60, seconds: rawSeconds), pngEndToEnd: png, pngEncoderAlone: encode, rawEndToEnd: raw, drawAlone: draw)
     }
 }
 
