@@ -26,14 +26,21 @@ struct Measurement: Codable {
 }
 
 /// Runs `body` (which does `frames` frames of work) `runs` times after one warm-up and returns
-/// (median, min, max) milliseconds per frame.
-func time(runs: Int, frames: Int, _ body: () throws -> Void) rethrows -> (Double, Double, Double) {
+/// (median, min, max) milliseconds per frame. A run repeats `body` until it has taken `minimumRun` seconds:
+/// eight frames of a small effect take a few milliseconds, where a thread's wake-up or a tick of the
+/// machine's other load is a large part of the figure (the pixman peer runs the same way).
+func time(runs: Int, frames: Int, minimumRun: Double = 0.1, _ body: () throws -> Void) rethrows -> (Double, Double, Double) {
     try body()
     var perFrame: [Double] = []
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        perFrame.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(frames))
+        var passes = 0, elapsed = 0.0
+        repeat {
+            try body()
+            passes += 1
+            elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        } while elapsed < minimumRun
+        perFrame.append(elapsed * 1000 / Double(frames * passes))
     }
     perFrame.sort()
     return (perFrame[perFrame.count / 2], perFrame.first!, perFrame.last!)
