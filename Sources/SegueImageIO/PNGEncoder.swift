@@ -16,7 +16,8 @@ public enum PNGEncoder {
     ///   Each level picks a libdeflate level and how the per-row filter is chosen (see `Setting.forLevel`):
     ///   a higher level is never meant to give a larger file, only a slower one.
     /// - Parameter knownOpaque: true when the caller knows every pixel is opaque (a frame drawn over an opaque
-    ///   background): the pass that looks for a translucent pixel is skipped. False: the pixels are looked at.
+    ///   background): the pass that looks for a translucent pixel is skipped and RGB is written, the alpha
+    ///   dropped (a pixel that was not opaque after all keeps its colour bytes). False: the pixels are looked at.
     /// - Parameter workspace: memory kept from one call to the next (a pipeline's worker encodes every frame
     ///   in its own); nil: allocated for this call alone.
     public static func encode(_ pixmap: Pixmap, compressionLevel: Int = 6, knownOpaque: Bool = false,
@@ -25,7 +26,6 @@ public enum PNGEncoder {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw ImageIOError.encodingFailed(detail: "invalid image size \(width)x\(height)")
         }
-        assert(!knownOpaque || pixmap.isOpaque, "a pixmap said to be opaque has a translucent pixel")
         let opaque = knownOpaque || pixmap.isOpaque
         let bpp = opaque ? 3 : 4
         let (rowBytes, rowOverflow) = width.multipliedReportingOverflow(by: bpp)

@@ -96,7 +96,6 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         case .rgba:
             // A frame over an opaque background is opaque, so its premultiplied bytes are its straight bytes:
             // written as they are, with no pass over them. Over a transparent one, un-premultiplied.
-            assert(!knownOpaque || frame.isOpaque, "a frame said to be opaque has a translucent pixel")
             return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
         case .y4m: return .bytes(y4m!.frame(frame))
         case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel, knownOpaque: knownOpaque))
