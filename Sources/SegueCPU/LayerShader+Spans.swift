@@ -40,16 +40,8 @@ extension LayerShader {
         case let .circle(cx, cy, r):
             let inner = Double(r - maskSlack)
             guard inner > 0 else { return (0, 0) }
-            let du = u0 - Double(cx), dv = v0 - Double(cy)
-            let qa = da * da + db * db, qb = 2 * (da * du + db * dv), qc = du * du + dv * dv - inner * inner
-            if qa == 0 {
-                if qc > 0 { return (0, 0) }
-            } else {
-                let disc = qb * qb - 4 * qa * qc
-                guard disc > 0 else { return (0, 0) }
-                let root = disc.squareRoot()
-                lo = max(lo, (-qb - root) / (2 * qa)); hi = min(hi, (-qb + root) / (2 * qa))
-            }
+            let inside = chord(u0 - Double(cx), v0 - Double(cy), radius: inner)
+            lo = max(lo, inside.lo); hi = min(hi, inside.hi)
         case let .roundedRect(cx, cy, hx, hy, r) where db == 0:
             // Unrotated, v is constant along the row, which crosses the mask less the slack (a rounded
             // rectangle of half size h - slack and radius r - slack) over one interval: between the corner
@@ -101,24 +93,15 @@ extension LayerShader {
         case .none, .sector(_, _, _, _, _, _, true):
             return (x0, x1)
         case let .circle(cx, cy, r):
-            // |p(X) - c| < r + slack, with p = (u0 + a X, v0 + b X): between the roots of a quadratic in X.
+            // Within r + slack of the centre.
             let py = Double(y) + 0.5
             let du = Double(d) * py + Double(g) - Double(cx), dv = Double(e) * py + Double(h) - Double(cy)
-            let da = Double(a), db = Double(b)
-            let extent = abs(du) + abs(dv) + (abs(da) + abs(db)) * (Double(max(abs(x0), abs(x1))) + 1)
-            let outer = Double(r) + Double(maskSlack) + 1e-6 * extent
-            let qa = da * da + db * db, qb = 2 * (da * du + db * dv), qc = du * du + dv * dv - outer * outer
-            if qa == 0 { return qc < 0 ? (x0, x1) : (x0, x0) }
-            let disc = qb * qb - 4 * qa * qc
-            guard disc > 0 else { return (x0, x0) }
-            let root = disc.squareRoot()
-            (lo, hi) = ((-qb - root) / (2 * qa), (-qb + root) / (2 * qa))
+            (lo, hi) = chord(du, dv, radius: Double(r) + Double(maskSlack) + 1e-6 * extent(du, dv, from: x0, to: x1))
         case let .roundedRect(cx, cy, hx, hy, _):
             // Inside the rectangle widened by the slack: u and v each within an interval, linear in X.
             let py = Double(y) + 0.5
             let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h)
-            let extent = abs(u0) + abs(v0) + (abs(Double(a)) + abs(Double(b))) * (Double(max(abs(x0), abs(x1))) + 1)
-            let slack = Double(maskSlack) + 1e-6 * extent
+            let slack = Double(maskSlack) + 1e-6 * extent(u0, v0, from: x0, to: x1)
             let u = within(u0, Double(a), Double(cx) - Double(hx) - slack, Double(cx) + Double(hx) + slack)
             let v = within(v0, Double(b), Double(cy) - Double(hy) - slack, Double(cy) + Double(hy) + slack)
             (lo, hi) = (max(u.lo, v.lo), min(u.hi, v.hi))
@@ -132,6 +115,27 @@ extension LayerShader {
         let start = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.down)) &- 1)
         let end = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.up)) &+ 2)
         return (start, max(start, end))
+    }
+
+    /// Where `(du + a X, dv + b X)`, a point of the row relative to a centre, lies within `radius` of it:
+    /// between the two roots of a quadratic in `X`, everything (the row does not move in local space), or
+    /// nothing.
+    @inline(__always)
+    private func chord(_ du: Double, _ dv: Double, radius: Double) -> (lo: Double, hi: Double) {
+        let da = Double(a), db = Double(b)
+        let qa = da * da + db * db, qb = 2 * (da * du + db * dv), qc = du * du + dv * dv - radius * radius
+        if qa == 0 { return qc <= 0 ? (-.infinity, .infinity) : (.infinity, -.infinity) }
+        let disc = qb * qb - 4 * qa * qc
+        guard disc > 0 else { return (.infinity, -.infinity) }
+        let root = disc.squareRoot()
+        return ((-qb - root) / (2 * qa), (-qb + root) / (2 * qa))
+    }
+
+    /// How far the row's local points `(pu + a X, pv + b X)` stray from the origin over columns `x0..<x1`
+    /// (at most): the scale of the single-precision rounding a span's margin must allow for.
+    @inline(__always)
+    private func extent(_ pu: Double, _ pv: Double, from x0: Int, to x1: Int) -> Double {
+        abs(pu) + abs(pv) + (abs(Double(a)) + abs(Double(b))) * (Double(max(abs(x0), abs(x1))) + 1)
     }
 
     /// Where `low <= c + slope X <= high` along the row: an interval, everything, or nothing.
@@ -154,9 +158,8 @@ extension LayerShader {
         let pu = Double(d) * py + Double(g) - Double(cx), pv = Double(e) * py + Double(h) - Double(cy)
         let da = Double(a), db = Double(b)
         let dsx = Double(sx), dsy = Double(sy), dex = Double(ex), dey = Double(ey)
-        let extent = abs(pu) + abs(pv) + (abs(da) + abs(db)) * (Double(max(abs(x0), abs(x1))) + 1)
         return (dsx * pv - dsy * pu, dsx * db - dsy * da, pu * dey - pv * dex, da * dey - db * dex,
-                Double(maskSlack) + 1e-6 * extent)
+                Double(maskSlack) + 1e-6 * extent(pu, pv, from: x0, to: x1))
     }
 
     /// Where `c + slope X >= low` along the row: a half-line, everything, or nothing.

@@ -87,30 +87,35 @@ public enum PNGEncoder {
     /// compressed stream, and libdeflate's compressor (its hash tables). Each buffer grows to the largest
     /// asked for and stays. Not for two threads at once: one per encoding thread.
     public final class Workspace: @unchecked Sendable {
-        private var buffers: [(pointer: UnsafeMutablePointer<UInt8>, capacity: Int)] = []
+        /// Bytes that grow to the largest count asked for and stay, their contents undefined.
+        private struct Buffer {
+            var pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+            var capacity = 0
+
+            mutating func atLeast(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+                if capacity < count {
+                    pointer.deallocate()
+                    pointer = .allocate(capacity: count)
+                    capacity = count
+                }
+                return pointer
+            }
+        }
+
+        private var filteredBuffer = Buffer(), rowsBuffer = Buffer(), compressedBuffer = Buffer()
         private var compressorLevel: Int32 = -1
         private var compressorPointer: OpaquePointer?
 
         public init() {}
 
         deinit {
-            for b in buffers { b.pointer.deallocate() }
+            for b in [filteredBuffer, rowsBuffer, compressedBuffer] { b.pointer.deallocate() }
             if let compressorPointer { libdeflate_free_compressor(compressorPointer) }
         }
 
-        /// Buffer `k`, at least `count` bytes, its contents undefined.
-        private func buffer(_ k: Int, _ count: Int) -> UnsafeMutablePointer<UInt8> {
-            while buffers.count <= k { buffers.append((UnsafeMutablePointer<UInt8>.allocate(capacity: 0), 0)) }
-            if buffers[k].capacity < count {
-                buffers[k].pointer.deallocate()
-                buffers[k] = (UnsafeMutablePointer<UInt8>.allocate(capacity: count), count)
-            }
-            return buffers[k].pointer
-        }
-
-        func filtered(_ count: Int) -> UnsafeMutablePointer<UInt8> { buffer(0, count) }
-        func rows(_ count: Int) -> UnsafeMutablePointer<UInt8> { buffer(1, count) }
-        func compressed(_ count: Int) -> UnsafeMutablePointer<UInt8> { buffer(2, count) }
+        func filtered(_ count: Int) -> UnsafeMutablePointer<UInt8> { filteredBuffer.atLeast(count) }
+        func rows(_ count: Int) -> UnsafeMutablePointer<UInt8> { rowsBuffer.atLeast(count) }
+        func compressed(_ count: Int) -> UnsafeMutablePointer<UInt8> { compressedBuffer.atLeast(count) }
 
         /// libdeflate's compressor at `level`, made once for each level asked for in turn.
         func compressor(level: Int32) -> OpaquePointer? {
