@@ -70,15 +70,19 @@ extension LayerShader {
         let firstX = min(max(start, lowX), highX), lastX = min(max(end, lowX), highX)
         // Vertical pass: `columns[c]` is texel column `c + origin` blended between the two rows, for the
         // columns from the row's leftmost texel to one past its rightmost (its right neighbour).
-        let origin: Int, columns: UnsafePointer<UInt32>
+        // `readable`: how many columns from the first may be read (the texture's rows to its end and its
+        // padding texel; the columns blended and the scratch space's slack).
+        let origin: Int, columns: UnsafePointer<UInt32>, readable: Int
         if wy == 0 {
             origin = 0
             columns = top
+            readable = (textureHeight &- iy) &* textureWidth &+ 1
         } else {
             origin = Int(truncatingIfNeeded: min(firstX, lastX) >> 32)
             let through = min(Int(truncatingIfNeeded: max(firstX, lastX) >> 32) + 1, textureWidth - 1)
             PixelMath.lerpRows(scratch, top + origin, bottom + origin, count: through - origin + 1, w: wy)
             columns = UnsafePointer(scratch)
+            readable = through - origin + 1 + Self.scratchSlack
         }
         let shift = Int64(origin) << 32
         if store, let run = unitStepRun(first: firstX, last: lastX, unclamped: (start, end), count: x1 - x0) {
@@ -86,7 +90,7 @@ extension LayerShader {
                                count: x1 - x0, w: run.weight)
             return
         }
-        drawColumns(row: row, columns: columns, from: x0, to: x1, fx: start &- shift, stepX: stepX,
+        drawColumns(row: row, columns: columns, readable: readable, from: x0, to: x1, fx: start &- shift, stepX: stepX,
                     lowX: lowX &- shift, highX: highX &- shift, py: py, store: store)
     }
 
@@ -105,11 +109,27 @@ extension LayerShader {
 
     /// The horizontal pass: each pixel blends the two columns around its texel position (32.32 fixed point,
     /// clamped to the sub-rectangle, in `columns`' own indices).
-    private func drawColumns(row: UnsafeMutablePointer<UInt32>, columns: UnsafePointer<UInt32>, from x0: Int, to x1: Int,
-                             fx start: Int64, stepX: Int64, lowX: Int64, highX: Int64, py: Float, store: Bool) {
+    private func drawColumns(row: UnsafeMutablePointer<UInt32>, columns: UnsafePointer<UInt32>, readable: Int,
+                             from x0: Int, to x1: Int, fx start: Int64, stepX: Int64, lowX: Int64, highX: Int64,
+                             py: Float, store: Bool) {
         let k = opacity255
         var fx = start
         var x = x0
+        if store && !hasOverlay && PixelMath.hasAVX2 && stepX > 0 {
+            // The pixels whose positions need no clamping, j0..<j1 from x0, take the AVX2 kernel; those
+            // before and after them take the loops below.
+            let j0 = start >= lowX ? 0 : Int((lowX &- start &+ stepX &- 1) / stepX)
+            let j1 = start > highX ? 0 : min(x1 &- x0, Int((highX &- start) / stepX) &+ 1)
+            if j1 &- j0 >= 8 {
+                drawColumns(row: row, columns: columns, readable: 0, from: x0, to: x0 &+ j0, fx: start, stepX: stepX,
+                            lowX: lowX, highX: highX, py: py, store: store)
+                fx = start &+ Int64(j0) &* stepX
+                x = x0 &+ j0
+                let done = PixelMath.lerpColumnsAVX2(row + x, columns, readable: readable, fx: fx, step: stepX, count: j1 &- j0)
+                fx &+= Int64(done) &* stepX
+                x &+= done
+            }
+        }
         if store && !hasOverlay {
             // Four pixels a step: their columns and weights gathered into vectors, blended at once.
             // x < x1 before each step, so x + 4 cannot overflow; ix is a column of the clamped sub-rectangle,

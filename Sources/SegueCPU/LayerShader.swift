@@ -223,10 +223,14 @@ struct LayerShader: @unchecked Sendable {
         }
     }
 
-    /// The pixels of scratch space `draw` needs: one texel row of the widest snapshot and two more.
+    /// The pixels of scratch space `draw` needs: one texel row of the widest snapshot, two more, and
+    /// `scratchSlack`.
     static func scratchCount(textures: [Texture]) -> Int {
-        (textures.map(\.width).max() ?? 0) + 2
+        (textures.map(\.width).max() ?? 0) + 2 + scratchSlack
     }
+
+    /// Pixels of scratch space past those a row fills, which a row kernel may read (and ignore).
+    static let scratchSlack = 16
 
     /// The whole-texel offset of an item whose texels map one to one onto pixels.
     private static func identityOffset(_ item: DrawItem) -> (dx: Int, dy: Int)? {

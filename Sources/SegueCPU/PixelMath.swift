@@ -91,6 +91,14 @@ enum PixelMath {
         lerpRowsSSE(target + done, p + done, q + done, count: count &- done, w: w)
     }
 
+    /// The AVX2 horizontal pass of a bilinear row (`segue_lerp_columns_avx2`): pixels from `target` on, at the
+    /// unclamped 32.32 column positions `fx + n step`, eight at a time while the kernel may; returns how many
+    /// it drew (none without AVX2).
+    static func lerpColumnsAVX2(_ target: UnsafeMutablePointer<UInt32>, _ columns: UnsafePointer<UInt32>, readable: Int,
+                                fx: Int64, step: Int64, count: Int) -> Int {
+        hasAVX2 ? segue_lerp_columns_avx2(target, columns, readable, fx, step, count) : 0
+    }
+
     /// `lerpRows` four pixels at a time (SSE2, every x86-64), and the AVX2 kernel's tail.
     static func lerpRowsSSE(_ target: UnsafeMutablePointer<UInt32>, _ p: UnsafePointer<UInt32>, _ q: UnsafePointer<UInt32>,
                             count: Int, w: UInt32) {

@@ -110,4 +110,41 @@ import Testing
         }
         #expect(differing.isEmpty, "pixels differing from the scalar functions, by kernel: \(differing)")
     }
+
+    /// The AVX2 horizontal pass of the separable bilinear against `lerp` at each pixel's own position and
+    /// weight: random columns, start positions (fractions near a carry and near a weight's rounding among
+    /// them) and steps from a fiftieth of a column to just under two, run lengths around the kernel's block
+    /// of eight. It must stop before reading past `readable`, and draw whole blocks only.
+    @Test func columnKernelMatchesThePixelFunction() throws {
+        try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        var random = Generator()
+        let one: Int64 = 1 << 32
+        var differing = 0, drawn = 0
+        let fractions: [Int64] = [0, 1, 0x7F_FFFF, 0x80_0000, 0xFF7F_FFFF, 0xFF80_0000, one - 1]
+        for trial in 0..<2_000 {
+            let count = [1, 7, 8, 9, 16, 17, 63, 64, 65, 1000][trial % 10]
+            let step: Int64 = trial % 3 == 0 ? 2 * one - 1 - Int64(random.next() % 1000) : 1 + Int64(random.next() % UInt64(2 * one - 1))
+            let startColumn = Int64(random.next() % 20)
+            let fraction = trial % 2 == 0 ? fractions[Int(random.next() % UInt64(fractions.count))] : Int64(random.next() % UInt64(one))
+            let fx = startColumn * one + fraction
+            let last = Int((fx + Int64(count - 1) * step) >> 32)
+            let readable = last + 2 + Int(random.next() % 20)
+            let columns = (0..<readable).map { _ in random.pixel() }
+            var row = [UInt32](repeating: 0, count: count)
+            let done = row.withUnsafeMutableBufferPointer { row in
+                columns.withUnsafeBufferPointer { PixelMath.lerpColumnsAVX2(row.baseAddress!, $0.baseAddress!, readable: readable, fx: fx, step: step, count: count) }
+            }
+            #expect(done % 8 == 0 && done <= count)
+            for n in 0..<done {
+                let position = fx + Int64(n) * step
+                let i = Int(position >> 32)
+                if row[n] != PixelMath.lerp(columns[i], columns[i + 1], PixelMath.weight(position)) { differing += 1 }
+            }
+            // Each block it drew read sixteen columns from its first: all of them readable.
+            if done > 0 { #expect(Int((fx + Int64(done - 8) * step) >> 32) + 16 <= readable) }
+            drawn += done
+        }
+        #expect(differing == 0, "\(differing) of \(drawn) pixels differ")
+        #expect(drawn > 50_000, "the kernel drew only \(drawn) pixels")
+    }
 }

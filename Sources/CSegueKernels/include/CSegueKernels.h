@@ -20,4 +20,11 @@ long segue_blend_opaque_row_avx2(uint32_t *target, const uint32_t *source, long 
 /// `target` may be `p` or `q`.
 long segue_lerp_rows_avx2(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w);
 
+/// The horizontal pass of a row's bilinear filter (`LayerShader.drawColumns`, opaque pixels stored): pixel n
+/// is `PixelMath.lerp(columns[i], columns[i + 1], w)` at the 32.32 texel position `fx + n step`, `i` its whole
+/// part and `w` its `PixelMath.weight`. Unclamped: every position of the run must lie within the columns the
+/// caller means; the kernel reads sixteen columns from each block's first, stopping before a block would
+/// read past `readable` columns. Does nothing unless `fx >= 0` and `0 <= step < 2` texels (2^33).
+long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count);
+
 #endif
