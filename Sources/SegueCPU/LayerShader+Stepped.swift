@@ -12,6 +12,89 @@ extension LayerShader {
     func drawStepped(row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt32>,
                      fx start: Int64, fy startY: Int64, stepX: Int64, stepY: Int64,
                      overlayRow: (u: Float, du: Float, v: Float, dv: Float)) {
+        guard PixelMath.hasAVX2, x1 &- x0 >= 8 else {
+            drawSteppedClamped(row: row, from: x0, to: x1, texels: texels, fx: start, fy: startY, stepX: stepX, stepY: stepY,
+                               overlayRow: overlayRow)
+            return
+        }
+        // The pixels whose positions need no clamping take the AVX2 kernel; those before and after them, the
+        // loop. x1 - x0 pixels of steps of at most a sub-rectangle's size: far inside Int64.
+        let clamp = texelClamp
+        let count = x1 &- x0
+        let endX = start &+ stepX &* Int64(count &- 1), endY = startY &+ stepY &* Int64(count &- 1)
+        let j0: Int, j1: Int
+        if min(start, endX) >= clamp.lowX && max(start, endX) <= clamp.highX
+            && min(startY, endY) >= clamp.lowY && max(startY, endY) <= clamp.highY {
+            // Both ends inside, so all (most sub-spans): no division.
+            (j0, j1) = (0, count)
+        } else {
+            let along = Self.unclampedRun(start, stepX, clamp.lowX, clamp.highX, count: count)
+            let across = Self.unclampedRun(startY, stepY, clamp.lowY, clamp.highY, count: count)
+            (j0, j1) = (max(along.0, across.0), min(along.1, across.1))
+        }
+        guard j1 &- j0 >= 8 else {
+            drawSteppedClamped(row: row, from: x0, to: x1, texels: texels, fx: start, fy: startY, stepX: stepX, stepY: stepY,
+                               overlayRow: overlayRow)
+            return
+        }
+        drawSteppedClamped(row: row, from: x0, to: x0 &+ j0, texels: texels, fx: start, fy: startY, stepX: stepX, stepY: stepY,
+                           overlayRow: overlayRow)
+        var x = x0 &+ j0
+        var fx = start &+ Int64(j0) &* stepX, fy = startY &+ Int64(j0) &* stepY
+        if storesInterior {
+            let done = PixelMath.bilinearSteppedAVX2(row + x, texels, width: textureWidth, height: textureHeight,
+                                                     fx: fx, fy: fy, stepX: stepX, stepY: stepY, count: j1 &- j0)
+            x &+= done
+            fx &+= Int64(done) &* stepX
+            fy &+= Int64(done) &* stepY
+        } else {
+            // Sampled into a buffer a chunk at a time, then overlaid and drawn four pixels a step.
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { samples in
+                let buffer = samples.baseAddress!
+                while x0 &+ j1 &- x >= 8 {
+                    let done = PixelMath.bilinearSteppedAVX2(buffer, texels, width: textureWidth, height: textureHeight,
+                                                             fx: fx, fy: fy, stepX: stepX, stepY: stepY,
+                                                             count: min(64, x0 &+ j1 &- x))
+                    if done == 0 { break }
+                    var k = 0
+                    while k < done {
+                        // x + k is a column of the frame, exact in Float.
+                        let px = SIMD4<Float>(0, 1, 2, 3) + Float(x &+ k) + 0.5
+                        finish(UnsafeRawPointer(buffer + k).loadUnaligned(as: SIMD4<UInt32>.self), row: row, at: x &+ k,
+                               u: overlayRow.u + px * overlayRow.du, v: overlayRow.v + px * overlayRow.dv)
+                        k &+= 4
+                    }
+                    x &+= done
+                    fx &+= Int64(done) &* stepX
+                    fy &+= Int64(done) &* stepY
+                }
+            }
+        }
+        drawSteppedClamped(row: row, from: x, to: x1, texels: texels, fx: fx, fy: fy, stepX: stepX, stepY: stepY,
+                           overlayRow: overlayRow)
+    }
+
+    /// The pixels `j` in `0..<count` (a run from 0) whose positions `start + j step` lie in `low...high`: a
+    /// run, as the positions are linear. Their values stay far inside Int64 (see `drawStepped`).
+    @inline(__always)
+    static func unclampedRun(_ start: Int64, _ step: Int64, _ low: Int64, _ high: Int64, count: Int) -> (Int, Int) {
+        if step == 0 { return start >= low && start <= high ? (0, count) : (0, 0) }
+        // Where the positions enter and leave low...high, in steps, rounded inwards.
+        let (enter, leave) = step > 0 ? (low &- start, high &- start) : (start &- high, start &- low)
+        let size = step > 0 ? step : 0 &- step
+        guard leave >= 0 else { return (0, 0) }
+        let first = enter <= 0 ? 0 : (enter &+ size &- 1) / size
+        let end = leave / size &+ 1
+        return (Int(min(first, Int64(count))), Int(min(end, Int64(count))))
+    }
+
+    /// `drawStepped` with every position clamped to the sub-rectangle: four bilinear samples a step, each
+    /// gathered in Swift.
+    @inline(__always)
+    private func drawSteppedClamped(row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt32>,
+                                    fx start: Int64, fy startY: Int64, stepX: Int64, stepY: Int64,
+                                    overlayRow: (u: Float, du: Float, v: Float, dv: Float)) {
+        if x0 >= x1 { return }
         let clamp = texelClamp
         // The positions are linear along the row: when both ends lie inside the sub-rectangle, all do, and the
         // loop below needs no clamp (the branch is the same every turn). The last position is within the row's
@@ -52,11 +135,11 @@ extension LayerShader {
     }
 
     /// Four pixels of `row` from `x` on, from their content: the overlay at local `(u, v)` (lane by lane),
-    /// then drawn at the item's opacity (`put`), four at once.
+    /// then drawn at the item's opacity (`put`, stored where that leaves them opaque), four at once.
     @inline(__always)
     func finish(_ content: SIMD4<UInt32>, row: UnsafeMutablePointer<UInt32>, at x: Int, u: SIMD4<Float>, v: SIMD4<Float>) {
         let content = hasOverlay ? overlay(content, u, v) : content
-        Self.put(content, row + x, store: storesInterior, k: opacity255)
+        Self.put(content, row + x, store: storesFinished, k: opacity255)
     }
 
     /// One pixel of `row` at `x` from its content: the overlay at local `(u, v)`, then `put` at the item's
@@ -64,7 +147,7 @@ extension LayerShader {
     @inline(__always)
     func finish(_ content: UInt32, row: UnsafeMutablePointer<UInt32>, at x: Int, u: Float, v: Float) {
         let content = hasOverlay ? overlay(content, u, v) : content
-        Self.put(content, row + x, store: storesInterior, k: opacity255)
+        Self.put(content, row + x, store: storesFinished, k: opacity255)
     }
 
     /// `overlay` of four pixels at once, lane by lane the same arithmetic in the same order, so the same
@@ -85,7 +168,8 @@ extension LayerShader {
             whole.replace(with: whole - 1, where: whole .> z)
             return unsafeBitCast(whole + magic, to: SIMD4<UInt32>.self) & 0x7F_FFFF
         }
-        let color = channel(0) | channel(1) &<< 8 | channel(2) &<< 16 | channel(3) &<< 24
+        // A black overlay's colour channels come out 0 (0.5 rounded down): only its alpha is worked out.
+        let color = overlayIsBlack ? channel(3) &<< 24 : channel(0) | channel(1) &<< 8 | channel(2) &<< 16 | channel(3) &<< 24
         return PixelMath.over(color, content)
     }
 }

@@ -52,12 +52,17 @@ struct LayerShader: @unchecked Sendable {
     let isOpaqueContent: Bool
     /// Fully covered pixels are stored as sampled: opaque content, no overlay, full opacity.
     let storesInterior: Bool
+    /// Fully covered pixels are stored once overlaid (`finish`): opaque content at full opacity, where an
+    /// overlay drawn over it leaves it opaque, so drawing it source-over would give it unchanged.
+    let storesFinished: Bool
     let mask: MaskShape
     let hasOverlay: Bool
     let overlayGradient: (Float, Float, Float)
     /// The overlay's premultiplied colour at the gradient's start, times 255, and the change to its end.
     let overlayStart255: SIMD4<Float>
     let overlayDelta255: SIMD4<Float>
+    /// The overlay's colour channels are 0 all along its gradient (a shadow): only its alpha is worked out.
+    let overlayIsBlack: Bool
 
     init(_ item: DrawItem, textures: [Texture], shortcuts: Bool = true) {
         takesShortcuts = shortcuts
@@ -140,13 +145,16 @@ struct LayerShader: @unchecked Sendable {
             let end = SIMD4<Float>(Float(o.end.0), Float(o.end.1), Float(o.end.2), Float(o.end.3)) * 255
             overlayStart255 = start
             overlayDelta255 = end - start
+            overlayIsBlack = start[0] == 0 && start[1] == 0 && start[2] == 0 && end[0] == 0 && end[1] == 0 && end[2] == 0
         } else {
             hasOverlay = false
             overlayGradient = (0, 0, 0)
             overlayStart255 = .zero
             overlayDelta255 = .zero
+            overlayIsBlack = false
         }
         storesInterior = isOpaqueContent && !hasOverlay && opacity255 == 255
+        storesFinished = isOpaqueContent && opacity255 == 255
     }
 
     /// The columns of row `y` the item may touch: the outline's extent over the rows around `y`, widened by

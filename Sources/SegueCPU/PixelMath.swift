@@ -99,6 +99,14 @@ enum PixelMath {
         hasAVX2 ? segue_lerp_columns_avx2(target, columns, readable, fx, step, count) : 0
     }
 
+    /// The AVX2 bilinear sampling of a stepped row (`segue_bilinear_stepped_avx2`): pixels from `target` on,
+    /// at the unclamped 32.32 texel positions `(fx + n stepX, fy + n stepY)`, eight at a time; returns how many
+    /// it drew (none without AVX2).
+    static func bilinearSteppedAVX2(_ target: UnsafeMutablePointer<UInt32>, _ texels: UnsafePointer<UInt32>, width: Int, height: Int,
+                                    fx: Int64, fy: Int64, stepX: Int64, stepY: Int64, count: Int) -> Int {
+        hasAVX2 ? segue_bilinear_stepped_avx2(target, texels, width, height, fx, fy, stepX, stepY, count) : 0
+    }
+
     /// `lerpRows` four pixels at a time (SSE2, every x86-64), and the AVX2 kernel's tail.
     static func lerpRowsSSE(_ target: UnsafeMutablePointer<UInt32>, _ p: UnsafePointer<UInt32>, _ q: UnsafePointer<UInt32>,
                             count: Int, w: UInt32) {

@@ -147,4 +147,48 @@ import Testing
         #expect(differing == 0, "\(differing) of \(drawn) pixels differ")
         #expect(drawn > 50_000, "the kernel drew only \(drawn) pixels")
     }
+
+    /// The AVX2 stepped bilinear (rotated rows, perspective sub-spans) against `bilinear` at each pixel's own
+    /// position, bit for bit: random textures, starts and steps of either sign up to three texels a pixel
+    /// along both axes, runs that keep inside the texture (its last row and column among them).
+    @Test func steppedKernelMatchesThePixelFunction() throws {
+        try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        var random = Generator()
+        let one: Int64 = 1 << 32
+        let width = 97, height = 61
+        // One texel of padding past the last, as `Texture` keeps.
+        let texels = (0..<(width * height + 1)).map { _ in random.pixel() }
+        var differing = 0, drawn = 0
+        for trial in 0..<3_000 {
+            let count = [8, 9, 16, 17, 40][trial % 5]
+            func axis(_ size: Int, pinned: Bool) -> (start: Int64, step: Int64) {
+                let high = Int64(size - 1) * one
+                if pinned { return (high, 0) }
+                let step = Int64(random.next() % UInt64(6 * one)) - 3 * one
+                let span = abs(step) * Int64(count - 1)
+                guard span <= high else { return (Int64(random.next() % UInt64(high + 1)), 0) }
+                let start = Int64(random.next() % UInt64(high - span + 1)) + (step < 0 ? span : 0)
+                return (start, step)
+            }
+            // Every sixth run on the texture's last column, every sixth on its last row.
+            let x = axis(width, pinned: trial % 6 == 0), y = axis(height, pinned: trial % 6 == 3)
+            var row = [UInt32](repeating: 0, count: count)
+            let done = row.withUnsafeMutableBufferPointer { row in
+                texels.withUnsafeBufferPointer {
+                    PixelMath.bilinearSteppedAVX2(row.baseAddress!, $0.baseAddress!, width: width, height: height,
+                                                  fx: x.start, fy: y.start, stepX: x.step, stepY: y.step, count: count)
+                }
+            }
+            #expect(done == count / 8 * 8)
+            for n in 0..<done {
+                let expected = texels.withUnsafeBufferPointer {
+                    LayerShader.bilinear($0.baseAddress!, width, height, x.start + Int64(n) * x.step, y.start + Int64(n) * y.step)
+                }
+                if row[n] != expected { differing += 1 }
+            }
+            drawn += done
+        }
+        #expect(differing == 0, "\(differing) of \(drawn) pixels differ")
+        #expect(drawn > 20_000, "the kernel drew only \(drawn) pixels")
+    }
 }

@@ -27,4 +27,11 @@ long segue_lerp_rows_avx2(uint32_t *target, const uint32_t *p, const uint32_t *q
 /// read past `readable` columns. Does nothing unless `fx >= 0` and `0 <= step < 2` texels (2^33).
 long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count);
 
+/// `BilinearQuad` eight pixels a step (rotated affine rows, perspective sub-spans): pixel n is the bilinear
+/// sample of the `width` x `height` texture at the 32.32 texel position `(fx + n stepX, fy + n stepY)`.
+/// Unclamped: every position must lie in the texture, its right neighbour readable (the padding texel).
+/// Does nothing for textures of 2^31 texels or more.
+long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
+                                 int64_t fx, int64_t fy, int64_t stepX, int64_t stepY, long count);
+
 #endif
