@@ -151,6 +151,44 @@ __attribute__((target("avx2"))) static inline void split_steps(int64_t step, __m
     *fraction = _mm256_loadu_si256((const __m256i *)f);
 }
 
+/// Eight texel positions along one axis (floats, clamped, at least 0) as whole texels and `PixelMath.weight`
+/// of the fraction, in both 16-bit lanes: floor(f 256 + 0.5), worked out as (floor(f 512) + 1) / 2, exact
+/// where adding 0.5 in single precision could round up.
+__attribute__((target("avx2"))) static inline void split_positions(__m256 position, __m256i *whole, __m256i *weight) {
+    *whole = _mm256_cvttps_epi32(position);
+    __m256 fraction = _mm256_sub_ps(position, _mm256_cvtepi32_ps(*whole));
+    __m256i halves = _mm256_cvttps_epi32(_mm256_mul_ps(fraction, _mm256_set1_ps(512)));
+    __m256i w = _mm256_srli_epi32(_mm256_add_epi32(halves, _mm256_set1_epi32(1)), 1);
+    *weight = _mm256_or_si256(w, _mm256_slli_epi32(w, 16));
+}
+
+/// Eight bilinear samples at whole texels `(x, y)` with weights `wx`, `wy` (as `positions` and `weights`
+/// give them): the texel pairs loaded one by one (AVX2's gathers measured slower on AMD Zen 2), rows first,
+/// then columns, as `BilinearQuad` rounds.
+__attribute__((target("avx2"))) static inline __m256i bilinear8(const uint32_t *texels, long width, long height,
+                                                                __m256i x, __m256i y, __m256i wx, __m256i wy) {
+    const __m256i rowLength = _mm256_set1_epi32((int)width), lastRow = _mm256_set1_epi32((int)(height - 1));
+    // Texel indices of each pixel's top-left and bottom-left texels; the bottom row is the top one on the
+    // texture's last row (where its weight is 0), as `bilinear` reads it.
+    __m256i top = _mm256_add_epi32(_mm256_mullo_epi32(y, rowLength), x);
+    __m256i bottom = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_min_epi32(_mm256_add_epi32(y, _mm256_set1_epi32(1)), lastRow), rowLength), x);
+    int32_t t[8], b[8];
+    _mm256_storeu_si256((__m256i *)t, top);
+    _mm256_storeu_si256((__m256i *)b, bottom);
+    __m256i top0 = _mm256_setr_epi64x(pair(texels, t[0]), pair(texels, t[1]), pair(texels, t[2]), pair(texels, t[3]));
+    __m256i top1 = _mm256_setr_epi64x(pair(texels, t[4]), pair(texels, t[5]), pair(texels, t[6]), pair(texels, t[7]));
+    __m256i bottom0 = _mm256_setr_epi64x(pair(texels, b[0]), pair(texels, b[1]), pair(texels, b[2]), pair(texels, b[3]));
+    __m256i bottom1 = _mm256_setr_epi64x(pair(texels, b[4]), pair(texels, b[5]), pair(texels, b[6]), pair(texels, b[7]));
+    // Rows first, both columns at once (each pixel's weight for its left and right texel), then the left and
+    // right columns apart, pixels 0 1 4 5 | 2 3 6 7, and back in order.
+    __m256i column0 = lerp8(top0, bottom0, _mm256_permutevar8x32_epi32(wy, _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3)));
+    __m256i column1 = lerp8(top1, bottom1, _mm256_permutevar8x32_epi32(wy, _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7)));
+    __m256i left = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(column0), _mm256_castsi256_ps(column1), _MM_SHUFFLE(2, 0, 2, 0)));
+    __m256i right = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(column0), _mm256_castsi256_ps(column1), _MM_SHUFFLE(3, 1, 3, 1)));
+    __m256i pixels = lerp8(left, right, _mm256_permutevar8x32_epi32(wx, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7)));
+    return _mm256_permute4x64_epi64(pixels, _MM_SHUFFLE(3, 1, 2, 0));
+}
+
 __attribute__((target("avx2")))
 long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                  int64_t fx, int64_t fy, int64_t stepX, int64_t stepY, long count) {
@@ -158,36 +196,42 @@ long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long 
     __m256i jWholeX, jFractionX, jWholeY, jFractionY;
     split_steps(stepX, &jWholeX, &jFractionX);
     split_steps(stepY, &jWholeY, &jFractionY);
-    const __m256i rowLength = _mm256_set1_epi32((int)width), lastRow = _mm256_set1_epi32((int)(height - 1));
-    const __m256i one = _mm256_set1_epi32(1);
-    // Each pixel's weight twice (for its left and right texel), pixels 0-3 and 4-7; the order of the
-    // halves' pixels after the deinterleave below.
-    const __m256i firstHalf = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), secondHalf = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
-    const __m256i deinterleaved = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
     long n = 0;
     for (; n + 8 <= count; n += 8, fx += stepX * 8, fy += stepY * 8) {
         Positions x = positions(fx, jWholeX, jFractionX), y = positions(fy, jWholeY, jFractionY);
         __m256i wx = weights(x.fraction), wy = weights(y.fraction);
-        // Texel indices of each pixel's top-left and bottom-left texels; the bottom row is the top one on the
-        // texture's last row (where its weight is 0), as `bilinear` reads it.
-        __m256i top = _mm256_add_epi32(_mm256_mullo_epi32(y.whole, rowLength), x.whole);
-        __m256i bottom = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_min_epi32(_mm256_add_epi32(y.whole, one), lastRow), rowLength), x.whole);
-        // Each texel with its right neighbour, 64 bits a pixel: pixels 0-3 and 4-7 of each row.
-        // (Loaded one by one: AVX2's gathers measured slower on AMD Zen 2.)
-        int32_t t[8], b[8];
-        _mm256_storeu_si256((__m256i *)t, top);
-        _mm256_storeu_si256((__m256i *)b, bottom);
-        __m256i top0 = _mm256_setr_epi64x(pair(texels, t[0]), pair(texels, t[1]), pair(texels, t[2]), pair(texels, t[3]));
-        __m256i top1 = _mm256_setr_epi64x(pair(texels, t[4]), pair(texels, t[5]), pair(texels, t[6]), pair(texels, t[7]));
-        __m256i bottom0 = _mm256_setr_epi64x(pair(texels, b[0]), pair(texels, b[1]), pair(texels, b[2]), pair(texels, b[3]));
-        __m256i bottom1 = _mm256_setr_epi64x(pair(texels, b[4]), pair(texels, b[5]), pair(texels, b[6]), pair(texels, b[7]));
-        // Rows first, both columns at once, then the left and right columns apart (pixels 0 1 4 5 | 2 3 6 7).
-        __m256i column0 = lerp8(top0, bottom0, _mm256_permutevar8x32_epi32(wy, firstHalf));
-        __m256i column1 = lerp8(top1, bottom1, _mm256_permutevar8x32_epi32(wy, secondHalf));
-        __m256i left = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(column0), _mm256_castsi256_ps(column1), _MM_SHUFFLE(2, 0, 2, 0)));
-        __m256i right = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(column0), _mm256_castsi256_ps(column1), _MM_SHUFFLE(3, 1, 3, 1)));
-        __m256i pixels = lerp8(left, right, _mm256_permutevar8x32_epi32(wx, deinterleaved));
-        _mm256_storeu_si256((__m256i *)(target + n), _mm256_permute4x64_epi64(pixels, _MM_SHUFFLE(3, 1, 2, 0)));
+        _mm256_storeu_si256((__m256i *)(target + n), bilinear8(texels, width, height, x.whole, y.whole, wx, wy));
+    }
+    return n;
+}
+
+__attribute__((target("avx2")))
+long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
+                                     const SeguePerspectiveRow *row, long x0, long count) {
+    if (count < 8 || width <= 0 || height <= 0 || width * height >= ((long)1 << 31) - width) return 0;
+    if (!(row->lowX >= 0 && row->lowY >= 0 && row->highX < (float)width && row->highY < (float)height)) return 0;
+    const __m256 rowU = _mm256_set1_ps(row->rowU), rowV = _mm256_set1_ps(row->rowV), rowQ = _mm256_set1_ps(row->rowQ);
+    const __m256 a = _mm256_set1_ps(row->a), b = _mm256_set1_ps(row->b), c = _mm256_set1_ps(row->c);
+    const __m256 originX = _mm256_set1_ps(row->originX), originY = _mm256_set1_ps(row->originY);
+    const __m256 scaleX = _mm256_set1_ps(row->scaleX), scaleY = _mm256_set1_ps(row->scaleY);
+    const __m256 lowX = _mm256_set1_ps(row->lowX), lowY = _mm256_set1_ps(row->lowY);
+    const __m256 highX = _mm256_set1_ps(row->highX), highY = _mm256_set1_ps(row->highY);
+    const __m256 one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f), lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    long n = 0;
+    for (; n + 8 <= count; n += 8) {
+        // The arithmetic of `LayerShader.sample` at the pixel centres, lane by lane in the same order (no
+        // fused multiply-adds: this function enables AVX2 alone). Columns below 2^22 are exact in floats.
+        __m256 px = _mm256_add_ps(_mm256_add_ps(lanes, _mm256_set1_ps((float)(x0 + n))), half);
+        __m256 rq = _mm256_div_ps(one, _mm256_add_ps(rowQ, _mm256_mul_ps(px, c)));
+        __m256 u = _mm256_mul_ps(_mm256_add_ps(rowU, _mm256_mul_ps(px, a)), rq);
+        __m256 v = _mm256_mul_ps(_mm256_add_ps(rowV, _mm256_mul_ps(px, b)), rq);
+        // min(max(low, t), high), `low` for a NaN t: maxps gives its second operand where either is NaN.
+        __m256 fx = _mm256_min_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_add_ps(originX, _mm256_mul_ps(u, scaleX)), half), lowX), highX);
+        __m256 fy = _mm256_min_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_add_ps(originY, _mm256_mul_ps(v, scaleY)), half), lowY), highY);
+        __m256i ix, iy, wx, wy;
+        split_positions(fx, &ix, &wx);
+        split_positions(fy, &iy, &wy);
+        _mm256_storeu_si256((__m256i *)(target + n), bilinear8(texels, width, height, ix, iy, wx, wy));
     }
     return n;
 }
@@ -214,6 +258,12 @@ long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long rea
 long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                  int64_t fx, int64_t fy, int64_t stepX, int64_t stepY, long count) {
     (void)target; (void)texels; (void)width; (void)height; (void)fx; (void)fy; (void)stepX; (void)stepY; (void)count;
+    return 0;
+}
+
+long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
+                                     const SeguePerspectiveRow *row, long x0, long count) {
+    (void)target; (void)texels; (void)width; (void)height; (void)row; (void)x0; (void)count;
     return 0;
 }
 

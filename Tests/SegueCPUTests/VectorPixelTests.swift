@@ -191,4 +191,42 @@ import Testing
         #expect(differing == 0, "\(differing) of \(drawn) pixels differ")
         #expect(drawn > 20_000, "the kernel drew only \(drawn) pixels")
     }
+
+    /// The AVX2 perspective rows against the per-pixel division in Swift (`drawPerspectivePixels`, lane by
+    /// lane the general function's arithmetic), bit for bit: every interior row of the perspective layers of
+    /// page-flip (with its shadow), spin (translucent while it turns away) and hinge, drawn over a random
+    /// background, at several progress values.
+    @Test func perspectiveKernelMatchesThePixelFunction() throws {
+        try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        let frame = Size(375, 667)
+        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: 2),
+                         SampleScreens.detail(width: frame.width, height: frame.height, scale: 2)]
+        let textures = snapshots.map(Texture.init)
+        var random = Generator()
+        var differing = 0, compared = 0
+        for effect in [Effect.pageFlip, .spin, .hinge] {
+            var options = EffectOptions()
+            options.set("perspective", 500)
+            for t in [0.1, 0.3, 0.45, 0.7, 0.95] {
+                let list = DrawList(scene: Transition(effect, options: options).scene(at: t, frame: frame, scale: 2), scale: 2,
+                                    snapshots: snapshots.map(SnapshotInfo.init))
+                for item in list.items where !item.isAffine {
+                    let shader = LayerShader(item, textures: textures)
+                    for y in max(0, shader.bounds.y0)..<min(list.height, shader.bounds.y1) {
+                        let (x0, x1) = shader.span(row: y)
+                        let (i0, i1) = shader.interior(row: y, from: x0, to: x1)
+                        guard i1 - i0 >= 8 else { continue }
+                        let background = (0..<list.width).map { _ in random.pixel() }
+                        var fast = background, reference = background
+                        fast.withUnsafeMutableBufferPointer { shader.drawPerspectivePixelsAVX2(row: $0.baseAddress!, y: y, from: i0, to: i1) }
+                        reference.withUnsafeMutableBufferPointer { shader.drawPerspectivePixels(row: $0.baseAddress!, y: y, from: i0, to: i1) }
+                        for x in i0..<i1 where fast[x] != reference[x] { differing += 1 }
+                        compared += i1 - i0
+                    }
+                }
+            }
+        }
+        #expect(differing == 0, "\(differing) of \(compared) pixels differ")
+        #expect(compared > 100_000, "only \(compared) interior pixels compared")
+    }
 }

@@ -34,4 +34,19 @@ long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long rea
 long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                  int64_t fx, int64_t fy, int64_t stepX, int64_t stepY, long count);
 
+/// One row of a perspective item, in the terms of `LayerShader.sample`: the local point at pixel centre X
+/// is `((rowU + X a) / Q, (rowV + X b) / Q)` with `Q = rowQ + X c`; its texel position `origin + local scale
+/// - 0.5`, held to `low...high` (a sub-rectangle of the texture, at least 0).
+typedef struct {
+    float rowU, rowV, rowQ, a, b, c;
+    float originX, originY, scaleX, scaleY;
+    float lowX, lowY, highX, highY;
+} SeguePerspectiveRow;
+
+/// `LayerShader.sample` at the centres of pixels `x0 ..< x0 + count` of a perspective row, one division a
+/// pixel as the general per-pixel function divides, bit for bit, eight pixels a step. Interior pixels only
+/// (Q > 0). Does nothing for textures of 2^31 texels or more, or a clamp outside the texture.
+long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
+                                     const SeguePerspectiveRow *row, long x0, long count);
+
 #endif
