@@ -115,7 +115,7 @@ extension LayerShader {
         let k = opacity255
         var fx = start
         var x = x0
-        if store && !hasOverlay && PixelMath.hasAVX2 && stepX > 0 {
+        if !hasOverlay && (store || isOpaqueContent) && PixelMath.hasAVX2 && stepX > 0 {
             // The pixels whose positions need no clamping, j0..<j1 from x0, take the AVX2 kernel; those
             // before and after them take the loops below.
             let j0 = start >= lowX ? 0 : Int((lowX &- start &+ stepX &- 1) / stepX)
@@ -125,9 +125,23 @@ extension LayerShader {
                             lowX: lowX, highX: highX, py: py, store: store)
                 fx = start &+ Int64(j0) &* stepX
                 x = x0 &+ j0
-                let done = PixelMath.lerpColumnsAVX2(row + x, columns, readable: readable, fx: fx, step: stepX, count: j1 &- j0)
-                fx &+= Int64(done) &* stepX
-                x &+= done
+                if store {
+                    let done = PixelMath.lerpColumnsAVX2(row + x, columns, readable: readable, fx: fx, step: stepX, count: j1 &- j0)
+                    fx &+= Int64(done) &* stepX
+                    x &+= done
+                } else {
+                    // Opaque content at an opacity: sampled into a buffer a chunk at a time, then the AVX2 blend.
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { samples in
+                        while x0 &+ j1 &- x >= 8 {
+                            let done = PixelMath.lerpColumnsAVX2(samples.baseAddress!, columns, readable: readable, fx: fx, step: stepX,
+                                                                 count: min(64, x0 &+ j1 &- x))
+                            if done == 0 { break }
+                            PixelMath.blendOpaqueRow(row + x, samples.baseAddress!, count: done, k: k)
+                            fx &+= Int64(done) &* stepX
+                            x &+= done
+                        }
+                    }
+                }
             }
         }
         if store && !hasOverlay {

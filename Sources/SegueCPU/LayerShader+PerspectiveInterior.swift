@@ -99,6 +99,12 @@ extension LayerShader {
                 while x1 &- x >= 8 {
                     let done = segue_bilinear_perspective_avx2(buffer, texels, textureWidth, textureHeight, &line, x, min(64, x1 &- x))
                     if done == 0 { break }
+                    if !hasOverlay && isOpaqueContent {
+                        // Opaque content at an opacity: the AVX2 blend.
+                        PixelMath.blendOpaqueRow(row + x, buffer, count: done, k: opacity255)
+                        x &+= done
+                        continue
+                    }
                     var k = 0
                     while k < done {
                         // The overlay's local points, as `drawPerspectivePixels` works them out. x + k is a

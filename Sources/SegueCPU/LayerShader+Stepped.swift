@@ -56,13 +56,18 @@ extension LayerShader {
                                                              fx: fx, fy: fy, stepX: stepX, stepY: stepY,
                                                              count: min(64, x0 &+ j1 &- x))
                     if done == 0 { break }
-                    var k = 0
-                    while k < done {
-                        // x + k is a column of the frame, exact in Float.
-                        let px = SIMD4<Float>(0, 1, 2, 3) + Float(x &+ k) + 0.5
-                        finish(UnsafeRawPointer(buffer + k).loadUnaligned(as: SIMD4<UInt32>.self), row: row, at: x &+ k,
-                               u: overlayRow.u + px * overlayRow.du, v: overlayRow.v + px * overlayRow.dv)
-                        k &+= 4
+                    if !hasOverlay && isOpaqueContent {
+                        // Opaque content at an opacity: the AVX2 blend.
+                        PixelMath.blendOpaqueRow(row + x, buffer, count: done, k: opacity255)
+                    } else {
+                        var k = 0
+                        while k < done {
+                            // x + k is a column of the frame, exact in Float.
+                            let px = SIMD4<Float>(0, 1, 2, 3) + Float(x &+ k) + 0.5
+                            finish(UnsafeRawPointer(buffer + k).loadUnaligned(as: SIMD4<UInt32>.self), row: row, at: x &+ k,
+                                   u: overlayRow.u + px * overlayRow.du, v: overlayRow.v + px * overlayRow.dv)
+                            k &+= 4
+                        }
                     }
                     x &+= done
                     fx &+= Int64(done) &* stepX
