@@ -1,9 +1,11 @@
 import CSegueKernels
 import SegueCore
 
-// The interior of a perspective item, where coverage is exactly 1: affine sub-spans. The texel position is
-// computed exactly (one division) at every `subSpan`th pixel and at the row's last, and stepped linearly in
-// 32.32 fixed point between, as a rotated affine row is, four bilinear samples a step.
+// The interior of a perspective item, where coverage is exactly 1. Where the CPU has AVX2, a division a
+// pixel, eight at once (the general function's texel positions exactly, and faster than sub-spans there).
+// Elsewhere affine sub-spans: the texel position is computed exactly (one division) at every `subSpan`th
+// pixel and at the row's last, and stepped linearly in 32.32 fixed point between, as a rotated affine row
+// is, four bilinear samples a step.
 extension LayerShader {
     /// The most a sub-span's straight line may stray from the perspective curve it stands for, in texels: two
     /// steps of the 8-bit bilinear weight. Against the per-pixel division (in single precision) on the

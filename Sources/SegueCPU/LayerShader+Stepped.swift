@@ -1,8 +1,8 @@
 import SegueCore
 
 // Interior pixels whose texel positions step by a constant (rotated affine rows, perspective sub-spans):
-// four bilinear samples a step, then the overlay, the opacity and source-over on the same four pixels, in
-// vectors that compute what the scalar functions compute.
+// eight bilinear samples a step in the AVX2 kernel where no position needs clamping, else four in Swift,
+// then the overlay, the opacity and source-over, in vectors that compute what the scalar functions compute.
 extension LayerShader {
     /// Interior pixels `x0..<x1` whose texel positions step by a constant: `(fx, fy)` at the first pixel, then
     /// `(stepX, stepY)` a pixel, in 32.32 fixed point, each clamped to the sub-rectangle. The overlay, if any,

@@ -32,9 +32,10 @@ enum PipelineBench {
         try Data(try PNGEncoder.encode(snapshots[0])).write(to: URL(fileURLWithPath: from))
         try Data(try PNGEncoder.encode(snapshots[1])).write(to: URL(fileURLWithPath: to))
         // The transition lasts 1 s for PNG frames (241 frames at 240 frames/s, 180 more than at 60), which cost
-        // milliseconds each; 8 s for the raw stream (1440 more), whose frames cost a fraction of one, so that a
-        // process's start-up jitter stays a few per cent of the difference.
-        let pngSeconds = 1.0, rawSeconds = 8.0
+        // milliseconds each; 32 s for the raw stream (5760 more), whose frames cost under half of one, so that
+        // a process's start-up jitter stays a few per cent of the difference (with 8 s, 1440 more, the runs of
+        // one bench spread over 0.41-0.53 ms a frame).
+        let pngSeconds = 1.0, rawSeconds = 32.0
         func frameCount(fps: Double, seconds: Double) -> Int {
             var transition = BenchScene.transition(effect)
             transition.duration = seconds

@@ -15,7 +15,7 @@ import SegueImageIO
 // context, and none of llvmpipe's rasteriser threads, is alive while the CPU figures are taken.
 
 struct Options {
-    var effects: [Effect] = [.fade, .door, .circleSpread, .pageFlip, .hero]
+    var effects: [Effect] = [.fade, .door, .circleSpread, .pageFlip, .hero, .spin, .hinge]
     var scales: [Double] = [1, 1.5, 3, 6]
     var frames: Int?
     var runs = 3
