@@ -69,7 +69,6 @@ def markdown(report):
     for (w, h) in sizes:
         copy = get("-", w, h, "copy", 1, "copy")
         cpu = get("page-flip", w, h, "cpu", cores, "draw")
-        pix = get("page-flip", w, h, "pixman", cores, "draw")
         for e in ["page-flip", "spin", "hinge"]:
             c, p = get(e, w, h, "cpu", cores, "draw"), get(e, w, h, "pixman", cores, "draw")
             if (w, h) == (3840, 2160) and c and p:

@@ -24,82 +24,6 @@ __attribute__((target("avx2"))) static inline __m256i mul_div_255(__m256i x, __m
     return _mm256_srli_epi16(_mm256_add_epi16(t, _mm256_srli_epi16(t, 8)), 8);
 }
 
-__attribute__((target("avx2")))
-long segue_blend_opaque_row_avx2(uint32_t *target, const uint32_t *source, long count, uint32_t k) {
-    const __m256i kk = _mm256_set1_epi16((short)k), ik = _mm256_set1_epi16((short)(255 - k));
-    const __m256i low = _mm256_set1_epi16(0x00FF);
-    long n = 0;
-    for (; n + 8 <= count; n += 8) {
-        // Each pixel's even channels (red, blue) and odd ones (green, alpha) apart in 16-bit lanes.
-        __m256i s = _mm256_loadu_si256((const __m256i *)(source + n)), d = _mm256_loadu_si256((const __m256i *)(target + n));
-        __m256i even = _mm256_add_epi16(mul_div_255(_mm256_and_si256(s, low), kk), mul_div_255(_mm256_and_si256(d, low), ik));
-        __m256i odd = _mm256_add_epi16(mul_div_255(_mm256_srli_epi16(s, 8), kk), mul_div_255(_mm256_srli_epi16(d, 8), ik));
-        _mm256_storeu_si256((__m256i *)(target + n), _mm256_or_si256(even, _mm256_slli_epi16(odd, 8)));
-    }
-    return n;
-}
-
-__attribute__((target("avx2")))
-long segue_lerp_rows_avx2(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w) {
-    const __m256i wq = _mm256_set1_epi16((short)w), wp = _mm256_set1_epi16((short)(256 - w));
-    const __m256i low = _mm256_set1_epi16(0x00FF), half = _mm256_set1_epi16(128);
-    long n = 0;
-    for (; n + 8 <= count; n += 8) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(p + n)), b = _mm256_loadu_si256((const __m256i *)(q + n));
-        __m256i even = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(a, low), wp),
-                                                         _mm256_mullo_epi16(_mm256_and_si256(b, low), wq)), half);
-        __m256i odd = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_srli_epi16(a, 8), wp),
-                                                        _mm256_mullo_epi16(_mm256_srli_epi16(b, 8), wq)), half);
-        // even >> 8 is each even channel; odd's high byte is each odd channel in place.
-        _mm256_storeu_si256((__m256i *)(target + n),
-                            _mm256_or_si256(_mm256_srli_epi16(even, 8), _mm256_andnot_si256(low, odd)));
-    }
-    return n;
-}
-
-__attribute__((target("avx2")))
-long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count) {
-    if (fx < 0 || step < 0 || step >= ((int64_t)1 << 33)) return 0;
-    // Pixel j of a block lies j steps past the block's first: its whole columns past the first's (whole[j],
-    // plus one where the fractions carry) and its fraction (fraction[j] past the first's), exact in 32-bit lanes.
-    int32_t whole[8], fraction[8];
-    for (int j = 0; j < 8; j++) {
-        int64_t offset = step * j;
-        whole[j] = (int32_t)(offset >> 32);
-        fraction[j] = (int32_t)(uint32_t)offset;
-    }
-    const __m256i jWhole = _mm256_loadu_si256((const __m256i *)whole), jFraction = _mm256_loadu_si256((const __m256i *)fraction);
-    const __m256i sign = _mm256_set1_epi32((int)0x80000000), seven = _mm256_set1_epi32(7), one = _mm256_set1_epi32(1);
-    const __m256i low = _mm256_set1_epi16(0x00FF), half = _mm256_set1_epi16(128), full = _mm256_set1_epi16(256);
-    long n = 0;
-    for (; n + 8 <= count; n += 8, fx += step * 8) {
-        long base = (long)(fx >> 32);
-        // A block reads sixteen columns from its first; a step under two keeps every pixel's pair among them.
-        if (base + 16 > readable) break;
-        __m256i f0 = _mm256_set1_epi32((int)(uint32_t)fx);
-        __m256i f = _mm256_add_epi32(f0, jFraction);
-        // The fraction wrapped (unsigned f < f0): one column more, -1 in the mask.
-        __m256i carry = _mm256_cmpgt_epi32(_mm256_xor_si256(f0, sign), _mm256_xor_si256(f, sign));
-        __m256i column = _mm256_sub_epi32(jWhole, carry);
-        // PixelMath.weight: the fraction's top eight bits, rounded by the ninth: 0...256.
-        __m256i w = _mm256_add_epi32(_mm256_srli_epi32(f, 24), _mm256_and_si256(_mm256_srli_epi32(f, 23), one));
-        __m256i lo = _mm256_loadu_si256((const __m256i *)(columns + base)), hi = _mm256_loadu_si256((const __m256i *)(columns + base + 8));
-        __m256i next = _mm256_add_epi32(column, one);
-        __m256i p = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lo, column), _mm256_permutevar8x32_epi32(hi, column),
-                                       _mm256_cmpgt_epi32(column, seven));
-        __m256i q = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lo, next), _mm256_permutevar8x32_epi32(hi, next),
-                                       _mm256_cmpgt_epi32(next, seven));
-        // Each pixel's weight in both of its 16-bit lanes.
-        __m256i wq = _mm256_or_si256(w, _mm256_slli_epi32(w, 16)), wp = _mm256_sub_epi16(full, wq);
-        __m256i even = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(p, low), wp),
-                                                         _mm256_mullo_epi16(_mm256_and_si256(q, low), wq)), half);
-        __m256i odd = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_srli_epi16(p, 8), wp),
-                                                        _mm256_mullo_epi16(_mm256_srli_epi16(q, 8), wq)), half);
-        _mm256_storeu_si256((__m256i *)(target + n), _mm256_or_si256(_mm256_srli_epi16(even, 8), _mm256_andnot_si256(low, odd)));
-    }
-    return n;
-}
-
 /// Pixel j's position along one axis, for the eight pixels of a block from `position` on: whole texels in
 /// `whole`, the fraction's 32 bits in `fraction` (the j steps split the same way beforehand, a carry out of
 /// the fractions adding one texel). Exact: what adding j steps in 64 bits gives.
@@ -129,6 +53,7 @@ __attribute__((target("avx2"))) static inline __m256i lerp8(__m256i p, __m256i q
                                                      _mm256_mullo_epi16(_mm256_and_si256(q, low), wq)), half);
     __m256i odd = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_srli_epi16(p, 8), wp),
                                                     _mm256_mullo_epi16(_mm256_srli_epi16(q, 8), wq)), half);
+    // even >> 8 is each even channel; odd's high byte is each odd channel in place.
     return _mm256_or_si256(_mm256_srli_epi16(even, 8), _mm256_andnot_si256(low, odd));
 }
 
@@ -186,6 +111,56 @@ __attribute__((target("avx2"))) static inline __m256i bilinear8(const uint32_t *
     __m256i right = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(column0), _mm256_castsi256_ps(column1), _MM_SHUFFLE(3, 1, 3, 1)));
     __m256i pixels = lerp8(left, right, _mm256_permutevar8x32_epi32(wx, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7)));
     return _mm256_permute4x64_epi64(pixels, _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+__attribute__((target("avx2")))
+long segue_blend_opaque_row_avx2(uint32_t *target, const uint32_t *source, long count, uint32_t k) {
+    const __m256i kk = _mm256_set1_epi16((short)k), ik = _mm256_set1_epi16((short)(255 - k));
+    const __m256i low = _mm256_set1_epi16(0x00FF);
+    long n = 0;
+    for (; n + 8 <= count; n += 8) {
+        // Each pixel's even channels (red, blue) and odd ones (green, alpha) apart in 16-bit lanes.
+        __m256i s = _mm256_loadu_si256((const __m256i *)(source + n)), d = _mm256_loadu_si256((const __m256i *)(target + n));
+        __m256i even = _mm256_add_epi16(mul_div_255(_mm256_and_si256(s, low), kk), mul_div_255(_mm256_and_si256(d, low), ik));
+        __m256i odd = _mm256_add_epi16(mul_div_255(_mm256_srli_epi16(s, 8), kk), mul_div_255(_mm256_srli_epi16(d, 8), ik));
+        _mm256_storeu_si256((__m256i *)(target + n), _mm256_or_si256(even, _mm256_slli_epi16(odd, 8)));
+    }
+    return n;
+}
+
+__attribute__((target("avx2")))
+long segue_lerp_rows_avx2(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w) {
+    const __m256i wq = _mm256_set1_epi16((short)w);
+    long n = 0;
+    for (; n + 8 <= count; n += 8) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(p + n)), b = _mm256_loadu_si256((const __m256i *)(q + n));
+        _mm256_storeu_si256((__m256i *)(target + n), lerp8(a, b, wq));
+    }
+    return n;
+}
+
+__attribute__((target("avx2")))
+long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count) {
+    if (fx < 0 || step < 0 || step >= ((int64_t)1 << 33)) return 0;
+    __m256i jWhole, jFraction;
+    split_steps(step, &jWhole, &jFraction);
+    const __m256i seven = _mm256_set1_epi32(7), one = _mm256_set1_epi32(1);
+    long n = 0;
+    for (; n + 8 <= count; n += 8, fx += step * 8) {
+        long base = (long)(fx >> 32);
+        // A block reads sixteen columns from its first; a step under two keeps every pixel's pair among them.
+        if (base + 16 > readable) break;
+        // Each pixel's column counted from the block's first: the positions of its fraction alone.
+        Positions x = positions((int64_t)(uint32_t)fx, jWhole, jFraction);
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(columns + base)), hi = _mm256_loadu_si256((const __m256i *)(columns + base + 8));
+        __m256i next = _mm256_add_epi32(x.whole, one);
+        __m256i p = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lo, x.whole), _mm256_permutevar8x32_epi32(hi, x.whole),
+                                       _mm256_cmpgt_epi32(x.whole, seven));
+        __m256i q = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lo, next), _mm256_permutevar8x32_epi32(hi, next),
+                                       _mm256_cmpgt_epi32(next, seven));
+        _mm256_storeu_si256((__m256i *)(target + n), lerp8(p, q, weights(x.fraction)));
+    }
+    return n;
 }
 
 __attribute__((target("avx2")))

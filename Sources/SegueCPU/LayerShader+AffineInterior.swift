@@ -123,25 +123,17 @@ extension LayerShader {
             if j1 &- j0 >= 8 {
                 drawColumns(row: row, columns: columns, readable: 0, from: x0, to: x0 &+ j0, fx: start, stepX: stepX,
                             lowX: lowX, highX: highX, py: py, store: store)
-                fx = start &+ Int64(j0) &* stepX
-                x = x0 &+ j0
-                if store {
-                    let done = PixelMath.lerpColumnsAVX2(row + x, columns, readable: readable, fx: fx, step: stepX, count: j1 &- j0)
-                    fx &+= Int64(done) &* stepX
-                    x &+= done
-                } else {
-                    // Opaque content at an opacity: sampled into a buffer a chunk at a time, then the AVX2 blend.
-                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { samples in
-                        while x0 &+ j1 &- x >= 8 {
-                            let done = PixelMath.lerpColumnsAVX2(samples.baseAddress!, columns, readable: readable, fx: fx, step: stepX,
-                                                                 count: min(64, x0 &+ j1 &- x))
-                            if done == 0 { break }
-                            PixelMath.blendOpaqueRow(row + x, samples.baseAddress!, count: done, k: k)
-                            fx &+= Int64(done) &* stepX
-                            x &+= done
-                        }
-                    }
+                func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
+                    PixelMath.lerpColumnsAVX2(target, columns, readable: readable, fx: start &+ Int64(at &- x0) &* stepX,
+                                              step: stepX, count: count)
                 }
+                // Opaque content at an opacity (not stored): drawn through a buffer by the AVX2 blend.
+                x = store
+                    ? x0 &+ j0 &+ sample(row + (x0 &+ j0), x0 &+ j0, j1 &- j0)
+                    : drawSampled(row: row, from: x0 &+ j0, to: x0 &+ j1, sample: sample) { px in
+                        (d * py + g + px * a, e * py + h + px * b)
+                    }
+                fx = start &+ Int64(x &- x0) &* stepX
             }
         }
         if store && !hasOverlay {

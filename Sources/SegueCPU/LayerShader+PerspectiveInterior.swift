@@ -92,35 +92,16 @@ extension LayerShader {
         var line = SeguePerspectiveRow(rowU: d * py + g, rowV: e * py + h, rowQ: f * py + i, a: a, b: b, c: c,
                                        originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY,
                                        lowX: lowX, lowY: lowY, highX: highX, highY: highY)
-        var x = x0
-        if storesInterior {
-            x &+= segue_bilinear_perspective_avx2(row + x0, texels, textureWidth, textureHeight, &line, x0, x1 &- x0)
-        } else {
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { samples in
-                let buffer = samples.baseAddress!
-                while x1 &- x >= 8 {
-                    let done = segue_bilinear_perspective_avx2(buffer, texels, textureWidth, textureHeight, &line, x, min(64, x1 &- x))
-                    if done == 0 { break }
-                    if !hasOverlay && isOpaqueContent {
-                        // Opaque content at an opacity: the AVX2 blend.
-                        PixelMath.blendOpaqueRow(row + x, buffer, count: done, k: opacity255)
-                        x &+= done
-                        continue
-                    }
-                    var k = 0
-                    while k < done {
-                        // The overlay's local points, as `drawPerspectivePixels` works them out. x + k is a
-                        // column of the frame, exact in Float.
-                        let px = SIMD4<Float>(0, 1, 2, 3) + Float(x &+ k) + 0.5
-                        let rq = 1 / (line.rowQ + px * c)
-                        finish(UnsafeRawPointer(buffer + k).loadUnaligned(as: SIMD4<UInt32>.self), row: row, at: x &+ k,
-                               u: (line.rowU + px * a) * rq, v: (line.rowV + px * b) * rq)
-                        k &+= 4
-                    }
-                    x &+= done
-                }
-            }
+        func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
+            segue_bilinear_perspective_avx2(target, texels, textureWidth, textureHeight, &line, at, count)
         }
+        let x = storesInterior
+            ? x0 &+ sample(row + x0, x0, x1 &- x0)
+            : drawSampled(row: row, from: x0, to: x1, sample: sample) { px in
+                // The overlay's local points, as `drawPerspectivePixels` works them out.
+                let rq = 1 / (line.rowQ + px * c)
+                return ((line.rowU + px * a) * rq, (line.rowV + px * b) * rq)
+            }
         drawPerspectivePixels(row: row, y: y, from: x, to: x1)
     }
 

@@ -39,42 +39,20 @@ extension LayerShader {
         }
         drawSteppedClamped(row: row, from: x0, to: x0 &+ j0, texels: texels, fx: start, fy: startY, stepX: stepX, stepY: stepY,
                            overlayRow: overlayRow)
-        var x = x0 &+ j0
-        var fx = start &+ Int64(j0) &* stepX, fy = startY &+ Int64(j0) &* stepY
-        if storesInterior {
-            let done = PixelMath.bilinearSteppedAVX2(row + x, texels, width: textureWidth, height: textureHeight,
-                                                     fx: fx, fy: fy, stepX: stepX, stepY: stepY, count: j1 &- j0)
-            x &+= done
-            fx &+= Int64(done) &* stepX
-            fy &+= Int64(done) &* stepY
-        } else {
-            // Sampled into a buffer a chunk at a time, then overlaid and drawn four pixels a step.
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { samples in
-                let buffer = samples.baseAddress!
-                while x0 &+ j1 &- x >= 8 {
-                    let done = PixelMath.bilinearSteppedAVX2(buffer, texels, width: textureWidth, height: textureHeight,
-                                                             fx: fx, fy: fy, stepX: stepX, stepY: stepY,
-                                                             count: min(64, x0 &+ j1 &- x))
-                    if done == 0 { break }
-                    if !hasOverlay && isOpaqueContent {
-                        // Opaque content at an opacity: the AVX2 blend.
-                        PixelMath.blendOpaqueRow(row + x, buffer, count: done, k: opacity255)
-                    } else {
-                        var k = 0
-                        while k < done {
-                            // x + k is a column of the frame, exact in Float.
-                            let px = SIMD4<Float>(0, 1, 2, 3) + Float(x &+ k) + 0.5
-                            finish(UnsafeRawPointer(buffer + k).loadUnaligned(as: SIMD4<UInt32>.self), row: row, at: x &+ k,
-                                   u: overlayRow.u + px * overlayRow.du, v: overlayRow.v + px * overlayRow.dv)
-                            k &+= 4
-                        }
-                    }
-                    x &+= done
-                    fx &+= Int64(done) &* stepX
-                    fy &+= Int64(done) &* stepY
-                }
-            }
+        // The kernel's positions for pixels from column `at` on: j whole steps from the first.
+        func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
+            let j = Int64(at &- x0)
+            return PixelMath.bilinearSteppedAVX2(target, texels, width: textureWidth, height: textureHeight,
+                                                 fx: start &+ j &* stepX, fy: startY &+ j &* stepY, stepX: stepX, stepY: stepY,
+                                                 count: count)
         }
+        let x = storesInterior
+            ? x0 &+ j0 &+ sample(row + (x0 &+ j0), x0 &+ j0, j1 &- j0)
+            : drawSampled(row: row, from: x0 &+ j0, to: x0 &+ j1, sample: sample) { px in
+                (overlayRow.u + px * overlayRow.du, overlayRow.v + px * overlayRow.dv)
+            }
+        let j = Int64(x &- x0)
+        let fx = start &+ j &* stepX, fy = startY &+ j &* stepY
         drawSteppedClamped(row: row, from: x, to: x1, texels: texels, fx: fx, fy: fy, stepX: stepX, stepY: stepY,
                            overlayRow: overlayRow)
     }
@@ -136,6 +114,39 @@ extension LayerShader {
             fx &+= stepX
             fy &+= stepY
             x &+= 1
+        }
+    }
+
+    /// Interior pixels `x..<end` that are not stored as sampled, drawn through a 64-pixel buffer: `sample`
+    /// fills it with up to that many pixels from a column on and says how many (an AVX2 kernel: whole blocks
+    /// of eight; none stops here). Opaque content without an overlay then takes the AVX2 opaque blend at the
+    /// item's opacity, anything else `finish` four pixels at a time, at the local points `local` gives for
+    /// their centres. Returns the first column not drawn.
+    @inline(__always)
+    func drawSampled(row: UnsafeMutablePointer<UInt32>, from x: Int, to end: Int,
+                     sample: (UnsafeMutablePointer<UInt32>, Int, Int) -> Int,
+                     local: (SIMD4<Float>) -> (u: SIMD4<Float>, v: SIMD4<Float>)) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { samples in
+            let buffer = samples.baseAddress!
+            var x = x
+            while end &- x >= 8 {
+                let done = sample(buffer, x, min(64, end &- x))
+                if done == 0 { break }
+                if !hasOverlay && isOpaqueContent {
+                    PixelMath.blendOpaqueRow(row + x, buffer, count: done, k: opacity255)
+                } else {
+                    var k = 0
+                    while k < done {
+                        // x + k is a column of the frame, exact in Float.
+                        let point = local(SIMD4<Float>(0, 1, 2, 3) + Float(x &+ k) + 0.5)
+                        finish(UnsafeRawPointer(buffer + k).loadUnaligned(as: SIMD4<UInt32>.self), row: row, at: x &+ k,
+                               u: point.u, v: point.v)
+                        k &+= 4
+                    }
+                }
+                x &+= done
+            }
+            return x
         }
     }
 
