@@ -9,7 +9,10 @@ import SegueImageIO
 //
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
 //               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
-//               [--no-peers] [--only cpu|gles]
+//               [--no-peers] [--only cpu|gles] [--draw-only]
+//
+// `--draw-only`: the draw figures alone (each backend and pixman), without the PNG, end-to-end and pipeline
+// figures: a quick before-and-after for a change to drawing.
 //
 // The GLES figures are taken in a child process (this program again, with `--only gles`) and merged: no EGL
 // context, and none of llvmpipe's rasteriser threads, is alive while the CPU figures are taken.
@@ -28,6 +31,7 @@ struct Options {
     var gles = true
     var peers = true
     var quick = false
+    var drawOnly = false
     /// One backend's figures only: `gles` (the child process) or `cpu` (everything else, no EGL context).
     var only: String?
 
@@ -56,6 +60,7 @@ struct Options {
             case "--segue": segue = try value()
             case "--no-gles": gles = false
             case "--no-peers": peers = false
+            case "--draw-only": drawOnly = true
             case "--only":
                 only = try value()
                 guard only == "cpu" || only == "gles" else { throw BenchError("--only takes cpu or gles") }
@@ -208,7 +213,7 @@ for scale in options.scales {
             var out = Pixmap(width: width, height: height)
             let t = try time(runs: options.runs, frames: frames) { for list in lists { try cpu.draw(list, into: &out) } }
             record(measurement(name, "cpu", threads, "draw", t))
-            if threads == cores {
+            if threads == cores && !options.drawOnly {
                 // The CPU draws into memory: its draw + readback is its draw.
                 record(measurement(name, "cpu", threads, "draw+readback", t))
                 let workspace = PNGEncoder.Workspace()
@@ -330,7 +335,7 @@ if options.peers && cpuFigures {
 }
 
 // The PNG encoder, old (libspng level 2) and new, on real-looking inputs at 1080p, one thread.
-if cpuFigures {
+if cpuFigures && !options.drawOnly {
     let scale = 1.5
     let snapshots = BenchScene.snapshots(scale: scale)
     let width = snapshots[0].width, height = snapshots[0].height
@@ -350,7 +355,7 @@ if cpuFigures {
 }
 
 // PNG frames on disk end to end: segue render against ffmpeg xfade writing PNG, 61 frames at 1080p.
-if cpuFigures, let e = try EndToEndPNG.measure(segue: options.segue, scale: 1.5, runs: options.quick ? 1 : 3, work: work) {
+if cpuFigures, !options.drawOnly, let e = try EndToEndPNG.measure(segue: options.segue, scale: 1.5, runs: options.quick ? 1 : 3, work: work) {
     let runs = options.quick ? 1 : 3
     func add(_ backend: String, _ s: (Double, Double, Double), _ bytes: Int, _ note: String) {
         record(Measurement(effect: "circle-spread", width: 1920, height: 1080, scale: 1.5, backend: backend, threads: cores,
@@ -365,7 +370,7 @@ if cpuFigures, let e = try EndToEndPNG.measure(segue: options.segue, scale: 1.5,
 
 // Issue 5's figures: the whole pipeline of the segue binary against its parts alone, at 1080p.
 let pipelineScale = options.quick ? 1.0 : 1.5
-if cpuFigures, let p = try PipelineBench.measure(segue: options.segue, effect: .circleSpread, scale: pipelineScale,
+if cpuFigures, !options.drawOnly, let p = try PipelineBench.measure(segue: options.segue, effect: .circleSpread, scale: pipelineScale,
                                      runs: options.quick ? 1 : 5, work: work) {
     let width = Int((BenchScene.frame.width * pipelineScale).rounded()), height = Int((BenchScene.frame.height * pipelineScale).rounded())
     func add(_ stage: String, _ ms: (Double, Double, Double), frames: Int, _ note: String) {
