@@ -210,6 +210,37 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
     return n;
 }
 
+__attribute__((target("avx2")))
+long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long count) {
+    const __m256 rowU = _mm256_set1_ps(row->rowU), rowV = _mm256_set1_ps(row->rowV), rowQ = _mm256_set1_ps(row->rowQ);
+    const __m256 a = _mm256_set1_ps(row->a), b = _mm256_set1_ps(row->b), c = _mm256_set1_ps(row->c);
+    const __m256 gradientU = _mm256_set1_ps(row->gradientU), gradientV = _mm256_set1_ps(row->gradientV);
+    const __m256 gradientC = _mm256_set1_ps(row->gradientC);
+    const __m256 alphaStart = _mm256_set1_ps(row->alphaStart), alphaDelta = _mm256_set1_ps(row->alphaDelta);
+    const __m256 one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f), lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i low = _mm256_set1_epi16(0x00FF), full = _mm256_set1_epi32(255);
+    long n = 0;
+    for (; n + 8 <= count; n += 8) {
+        // `LayerShader.overlay`'s arithmetic lane by lane in the same order (no fused multiply-adds).
+        __m256 px = _mm256_add_ps(_mm256_add_ps(lanes, _mm256_set1_ps((float)(x0 + n))), half);
+        __m256 q = _mm256_div_ps(one, _mm256_add_ps(rowQ, _mm256_mul_ps(px, c)));
+        __m256 u = _mm256_mul_ps(_mm256_add_ps(rowU, _mm256_mul_ps(px, a)), q);
+        __m256 v = _mm256_mul_ps(_mm256_add_ps(rowV, _mm256_mul_ps(px, b)), q);
+        __m256 position = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(u, gradientU), _mm256_mul_ps(v, gradientV)), gradientC);
+        // min(max(0, t), 1), 0 for a NaN t: maxps gives its second operand where either is NaN.
+        __m256 t = _mm256_min_ps(_mm256_max_ps(position, _mm256_setzero_ps()), one);
+        // In 0.5...255.5: truncation rounds it down.
+        __m256i alpha = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_add_ps(alphaStart, _mm256_mul_ps(alphaDelta, t)), half));
+        __m256i inverse = _mm256_sub_epi32(full, alpha);
+        inverse = _mm256_or_si256(inverse, _mm256_slli_epi32(inverse, 16));
+        __m256i p = _mm256_loadu_si256((const __m256i *)(pixels + n));
+        __m256i even = mul_div_255(_mm256_and_si256(p, low), inverse), odd = mul_div_255(_mm256_srli_epi16(p, 8), inverse);
+        _mm256_storeu_si256((__m256i *)(pixels + n),
+                            _mm256_add_epi32(_mm256_slli_epi32(alpha, 24), _mm256_or_si256(even, _mm256_slli_epi16(odd, 8))));
+    }
+    return n;
+}
+
 #else
 
 bool segue_has_avx2(void) { return false; }
@@ -238,6 +269,11 @@ long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long 
 long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                      const SeguePerspectiveRow *row, long x0, long count) {
     (void)target; (void)texels; (void)width; (void)height; (void)row; (void)x0; (void)count;
+    return 0;
+}
+
+long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long count) {
+    (void)pixels; (void)row; (void)x0; (void)count;
     return 0;
 }
 

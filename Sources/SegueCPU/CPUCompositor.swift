@@ -18,6 +18,8 @@ public final class CPUCompositor: Renderer {
     /// False: every pixel of each row's span takes the general per-pixel function, with none of the
     /// shortcuts (interior spans, spans clipped to a mask), for tests that check those draw the same picture.
     var takesShortcuts = true
+    /// False: perspective items are drawn row by row too, for a test that checks tiles draw the same picture.
+    var drawsTiles = true
     private var textures: [Texture] = []
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -58,6 +60,7 @@ public final class CPUCompositor: Renderer {
         // the zoomed screen); otherwise each band draws item by item, which measured faster for hero, whose
         // only opaque item is at the bottom.
         let culls = takesShortcuts && shaders.dropFirst().contains { $0.isOpaque }
+        let tiles = takesShortcuts && drawsTiles
         let bandCount = threads == 1 ? 1 : min(height, max(threads * 4, height / 16))
         target.pixels.withUnsafeMutableBufferPointer { buffer in
             let frame = FrameRows(base: buffer.baseAddress!, width: width)
@@ -70,6 +73,10 @@ public final class CPUCompositor: Renderer {
                     for shader in shaders {
                         var y = max(y0, shader.bounds.y0)
                         let end = min(y1, shader.bounds.y1)
+                        if tiles && shader.drawsInTiles {
+                            Self.drawTiles(shader, rows: y..<end, frame: frame, scratch: scratch)
+                            continue
+                        }
                         while y < end {
                             defer { y &+= 1 }  // y < end
                             let (x0, x1) = shader.span(row: y)
@@ -111,8 +118,46 @@ public final class CPUCompositor: Renderer {
     }
 }
 
+extension CPUCompositor {
+    /// Tiles of perspective items: `tileWidth` columns by up to `tileHeight` rows.
+    static let tileWidth = 128, tileHeight = 16
+
+    /// `shader` drawn over `rows` a tile at a time: each tile's rows in turn, over the columns of their spans
+    /// that lie in the tile, so that the texels one row reads are still in cache for the row below. Measured
+    /// against whole rows on 2 threads at 3840x2160, spin (whose bands draw item by item): 2-10% faster a
+    /// frame in 7 of 8 paired runs, about 5% on average (8.0-8.6 -> 7.8-8.0 ms in the last three). Bands that
+    /// cull under opaque items (page-flip, hinge) draw row by row and take no tiles.
+    static func drawTiles(_ shader: LayerShader, rows: Range<Int>, frame: FrameRows, scratch: UnsafeMutablePointer<UInt32>) {
+        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: tileHeight) { spans in
+            var top = rows.lowerBound
+            while top < rows.upperBound {
+                let count = min(tileHeight, rows.upperBound &- top)
+                var lo = Int.max, hi = Int.min
+                for k in 0..<count {
+                    let span = shader.span(row: top &+ k)
+                    spans[k] = span
+                    if span.0 < span.1 { lo = min(lo, span.0); hi = max(hi, span.1) }
+                }
+                var left = lo
+                while left < hi {
+                    let right = min(hi, left &+ tileWidth)
+                    for k in 0..<count {
+                        let x0 = max(spans[k].0, left), x1 = min(spans[k].1, right)
+                        // A row of the frame: its index times the width is within its pixel count.
+                        if x0 < x1 {
+                            shader.draw(row: frame.base + (top &+ k) &* frame.width, y: top &+ k, from: x0, to: x1, scratch: scratch)
+                        }
+                    }
+                    left = right
+                }
+                top &+= count
+            }
+        }
+    }
+}
+
 /// The frame's rows, shared by the bands (each band writes only its own rows).
-private struct FrameRows: @unchecked Sendable {
+struct FrameRows: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt32>
     let width: Int
 }

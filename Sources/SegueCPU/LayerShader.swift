@@ -45,24 +45,31 @@ struct LayerShader: @unchecked Sendable {
     let texelClamp: (lowX: Int64, highX: Int64, lowY: Int64, highY: Int64)
     let color: UInt32
 
-    let opacity: Float
-    let opacity255: UInt32
+    private(set) var opacity: Float
+    private(set) var opacity255: UInt32
     let isOpaque: Bool
     /// The content alone is opaque (a mask or opacity may still make the item translucent).
     let isOpaqueContent: Bool
     /// Fully covered pixels are stored as sampled: opaque content, no overlay, full opacity.
-    let storesInterior: Bool
+    private(set) var storesInterior: Bool
     /// Fully covered pixels are stored once overlaid (`finish`): opaque content at full opacity, where an
     /// overlay drawn over it leaves it opaque, so drawing it source-over would give it unchanged.
-    let storesFinished: Bool
+    private(set) var storesFinished: Bool
     let mask: MaskShape
-    let hasOverlay: Bool
+    private(set) var hasOverlay: Bool
     let overlayGradient: (Float, Float, Float)
     /// The overlay's premultiplied colour at the gradient's start, times 255, and the change to its end.
     let overlayStart255: SIMD4<Float>
     let overlayDelta255: SIMD4<Float>
     /// The overlay's colour channels are 0 all along its gradient (a shadow): only its alpha is worked out.
     let overlayIsBlack: Bool
+    /// A black overlay over opaque content, where the CPU has AVX2: the interior is sampled as if there were
+    /// no overlay (`unshaded`), then shaded by the AVX2 kernel (`drawShadedInterior`).
+    let shadesSampled: Bool
+    /// A perspective item sampled by the AVX2 kernel, a division a pixel: its rows may be drawn in pieces
+    /// (`CPUCompositor`'s tiles) with the same pixels, and a narrow piece's texels stay in cache from one
+    /// row to the next.
+    let drawsInTiles: Bool
 
     init(_ item: DrawItem, textures: [Texture], shortcuts: Bool = true) {
         takesShortcuts = shortcuts
@@ -155,6 +162,20 @@ struct LayerShader: @unchecked Sendable {
         }
         storesInterior = isOpaqueContent && !hasOverlay && opacity255 == 255
         storesFinished = isOpaqueContent && opacity255 == 255
+        shadesSampled = hasOverlay && overlayIsBlack && isOpaqueContent && PixelMath.hasAVX2
+        drawsInTiles = !item.isAffine && texels != nil && PixelMath.hasAVX2
+    }
+
+    /// The item's content alone: no overlay, full opacity, interior pixels stored as sampled (for opaque
+    /// content, which `drawShadedInterior` then shades and draws at the item's opacity).
+    var unshaded: LayerShader {
+        var plain = self
+        plain.hasOverlay = false
+        plain.opacity = 1
+        plain.opacity255 = 255
+        plain.storesInterior = isOpaqueContent
+        plain.storesFinished = isOpaqueContent
+        return plain
     }
 
     /// The columns of row `y` the item may touch: the outline's extent over the rows around `y`, widened by
@@ -203,7 +224,11 @@ struct LayerShader: @unchecked Sendable {
             return
         }
         drawGeneral(row: row, y: y, from: x0, to: i0)
-        drawInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
+        if shadesSampled {
+            drawShadedInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
+        } else {
+            drawInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
+        }
         drawGeneral(row: row, y: y, from: i1, to: x1)
     }
 

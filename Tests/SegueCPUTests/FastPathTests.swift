@@ -22,9 +22,10 @@ import Testing
     static let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
                             SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
 
-    static func render(_ list: DrawList, shortcuts: Bool) throws -> Pixmap {
+    static func render(_ list: DrawList, shortcuts: Bool, tiles: Bool = true) throws -> Pixmap {
         let cpu = CPUCompositor(threads: 2)
         cpu.takesShortcuts = shortcuts
+        cpu.drawsTiles = tiles
         try cpu.load(snapshots: snapshots)
         return try cpu.render(list)
     }
@@ -45,6 +46,28 @@ import Testing
             let fast = try Self.render(list, shortcuts: true), general = try Self.render(list, shortcuts: false)
             if let failure = Golden.compare(fast, general, name: "fastpath-\(c)-\(t)-\(fast.width)x\(fast.height)",
                                             tolerance: .fastPath) {
+                Issue.record(Comment(rawValue: failure))
+            }
+        }
+    }
+
+    /// Perspective items drawn a tile at a time draw what they draw row by row, bit for bit: every effect of
+    /// the catalogue with a perspective item (where the CPU has AVX2, which tiles need).
+    @Test("tiles draw what whole rows draw, every perspective effect", arguments: Case.all)
+    func tilesMatchWholeRows(_ c: Case) throws {
+        try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        var options = EffectOptions()
+        // spin and hinge turn flat unless given an eye distance.
+        if c.effect.options.contains(where: { $0.name == "perspective" }) { options.set("perspective", 2000) }
+        let transition = Transition(c.effect, direction: c.direction, options: options)
+        guard (try? transition.validate(frame: Self.frame)) != nil else { return }  // effects that need options
+        for t in Self.progress {
+            let list = DrawList(scene: transition.scene(at: t, frame: Self.frame, scale: Self.scale), scale: Self.scale,
+                                snapshots: Self.snapshots.map(SnapshotInfo.init))
+            guard list.items.contains(where: { !$0.isAffine }) else { continue }
+            let tiled = try Self.render(list, shortcuts: true), rows = try Self.render(list, shortcuts: true, tiles: false)
+            if let failure = Golden.compare(tiled, rows, name: "tiles-\(c)-\(t)-\(tiled.width)x\(tiled.height)",
+                                            tolerance: .exact) {
                 Issue.record(Comment(rawValue: failure))
             }
         }

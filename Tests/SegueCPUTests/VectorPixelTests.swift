@@ -229,4 +229,49 @@ import Testing
         #expect(differing == 0, "\(differing) of \(compared) pixels differ")
         #expect(compared > 100_000, "only \(compared) interior pixels compared")
     }
+
+    /// page-flip's shadow drawn by the AVX2 shade kernel over the sampled interior, against the overlay drawn
+    /// pixel by pixel, bit for bit: flat (the first frame) and turning halves, shadows of random strength, at
+    /// full opacity and translucent.
+    @Test func shadeKernelMatchesTheOverlay() throws {
+        try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        let frame = Size(375, 667)
+        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: 2),
+                         SampleScreens.detail(width: frame.width, height: frame.height, scale: 2)]
+        let textures = snapshots.map(Texture.init)
+        var random = Generator()
+        var differing = 0, compared = 0, flat = 0
+        for t in [0, 0.2, 0.45, 0.6, 0.9] {
+            let list = DrawList(scene: Transition(.pageFlip).scene(at: t, frame: frame, scale: 2), scale: 2,
+                                snapshots: snapshots.map(SnapshotInfo.init))
+            for var item in list.items where item.overlay != nil {
+                let start = random.unit(), end = random.unit()
+                item.overlay?.start = (0, 0, 0, start)
+                item.overlay?.end = (0, 0, 0, end)
+                item.opacity = random.next() % 2 == 0 ? 1 : random.unit()
+                let shader = LayerShader(item, textures: textures)
+                try #require(shader.shadesSampled)
+                let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: LayerShader.scratchCount(textures: textures))
+                defer { scratch.deallocate() }
+                for y in max(0, shader.bounds.y0)..<min(list.height, shader.bounds.y1) {
+                    let (x0, x1) = shader.span(row: y)
+                    let (i0, i1) = shader.interior(row: y, from: x0, to: x1)
+                    guard i0 < i1 else { continue }
+                    let background = (0..<list.width).map { _ in random.pixel() }
+                    var fast = background, reference = background
+                    fast.withUnsafeMutableBufferPointer {
+                        shader.drawShadedInterior(row: $0.baseAddress!, y: y, from: i0, to: i1, scratch: scratch)
+                    }
+                    reference.withUnsafeMutableBufferPointer {
+                        shader.drawInterior(row: $0.baseAddress!, y: y, from: i0, to: i1, scratch: scratch)
+                    }
+                    for x in i0..<i1 where fast[x] != reference[x] { differing += 1 }
+                    compared += i1 - i0
+                    if item.isAffine { flat += i1 - i0 }
+                }
+            }
+        }
+        #expect(differing == 0, "\(differing) of \(compared) pixels differ")
+        #expect(compared > 100_000 && flat > 50_000, "only \(compared) interior pixels compared, \(flat) of them flat")
+    }
 }

@@ -49,4 +49,18 @@ typedef struct {
 long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                      const SeguePerspectiveRow *row, long x0, long count);
 
+/// A black overlay (a shadow) along one row of an item, in the terms of `LayerShader.overlay`: the local point
+/// at pixel centre X is `((rowU + X a) q, (rowV + X b) q)` with `q = 1 / (rowQ + X c)` (1 for an affine item:
+/// `rowQ` 1 and `c` 0); its gradient position `t = u gradientU + v gradientV + gradientC` held to 0...1; the
+/// overlay's alpha `alphaStart + alphaDelta t + 0.5` rounded down (both times 255, in 0...255).
+typedef struct {
+    float rowU, rowV, rowQ, a, b, c;
+    float gradientU, gradientV, gradientC, alphaStart, alphaDelta;
+} SegueShadeRow;
+
+/// The shadow drawn over pixels `x0 ..< x0 + count` of `row`, stored from `pixels` on, in place (each pixel
+/// `alpha << 24 + pixel (255 - alpha) / 255` channel by channel, as `PixelMath.over`), eight pixels a step;
+/// returns how many (the tail is the caller's).
+long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long count);
+
 #endif
