@@ -18,7 +18,6 @@ extension LayerShader {
         }
         let py = Float(y) + 0.5
         let rowU = d * py + g, rowV = e * py + h
-        let store = storesInterior
         // Texel indices step by a constant along the row: 32.32 fixed point, exact enough over 8K columns.
         // Every value converted is a texel position or a step of at most one sub-rectangle's size (the first
         // pixel's centre lies inside the item, and so do the centres of a whole pixel's step): times 2^32,
@@ -39,14 +38,14 @@ extension LayerShader {
                     let px = Float(x) + 0.5
                     content = overlay(content, rowU + px * a, rowV + px * b)
                 }
-                Self.put(content, row + x, store: store, k: k)
+                Self.put(content, row + x, store: storesInterior, k: k)
             }
             return
         }
         if stepY == 0 {
             drawAxisAlignedInterior(row: row, texels: texels, scratch: scratch, from: x0, to: x1, fx: fx, stepX: stepX,
                                     fy: min(max(fy, clamp.lowY), clamp.highY), lowX: clamp.lowX, highX: clamp.highX,
-                                    py: py, store: store)
+                                    py: py)
             return
         }
         drawStepped(row: row, from: x0, to: x1, texels: texels, fx: fx, fy: fy, stepX: stepX, stepY: stepY,
@@ -60,7 +59,7 @@ extension LayerShader {
     private func drawAxisAlignedInterior(row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
                                          scratch: UnsafeMutablePointer<UInt32>,
                                          from x0: Int, to x1: Int, fx start: Int64, stepX: Int64, fy: Int64,
-                                         lowX: Int64, highX: Int64, py: Float, store: Bool) {
+                                         lowX: Int64, highX: Int64, py: Float) {
         let iy = Int(truncatingIfNeeded: fy >> 32)
         let wy = PixelMath.weight(fy)
         // fy is clamped to the sub-rectangle: iy is a row of the texture.
@@ -85,13 +84,13 @@ extension LayerShader {
             readable = through - origin + 1 + Self.scratchSlack
         }
         let shift = Int64(origin) << 32
-        if store, let run = unitStepRun(first: firstX, last: lastX, unclamped: (start, end), count: x1 - x0) {
+        if storesInterior, let run = unitStepRun(first: firstX, last: lastX, unclamped: (start, end), count: x1 - x0) {
             PixelMath.lerpRows(row + x0, columns + (run.column - origin), columns + (run.column - origin + 1),
                                count: x1 - x0, w: run.weight)
             return
         }
         drawColumns(row: row, columns: columns, readable: readable, from: x0, to: x1, fx: start &- shift, stepX: stepX,
-                    lowX: lowX &- shift, highX: highX &- shift, py: py, store: store)
+                    lowX: lowX &- shift, highX: highX &- shift, py: py)
     }
 
     /// When a row's pixels step exactly one texel column each with one horizontal weight (the texels at
@@ -111,8 +110,8 @@ extension LayerShader {
     /// clamped to the sub-rectangle, in `columns`' own indices).
     private func drawColumns(row: UnsafeMutablePointer<UInt32>, columns: UnsafePointer<UInt32>, readable: Int,
                              from x0: Int, to x1: Int, fx start: Int64, stepX: Int64, lowX: Int64, highX: Int64,
-                             py: Float, store: Bool) {
-        let k = opacity255
+                             py: Float) {
+        let k = opacity255, store = storesInterior
         var fx = start
         var x = x0
         if !hasOverlay && (store || isOpaqueContent) && PixelMath.hasAVX2 && stepX > 0 {
@@ -122,7 +121,7 @@ extension LayerShader {
             let j1 = start > highX ? 0 : min(x1 &- x0, Int((highX &- start) / stepX) &+ 1)
             if j1 &- j0 >= 8 {
                 drawColumns(row: row, columns: columns, readable: 0, from: x0, to: x0 &+ j0, fx: start, stepX: stepX,
-                            lowX: lowX, highX: highX, py: py, store: store)
+                            lowX: lowX, highX: highX, py: py)
                 func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
                     PixelMath.lerpColumnsAVX2(target, columns, readable: readable, fx: start &+ Int64(at &- x0) &* stepX,
                                               step: stepX, count: count)
