@@ -62,50 +62,13 @@ public final class CPUCompositor: Renderer {
         let culls = takesShortcuts && shaders.dropFirst().contains { $0.isOpaque }
         let tiles = takesShortcuts && drawsTiles
         let bandCount = threads == 1 ? 1 : min(height, max(threads * 4, height / 16))
+        let band = Band(clears: clears ? background : nil, culls: culls, tiles: tiles, scratchCount: scratchCount)
         target.pixels.withUnsafeMutableBufferPointer { buffer in
             let frame = FrameRows(base: buffer.baseAddress!, width: width)
-            let draw: @Sendable (Int) -> Void = { band in
-                let y0 = band * height / bandCount, y1 = (band + 1) * height / bandCount
-                let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: scratchCount)
-                defer { scratch.deallocate() }
-                if !culls {
-                    if clears { (frame.base + y0 * width).update(repeating: background, count: (y1 - y0) * width) }
-                    for shader in shaders {
-                        var y = max(y0, shader.bounds.y0)
-                        let end = min(y1, shader.bounds.y1)
-                        if tiles && shader.drawsInTiles {
-                            Self.drawTiles(shader, rows: y..<end, frame: frame, scratch: scratch)
-                            continue
-                        }
-                        while y < end {
-                            defer { y &+= 1 }  // y < end
-                            let (x0, x1) = shader.span(row: y)
-                            // y is a row of the frame: y * width is within its pixel count.
-                            if x0 < x1 { shader.draw(row: frame.base + y &* width, y: y, from: x0, to: x1, scratch: scratch) }
-                        }
-                    }
-                    return
-                }
-                // Row by row: each item's span, and what the opaque items above it overwrite whole there.
-                var spans = [(Int, Int)](repeating: (0, 0), count: shaders.count)
-                var covers = [RowCover](repeating: RowCover(), count: shaders.count)
-                for y in y0..<y1 {
-                    // y is a row of the frame: y * width is within its pixel count.
-                    let row = frame.base + y &* width
-                    // Top down: what hides each item, then what it hides itself.
-                    var cover = RowCover()
-                    for k in shaders.indices.reversed() {
-                        let shader = shaders[k]
-                        spans[k] = y >= shader.bounds.y0 && y < shader.bounds.y1 ? shader.span(row: y) : (0, 0)
-                        covers[k] = cover
-                        if let c = shader.opaqueCover(row: y, from: spans[k].0, to: spans[k].1) { cover.add(c.0, c.1) }
-                    }
-                    if clears { cover.forEachGap(in: 0, width) { x0, x1 in (row + x0).update(repeating: background, count: x1 - x0) } }
-                    for k in shaders.indices where spans[k].0 < spans[k].1 {
-                        covers[k].forEachGap(in: spans[k].0, spans[k].1) { x0, x1 in
-                            shaders[k].draw(row: row, y: y, from: x0, to: x1, scratch: scratch)
-                        }
-                    }
+            let draw: @Sendable (Int) -> Void = { k in
+                // Each item used in place: a copy of a `LayerShader` retains and releases its outline.
+                shaders.withUnsafeBufferPointer { shaders in
+                    band.draw(shaders, rows: k * height / bandCount..<(k + 1) * height / bandCount, frame: frame)
                 }
             }
             if bandCount == 1 {
@@ -151,6 +114,63 @@ extension CPUCompositor {
                     left = right
                 }
                 top &+= count
+            }
+        }
+    }
+}
+
+/// How each band of rows is drawn: every item over the band's rows, with the frame's background first.
+private struct Band: Sendable {
+    /// The background to clear the rows to first, if any.
+    let clears: UInt32?
+    /// Row by row, skipping what opaque items above overwrite whole; else item by item.
+    let culls: Bool
+    /// Perspective items drawn in tiles (item by item only).
+    let tiles: Bool
+    let scratchCount: Int
+
+    func draw(_ shaders: UnsafeBufferPointer<LayerShader>, rows: Range<Int>, frame: FrameRows) {
+        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: scratchCount)
+        defer { scratch.deallocate() }
+        let width = frame.width
+        if !culls {
+            if let background = clears { (frame.base + rows.lowerBound * width).update(repeating: background, count: rows.count * width) }
+            for k in shaders.indices {
+                var y = max(rows.lowerBound, shaders[k].bounds.y0)
+                let end = min(rows.upperBound, shaders[k].bounds.y1)
+                if tiles && shaders[k].drawsInTiles {
+                    CPUCompositor.drawTiles(shaders[k], rows: y..<end, frame: frame, scratch: scratch)
+                    continue
+                }
+                while y < end {
+                    defer { y &+= 1 }  // y < end
+                    let (x0, x1) = shaders[k].span(row: y)
+                    // y is a row of the frame: y * width is within its pixel count.
+                    if x0 < x1 { shaders[k].draw(row: frame.base + y &* width, y: y, from: x0, to: x1, scratch: scratch) }
+                }
+            }
+            return
+        }
+        // Row by row: each item's span, and what the opaque items above it overwrite whole there.
+        var spans = [(Int, Int)](repeating: (0, 0), count: shaders.count)
+        var covers = [RowCover](repeating: RowCover(), count: shaders.count)
+        for y in rows {
+            // y is a row of the frame: y * width is within its pixel count.
+            let row = frame.base + y &* width
+            // Top down: what hides each item, then what it hides itself.
+            var cover = RowCover()
+            for k in shaders.indices.reversed() {
+                spans[k] = y >= shaders[k].bounds.y0 && y < shaders[k].bounds.y1 ? shaders[k].span(row: y) : (0, 0)
+                covers[k] = cover
+                if let c = shaders[k].opaqueCover(row: y, from: spans[k].0, to: spans[k].1) { cover.add(c.0, c.1) }
+            }
+            if let background = clears {
+                cover.forEachGap(in: 0, width) { x0, x1 in (row + x0).update(repeating: background, count: x1 - x0) }
+            }
+            for k in shaders.indices where spans[k].0 < spans[k].1 {
+                covers[k].forEachGap(in: spans[k].0, spans[k].1) { x0, x1 in
+                    shaders[k].draw(row: row, y: y, from: x0, to: x1, scratch: scratch)
+                }
             }
         }
     }

@@ -26,7 +26,13 @@ struct LayerShader: @unchecked Sendable {
     /// For perspective items: local margins inside which edge coverage is surely 1 (the largest local length
     /// of a pixel over the outline's vertices, twice what coverage needs, for safety).
     let perspectiveMarginU, perspectiveMarginV: Double
-    let outline: [(x: Double, y: Double)]
+    /// The outline's vertices, inline so that a copy of the shader (a band's per-row use) retains nothing:
+    /// `outlineCount` of them, at most `outlineCapacity` (a quad clipped at the eye has five at most). An
+    /// outline with more (`outlineOverflows`) keeps none, and its rows span the whole bounds.
+    let outlineX, outlineY: SIMD8<Double>
+    let outlineCount: Int
+    let outlineOverflows: Bool
+    static let outlineCapacity = 8
     let bounds: PixelBounds
     let blit: DrawItem.Blit?
     /// When texels map one to one onto pixels at a whole-texel offset (pixel x shows texel x + dx), whatever
@@ -97,7 +103,12 @@ struct LayerShader: @unchecked Sendable {
         }
         perspectiveMarginU = marginU
         perspectiveMarginV = marginV
-        outline = item.outline.map { ($0.x, $0.y) }
+        var xs = SIMD8<Double>(), ys = SIMD8<Double>()
+        outlineOverflows = item.outline.count > Self.outlineCapacity
+        outlineCount = outlineOverflows ? 0 : item.outline.count
+        for (k, p) in item.outline.prefix(outlineCount).enumerated() { xs[k] = p.x; ys[k] = p.y }
+        outlineX = xs
+        outlineY = ys
         bounds = item.bounds
         blit = item.blit
         identityOffset = Self.identityOffset(item)
@@ -182,20 +193,29 @@ struct LayerShader: @unchecked Sendable {
     /// one pixel for the antialiased edge, within the item's bounds.
     func span(row y: Int) -> (Int, Int) {
         let top = Double(y) - 0.5, bottom = Double(y) + 1.5
+        if outlineOverflows { return bounds.y0 <= y && y < bounds.y1 ? (bounds.x0, max(bounds.x0, bounds.x1)) : (0, 0) }
+        guard outlineCount > 0 else { return (0, 0) }
         var lo = Double.infinity, hi = -Double.infinity
-        outline.withUnsafeBufferPointer { outline in
-            // Each edge from vertex k to the next, the last back to the first.
-            guard var p = outline.last else { return }
-            for q in outline {
-                defer { p = q }
-                if max(p.y, q.y) < top || min(p.y, q.y) > bottom { continue }
-                if p.y == q.y {
-                    lo = min(lo, p.x, q.x); hi = max(hi, p.x, q.x)
-                    continue
+        // The vertices read through pointers: a SIMD8 element at a varying index is a trip through memory.
+        withUnsafeBytes(of: outlineX) { xs in
+            withUnsafeBytes(of: outlineY) { ys in
+                @inline(__always) func vertex(_ k: Int) -> (x: Double, y: Double) {
+                    (xs.load(fromByteOffset: k &* 8, as: Double.self), ys.load(fromByteOffset: k &* 8, as: Double.self))
                 }
-                let s0 = min(max((top - p.y) / (q.y - p.y), 0), 1), s1 = min(max((bottom - p.y) / (q.y - p.y), 0), 1)
-                let x0 = p.x + (q.x - p.x) * s0, x1 = p.x + (q.x - p.x) * s1
-                lo = min(lo, x0, x1); hi = max(hi, x0, x1)
+                // Each edge from vertex k to the next, the last back to the first.
+                var p = vertex(outlineCount &- 1)
+                for k in 0..<outlineCount {
+                    let q = vertex(k)
+                    defer { p = q }
+                    if max(p.y, q.y) < top || min(p.y, q.y) > bottom { continue }
+                    if p.y == q.y {
+                        lo = min(lo, p.x, q.x); hi = max(hi, p.x, q.x)
+                        continue
+                    }
+                    let s0 = min(max((top - p.y) / (q.y - p.y), 0), 1), s1 = min(max((bottom - p.y) / (q.y - p.y), 0), 1)
+                    let x0 = p.x + (q.x - p.x) * s0, x1 = p.x + (q.x - p.x) * s1
+                    lo = min(lo, x0, x1); hi = max(hi, x0, x1)
+                }
             }
         }
         guard lo <= hi else { return (0, 0) }

@@ -72,4 +72,32 @@ import Testing
             }
         }
     }
+
+    /// An outline of more vertices than a shader keeps inline (a public `DrawItem` may carry any) spans its
+    /// whole bounds, and draws what the same quad with its own outline draws: every item of page-flip,
+    /// spin and hero, each edge cut in three.
+    @Test func longOutlinesDrawTheirQuad() throws {
+        for (effect, t) in [(Effect.pageFlip, 0.3), (.spin, 0.2), (.hero, 0.5)] {
+            var options = EffectOptions()
+            if effect == .hero {
+                options.set("from-rect", Rect(80, 120, 160, 160)); options.set("to-rect", Rect(0, 0, 1280, 400))
+            }
+            let list = DrawList(scene: Transition(effect, options: options).scene(at: t, frame: Self.frame, scale: Self.scale),
+                                scale: Self.scale, snapshots: Self.snapshots.map(SnapshotInfo.init))
+            var long = list
+            for k in long.items.indices {
+                let outline = long.items[k].outline
+                long.items[k].outline = outline.indices.flatMap { j -> [Point] in
+                    let p = outline[j], q = outline[(j + 1) % outline.count]
+                    return [p, Point(p.x + (q.x - p.x) / 3, p.y + (q.y - p.y) / 3), Point(p.x + (q.x - p.x) * 2 / 3, p.y + (q.y - p.y) * 2 / 3)]
+                }
+                #expect(long.items[k].outline.count > LayerShader.outlineCapacity)
+            }
+            let drawn = try Self.render(long, shortcuts: true), reference = try Self.render(list, shortcuts: true)
+            if let failure = Golden.compare(drawn, reference, name: "long-outline-\(effect.name)-\(drawn.width)x\(drawn.height)",
+                                            tolerance: .exact) {
+                Issue.record(Comment(rawValue: failure))
+            }
+        }
+    }
 }
