@@ -179,26 +179,33 @@ long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long 
     return n;
 }
 
+/// The local points `(u, v)` at the centres of pixels `x ... x + 7` of a row whose local point at pixel
+/// centre X is `((rowU + X a) / Q, (rowV + X b) / Q)`, `Q = rowQ + X c`: `LayerShader`'s arithmetic lane by
+/// lane in the same order (no fused multiply-adds: these functions enable AVX2 alone). Columns below 2^22
+/// are exact in floats.
+__attribute__((target("avx2"))) static inline void local_points(float rowU, float rowV, float rowQ, float a, float b, float c,
+                                                                 long x, __m256 *u, __m256 *v) {
+    __m256 px = _mm256_add_ps(_mm256_add_ps(_mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_ps((float)x)), _mm256_set1_ps(0.5f));
+    __m256 q = _mm256_div_ps(_mm256_set1_ps(1), _mm256_add_ps(_mm256_set1_ps(rowQ), _mm256_mul_ps(px, _mm256_set1_ps(c))));
+    *u = _mm256_mul_ps(_mm256_add_ps(_mm256_set1_ps(rowU), _mm256_mul_ps(px, _mm256_set1_ps(a))), q);
+    *v = _mm256_mul_ps(_mm256_add_ps(_mm256_set1_ps(rowV), _mm256_mul_ps(px, _mm256_set1_ps(b))), q);
+}
+
 __attribute__((target("avx2")))
 long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                      const SeguePerspectiveRow *row, long x0, long count) {
     if (count < 8 || width <= 0 || height <= 0 || width * height >= ((long)1 << 31) - width) return 0;
     if (!(row->lowX >= 0 && row->lowY >= 0 && row->highX < (float)width && row->highY < (float)height)) return 0;
-    const __m256 rowU = _mm256_set1_ps(row->rowU), rowV = _mm256_set1_ps(row->rowV), rowQ = _mm256_set1_ps(row->rowQ);
-    const __m256 a = _mm256_set1_ps(row->a), b = _mm256_set1_ps(row->b), c = _mm256_set1_ps(row->c);
     const __m256 originX = _mm256_set1_ps(row->originX), originY = _mm256_set1_ps(row->originY);
     const __m256 scaleX = _mm256_set1_ps(row->scaleX), scaleY = _mm256_set1_ps(row->scaleY);
     const __m256 lowX = _mm256_set1_ps(row->lowX), lowY = _mm256_set1_ps(row->lowY);
     const __m256 highX = _mm256_set1_ps(row->highX), highY = _mm256_set1_ps(row->highY);
-    const __m256 one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f), lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 half = _mm256_set1_ps(0.5f);
     long n = 0;
     for (; n + 8 <= count; n += 8) {
-        // The arithmetic of `LayerShader.sample` at the pixel centres, lane by lane in the same order (no
-        // fused multiply-adds: this function enables AVX2 alone). Columns below 2^22 are exact in floats.
-        __m256 px = _mm256_add_ps(_mm256_add_ps(lanes, _mm256_set1_ps((float)(x0 + n))), half);
-        __m256 rq = _mm256_div_ps(one, _mm256_add_ps(rowQ, _mm256_mul_ps(px, c)));
-        __m256 u = _mm256_mul_ps(_mm256_add_ps(rowU, _mm256_mul_ps(px, a)), rq);
-        __m256 v = _mm256_mul_ps(_mm256_add_ps(rowV, _mm256_mul_ps(px, b)), rq);
+        // The arithmetic of `LayerShader.sample` at the pixel centres, lane by lane in the same order.
+        __m256 u, v;
+        local_points(row->rowU, row->rowV, row->rowQ, row->a, row->b, row->c, x0 + n, &u, &v);
         // min(max(low, t), high), `low` for a NaN t: maxps gives its second operand where either is NaN.
         __m256 fx = _mm256_min_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_add_ps(originX, _mm256_mul_ps(u, scaleX)), half), lowX), highX);
         __m256 fy = _mm256_min_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_add_ps(originY, _mm256_mul_ps(v, scaleY)), half), lowY), highY);
@@ -212,20 +219,16 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
 
 __attribute__((target("avx2")))
 long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long count) {
-    const __m256 rowU = _mm256_set1_ps(row->rowU), rowV = _mm256_set1_ps(row->rowV), rowQ = _mm256_set1_ps(row->rowQ);
-    const __m256 a = _mm256_set1_ps(row->a), b = _mm256_set1_ps(row->b), c = _mm256_set1_ps(row->c);
     const __m256 gradientU = _mm256_set1_ps(row->gradientU), gradientV = _mm256_set1_ps(row->gradientV);
     const __m256 gradientC = _mm256_set1_ps(row->gradientC);
     const __m256 alphaStart = _mm256_set1_ps(row->alphaStart), alphaDelta = _mm256_set1_ps(row->alphaDelta);
-    const __m256 one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f), lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f);
     const __m256i low = _mm256_set1_epi16(0x00FF), full = _mm256_set1_epi32(255);
     long n = 0;
     for (; n + 8 <= count; n += 8) {
-        // `LayerShader.overlay`'s arithmetic lane by lane in the same order (no fused multiply-adds).
-        __m256 px = _mm256_add_ps(_mm256_add_ps(lanes, _mm256_set1_ps((float)(x0 + n))), half);
-        __m256 q = _mm256_div_ps(one, _mm256_add_ps(rowQ, _mm256_mul_ps(px, c)));
-        __m256 u = _mm256_mul_ps(_mm256_add_ps(rowU, _mm256_mul_ps(px, a)), q);
-        __m256 v = _mm256_mul_ps(_mm256_add_ps(rowV, _mm256_mul_ps(px, b)), q);
+        // `LayerShader.overlay`'s arithmetic lane by lane in the same order.
+        __m256 u, v;
+        local_points(row->rowU, row->rowV, row->rowQ, row->a, row->b, row->c, x0 + n, &u, &v);
         __m256 position = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(u, gradientU), _mm256_mul_ps(v, gradientV)), gradientC);
         // min(max(0, t), 1), 0 for a NaN t: maxps gives its second operand where either is NaN.
         __m256 t = _mm256_min_ps(_mm256_max_ps(position, _mm256_setzero_ps()), one);

@@ -23,6 +23,14 @@ import Testing
         mutating func unit() -> Double { Double(next() % 1_000_001) / 1_000_000 }
     }
 
+    /// The sample screens on a phone-sized frame at scale 2 (750x1334 pixels), and their textures.
+    static func phoneScreens() -> (frame: Size, snapshots: [Pixmap], textures: [Texture]) {
+        let frame = Size(375, 667)
+        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: 2),
+                         SampleScreens.detail(width: frame.width, height: frame.height, scale: 2)]
+        return (frame, snapshots, snapshots.map(Texture.init))
+    }
+
     @Test func scaleAndOverMatchOneAtATime() {
         var random = Generator()
         var differing = 0
@@ -198,10 +206,7 @@ import Testing
     /// background, at several progress values.
     @Test func perspectiveKernelMatchesThePixelFunction() throws {
         try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
-        let frame = Size(375, 667)
-        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: 2),
-                         SampleScreens.detail(width: frame.width, height: frame.height, scale: 2)]
-        let textures = snapshots.map(Texture.init)
+        let (frame, snapshots, textures) = Self.phoneScreens()
         var random = Generator()
         var differing = 0, compared = 0
         for effect in [Effect.pageFlip, .spin, .hinge] {
@@ -235,10 +240,7 @@ import Testing
     /// full opacity and translucent.
     @Test func shadeKernelMatchesTheOverlay() throws {
         try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
-        let frame = Size(375, 667)
-        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: 2),
-                         SampleScreens.detail(width: frame.width, height: frame.height, scale: 2)]
-        let textures = snapshots.map(Texture.init)
+        let (frame, snapshots, textures) = Self.phoneScreens()
         var random = Generator()
         var differing = 0, compared = 0, flat = 0
         for t in [0, 0.2, 0.45, 0.6, 0.9] {
