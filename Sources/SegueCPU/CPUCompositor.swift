@@ -66,7 +66,7 @@ public final class CPUCompositor: Renderer {
         target.pixels.withUnsafeMutableBufferPointer { buffer in
             let frame = FrameRows(base: buffer.baseAddress!, width: width)
             let draw: @Sendable (Int) -> Void = { k in
-                // Each item used in place: a copy of a `LayerShader` retains and releases its outline.
+                // Each item used in place, not copied for every row the culling loop visits.
                 shaders.withUnsafeBufferPointer { shaders in
                     band.draw(shaders, rows: k * height / bandCount..<(k + 1) * height / bandCount, frame: frame)
                 }
@@ -78,44 +78,6 @@ public final class CPUCompositor: Renderer {
             }
         }
         withExtendedLifetime(textures) {}
-    }
-}
-
-extension CPUCompositor {
-    /// Tiles of perspective items: `tileWidth` columns by up to `tileHeight` rows.
-    static let tileWidth = 128, tileHeight = 16
-
-    /// `shader` drawn over `rows` a tile at a time: each tile's rows in turn, over the columns of their spans
-    /// that lie in the tile, so that the texels one row reads are still in cache for the row below. Measured
-    /// against whole rows on 2 threads at 3840x2160, spin (whose bands draw item by item): 2-10% faster a
-    /// frame in 7 of 8 paired runs, about 5% on average (8.0-8.6 -> 7.8-8.0 ms in the last three). Bands that
-    /// cull under opaque items (page-flip, hinge) draw row by row and take no tiles.
-    static func drawTiles(_ shader: LayerShader, rows: Range<Int>, frame: FrameRows, scratch: UnsafeMutablePointer<UInt32>) {
-        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: tileHeight) { spans in
-            var top = rows.lowerBound
-            while top < rows.upperBound {
-                let count = min(tileHeight, rows.upperBound &- top)
-                var lo = Int.max, hi = Int.min
-                for k in 0..<count {
-                    let span = shader.span(row: top &+ k)
-                    spans[k] = span
-                    if span.0 < span.1 { lo = min(lo, span.0); hi = max(hi, span.1) }
-                }
-                var left = lo
-                while left < hi {
-                    let right = min(hi, left &+ tileWidth)
-                    for k in 0..<count {
-                        let x0 = max(spans[k].0, left), x1 = min(spans[k].1, right)
-                        // A row of the frame: its index times the width is within its pixel count.
-                        if x0 < x1 {
-                            shader.draw(row: frame.base + (top &+ k) &* frame.width, y: top &+ k, from: x0, to: x1, scratch: scratch)
-                        }
-                    }
-                    left = right
-                }
-                top &+= count
-            }
-        }
     }
 }
 
@@ -139,7 +101,7 @@ private struct Band: Sendable {
                 var y = max(rows.lowerBound, shaders[k].bounds.y0)
                 let end = min(rows.upperBound, shaders[k].bounds.y1)
                 if tiles && shaders[k].drawsInTiles {
-                    CPUCompositor.drawTiles(shaders[k], rows: y..<end, frame: frame, scratch: scratch)
+                    drawTiles(shaders[k], rows: y..<end, frame: frame, scratch: scratch)
                     continue
                 }
                 while y < end {
@@ -174,10 +136,46 @@ private struct Band: Sendable {
             }
         }
     }
+
+    /// Tiles of perspective items: `tileWidth` columns by up to `tileHeight` rows.
+    static let tileWidth = 128, tileHeight = 16
+
+    /// `shader` drawn over `rows` a tile at a time: each tile's rows in turn, over the columns of their spans
+    /// that lie in the tile, so that the texels one row reads are still in cache for the row below. Measured
+    /// against whole rows on 2 threads at 3840x2160, spin (whose bands draw item by item): 2-10% faster a
+    /// frame in 7 of 8 paired runs, about 5% on average (8.0-8.6 -> 7.8-8.0 ms in the last three). Bands that
+    /// cull under opaque items (page-flip, hinge) draw row by row and take no tiles.
+    private func drawTiles(_ shader: LayerShader, rows: Range<Int>, frame: FrameRows, scratch: UnsafeMutablePointer<UInt32>) {
+        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: Self.tileHeight) { spans in
+            var top = rows.lowerBound
+            while top < rows.upperBound {
+                let count = min(Self.tileHeight, rows.upperBound &- top)
+                var lo = Int.max, hi = Int.min
+                for k in 0..<count {
+                    let span = shader.span(row: top &+ k)
+                    spans[k] = span
+                    if span.0 < span.1 { lo = min(lo, span.0); hi = max(hi, span.1) }
+                }
+                var left = lo
+                while left < hi {
+                    let right = min(hi, left &+ Self.tileWidth)
+                    for k in 0..<count {
+                        let x0 = max(spans[k].0, left), x1 = min(spans[k].1, right)
+                        // A row of the frame: its index times the width is within its pixel count.
+                        if x0 < x1 {
+                            shader.draw(row: frame.base + (top &+ k) &* frame.width, y: top &+ k, from: x0, to: x1, scratch: scratch)
+                        }
+                    }
+                    left = right
+                }
+                top &+= count
+            }
+        }
+    }
 }
 
 /// The frame's rows, shared by the bands (each band writes only its own rows).
-struct FrameRows: @unchecked Sendable {
+private struct FrameRows: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt32>
     let width: Int
 }
