@@ -9,8 +9,8 @@ import SegueCore
 /// blended four pixels a step (eight in the AVX2 row kernels, where the CPU has AVX2) with no per-pixel
 /// allocation or dynamic dispatch, items hidden under opaque ones were already dropped by
 /// the core, the stretches of a row that an opaque item overwrites whole are skipped beneath it (`RowCover`),
-/// and the frame is cut into bands of rows that are drawn on all cores, each band drawing every item row by
-/// row while the row is in cache.
+/// and the frame is cut into bands of rows that are drawn on all cores, each band drawing every item over a
+/// strip of rows while the strip is in cache (perspective items a tile at a time).
 public final class CPUCompositor: Renderer {
     public let name = "cpu"
     /// Threads the bands are spread over.
@@ -54,19 +54,19 @@ public final class CPUCompositor: Renderer {
         let shaders = list.items.map { LayerShader($0, textures: textures, shortcuts: takesShortcuts) }
         let width = list.width, height = list.height
         let background = list.background, clears = list.clearsBackground
-        // Bands of about 16 rows, at least 4 per thread so uneven work evens out.
         let scratchCount = LayerShader.scratchCount(textures: textures)
         // Skipping what opaque items overwrite pays only where one has an item beneath it (door's halves over
-        // the zoomed screen); otherwise each band draws item by item, which measured faster for hero, whose
-        // only opaque item is at the bottom.
+        // the zoomed screen); elsewhere working out the covers row by row is time lost.
         let culls = takesShortcuts && shaders.dropFirst().contains { $0.isOpaque }
-        let tiles = takesShortcuts && drawsTiles
+        // Tiles pay for items drawn whole (spin), not for those drawn in the gaps between covers: page-flip and
+        // hinge in tiles measured 0.49-0.51 -> 0.56-0.59 ms a frame at 1280x720 and 5.1 -> 5.5-6.1 ms at 4K.
+        let tiles = takesShortcuts && drawsTiles && !culls
+        // Bands of about 16 rows, at least 4 per thread so uneven work evens out.
         let bandCount = threads == 1 ? 1 : min(height, max(threads * 4, height / 16))
         let band = Band(clears: clears ? background : nil, culls: culls, tiles: tiles, scratchCount: scratchCount)
         target.pixels.withUnsafeMutableBufferPointer { buffer in
             let frame = FrameRows(base: buffer.baseAddress!, width: width)
             let draw: @Sendable (Int) -> Void = { k in
-                // Each item used in place, not copied for every row the culling loop visits.
                 shaders.withUnsafeBufferPointer { shaders in
                     band.draw(shaders, rows: k * height / bandCount..<(k + 1) * height / bandCount, frame: frame)
                 }
@@ -81,94 +81,102 @@ public final class CPUCompositor: Renderer {
     }
 }
 
-/// How each band of rows is drawn: every item over the band's rows, with the frame's background first.
+/// How each band of rows is drawn: in strips of about `stripHeight` rows, each strip cleared to the
+/// background and then drawn item by item, so that the strip's rows stay in cache from one item to the next.
 private struct Band: Sendable {
     /// The background to clear the rows to first, if any.
     let clears: UInt32?
-    /// Row by row, skipping what opaque items above overwrite whole; else item by item.
+    /// Whether each item skips the stretches of its rows that opaque items above it overwrite whole.
     let culls: Bool
-    /// Perspective items drawn in tiles (item by item only).
+    /// Perspective items drawn in tiles (a tile's rows are the strip's).
     let tiles: Bool
     let scratchCount: Int
 
+    /// Rows a strip has: from `stripHeight` to twice that less one, or the whole band where it is shorter.
+    static let stripHeight = 16
+    /// Columns a tile of a perspective item has; its rows are the strip's.
+    static let tileWidth = 128
+
     func draw(_ shaders: UnsafeBufferPointer<LayerShader>, rows: Range<Int>, frame: FrameRows) {
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: scratchCount)
-        defer { scratch.deallocate() }
-        let width = frame.width
-        if !culls {
-            if let background = clears { (frame.base + rows.lowerBound * width).update(repeating: background, count: rows.count * width) }
-            for k in shaders.indices {
-                var y = max(rows.lowerBound, shaders[k].bounds.y0)
-                let end = min(rows.upperBound, shaders[k].bounds.y1)
-                if tiles && shaders[k].drawsInTiles {
-                    drawTiles(shaders[k], rows: y..<end, frame: frame, scratch: scratch)
-                    continue
-                }
-                while y < end {
-                    defer { y &+= 1 }  // y < end
-                    let (x0, x1) = shaders[k].span(row: y)
-                    // y is a row of the frame: y * width is within its pixel count.
-                    if x0 < x1 { shaders[k].draw(row: frame.base + y &* width, y: y, from: x0, to: x1, scratch: scratch) }
-                }
-            }
-            return
+        // For each item and row of a strip: its span, and what the opaque items above it overwrite whole there.
+        let capacity = shaders.count * 2 * Self.stripHeight
+        let spans = UnsafeMutablePointer<(Int, Int)>.allocate(capacity: capacity)
+        let covers = UnsafeMutablePointer<RowCover>.allocate(capacity: culls ? capacity : 0)
+        defer {
+            scratch.deallocate()
+            spans.deallocate()
+            covers.deallocate()
         }
-        // Row by row: each item's span, and what the opaque items above it overwrite whole there.
-        var spans = [(Int, Int)](repeating: (0, 0), count: shaders.count)
-        var covers = [RowCover](repeating: RowCover(), count: shaders.count)
-        for y in rows {
-            // y is a row of the frame: y * width is within its pixel count.
-            let row = frame.base + y &* width
-            // Top down: what hides each item, then what it hides itself.
-            var cover = RowCover()
-            for k in shaders.indices.reversed() {
-                spans[k] = y >= shaders[k].bounds.y0 && y < shaders[k].bounds.y1 ? shaders[k].span(row: y) : (0, 0)
-                covers[k] = cover
-                if let c = shaders[k].opaqueCover(row: y, from: spans[k].0, to: spans[k].1) { cover.add(c.0, c.1) }
-            }
-            if let background = clears {
-                cover.forEachGap(in: 0, width) { x0, x1 in (row + x0).update(repeating: background, count: x1 - x0) }
-            }
-            for k in shaders.indices where spans[k].0 < spans[k].1 {
-                covers[k].forEachGap(in: spans[k].0, spans[k].1) { x0, x1 in
-                    shaders[k].draw(row: row, y: y, from: x0, to: x1, scratch: scratch)
-                }
-            }
+        let strips = max(1, rows.count / Self.stripHeight)
+        for k in 0..<strips {
+            let strip = Strip(rows: rows.lowerBound + k * rows.count / strips..<rows.lowerBound + (k + 1) * rows.count / strips,
+                              spans: spans, covers: culls ? covers : nil, scratch: scratch)
+            draw(shaders, strip: strip, frame: frame)
         }
     }
 
-    /// Tiles of perspective items: `tileWidth` columns by up to `tileHeight` rows.
-    static let tileWidth = 128, tileHeight = 16
+    /// The rows of one strip and the space its items' spans and covers are worked out in (indexed by item,
+    /// then row within the strip).
+    private struct Strip {
+        let rows: Range<Int>
+        let spans: UnsafeMutablePointer<(Int, Int)>
+        let covers: UnsafeMutablePointer<RowCover>?
+        let scratch: UnsafeMutablePointer<UInt32>
+    }
 
-    /// `shader` drawn over `rows` a tile at a time: each tile's rows in turn, over the columns of their spans
-    /// that lie in the tile, so that the texels one row reads are still in cache for the row below. Measured
-    /// against whole rows on 2 threads at 3840x2160, spin (whose bands draw item by item): 2-10% faster a
-    /// frame in 7 of 8 paired runs, about 5% on average (8.0-8.6 -> 7.8-8.0 ms in the last three). Bands that
-    /// cull under opaque items (page-flip, hinge) draw row by row and take no tiles.
-    private func drawTiles(_ shader: LayerShader, rows: Range<Int>, frame: FrameRows, scratch: UnsafeMutablePointer<UInt32>) {
-        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: Self.tileHeight) { spans in
-            var top = rows.lowerBound
-            while top < rows.upperBound {
-                let count = min(Self.tileHeight, rows.upperBound &- top)
-                var lo = Int.max, hi = Int.min
-                for k in 0..<count {
-                    let span = shader.span(row: top &+ k)
-                    spans[k] = span
-                    if span.0 < span.1 { lo = min(lo, span.0); hi = max(hi, span.1) }
+    private func draw(_ shaders: UnsafeBufferPointer<LayerShader>, strip: Strip, frame: FrameRows) {
+        let rowCount = strip.rows.count
+        for r in 0..<rowCount {
+            let y = strip.rows.lowerBound &+ r
+            // Top down: what hides each item, then what it hides itself.
+            var cover = RowCover()
+            for k in shaders.indices.reversed() {
+                let span = y >= shaders[k].bounds.y0 && y < shaders[k].bounds.y1 ? shaders[k].span(row: y) : (0, 0)
+                strip.spans[k &* rowCount &+ r] = span
+                if let covers = strip.covers {
+                    covers.advanced(by: k &* rowCount &+ r).initialize(to: cover)
+                    if let c = shaders[k].opaqueCover(row: y, from: span.0, to: span.1) { cover.add(c.0, c.1) }
                 }
-                var left = lo
-                while left < hi {
-                    let right = min(hi, left &+ Self.tileWidth)
-                    for k in 0..<count {
-                        let x0 = max(spans[k].0, left), x1 = min(spans[k].1, right)
-                        // A row of the frame: its index times the width is within its pixel count.
-                        if x0 < x1 {
-                            shader.draw(row: frame.base + (top &+ k) &* frame.width, y: top &+ k, from: x0, to: x1, scratch: scratch)
-                        }
-                    }
-                    left = right
+            }
+            if let background = clears {
+                // y is a row of the frame: y * width is within its pixel count.
+                let row = frame.base + y &* frame.width
+                cover.forEachGap(in: 0, frame.width) { x0, x1 in (row + x0).update(repeating: background, count: x1 - x0) }
+            }
+        }
+        for k in shaders.indices {
+            let spans = strip.spans + k &* rowCount
+            let covers = strip.covers.map { $0 + k &* rowCount }
+            // Columns x0..<x1 of row r of the strip, less what covers them.
+            func draw(_ r: Int, from x0: Int, to x1: Int) {
+                guard x0 < x1 else { return }
+                let y = strip.rows.lowerBound &+ r
+                // y is a row of the frame: y * width is within its pixel count.
+                let row = frame.base + y &* frame.width
+                if let covers {
+                    covers[r].forEachGap(in: x0, x1) { x0, x1 in shaders[k].draw(row: row, y: y, from: x0, to: x1, scratch: strip.scratch) }
+                } else {
+                    shaders[k].draw(row: row, y: y, from: x0, to: x1, scratch: strip.scratch)
                 }
-                top &+= count
+            }
+            guard tiles && shaders[k].drawsInTiles else {
+                for r in 0..<rowCount { draw(r, from: spans[r].0, to: spans[r].1) }
+                continue
+            }
+            // A tile at a time, each tile's rows in turn, so that the texels one row reads are still in cache
+            // for the row below. Measured against whole rows on 2 threads at 3840x2160, spin: 2-10% faster a
+            // frame in 7 of 8 paired runs, about 5% on average (8.0-8.6 -> 7.8-8.0 ms in the last three).
+            var lo = Int.max, hi = Int.min
+            for r in 0..<rowCount where spans[r].0 < spans[r].1 {
+                lo = min(lo, spans[r].0)
+                hi = max(hi, spans[r].1)
+            }
+            var left = lo
+            while left < hi {
+                let right = min(hi, left &+ Self.tileWidth)
+                for r in 0..<rowCount { draw(r, from: max(spans[r].0, left), to: min(spans[r].1, right)) }
+                left = right
             }
         }
     }
