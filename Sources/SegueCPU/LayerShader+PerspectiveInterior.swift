@@ -92,8 +92,10 @@ extension LayerShader {
         var line = SeguePerspectiveRow(rowU: d * py + g, rowV: e * py + h, rowQ: f * py + i, a: a, b: b, c: c,
                                        originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY,
                                        lowX: lowX, lowY: lowY, highX: highX, highY: highY)
+        // The kernel fetches the texels of the pixels up to x1 ahead of sampling them, past the `count` it
+        // draws at a call.
         func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
-            segue_bilinear_perspective_avx2(target, texels, textureWidth, textureHeight, &line, at, count)
+            segue_bilinear_perspective_avx2(target, texels, textureWidth, textureHeight, &line, at, count, x1 &- at &- count)
         }
         let x = storesInterior
             ? x0 &+ sample(row + x0, x0, x1 &- x0)
