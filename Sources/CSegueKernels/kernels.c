@@ -191,6 +191,28 @@ __attribute__((target("avx2"))) static inline void local_points(float rowU, floa
     *v = _mm256_mul_ps(_mm256_add_ps(_mm256_set1_ps(rowV), _mm256_mul_ps(px, _mm256_set1_ps(b))), q);
 }
 
+/// The shadow's alpha (0...255 in each 32-bit lane) at local points `(u, v)`: `LayerShader.overlay`'s
+/// arithmetic lane by lane in the same order.
+__attribute__((target("avx2"))) static inline __m256i shade_alpha(const SegueShadeRow *row, __m256 u, __m256 v) {
+    __m256 position = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(u, _mm256_set1_ps(row->gradientU)), _mm256_mul_ps(v, _mm256_set1_ps(row->gradientV))),
+                                    _mm256_set1_ps(row->gradientC));
+    // min(max(0, t), 1), 0 for a NaN t: maxps gives its second operand where either is NaN.
+    __m256 t = _mm256_min_ps(_mm256_max_ps(position, _mm256_setzero_ps()), _mm256_set1_ps(1));
+    // In 0.5...255.5: truncation rounds it down.
+    return _mm256_cvttps_epi32(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(row->alphaStart), _mm256_mul_ps(_mm256_set1_ps(row->alphaDelta), t)),
+                                             _mm256_set1_ps(0.5f)));
+}
+
+/// Black at `alpha` over eight pixels, as `PixelMath.over`: `alpha << 24 + pixel (255 - alpha) / 255` channel
+/// by channel.
+__attribute__((target("avx2"))) static inline __m256i shade_pixels(__m256i p, __m256i alpha) {
+    const __m256i low = _mm256_set1_epi16(0x00FF);
+    __m256i inverse = _mm256_sub_epi32(_mm256_set1_epi32(255), alpha);
+    inverse = _mm256_or_si256(inverse, _mm256_slli_epi32(inverse, 16));
+    __m256i even = mul_div_255(_mm256_and_si256(p, low), inverse), odd = mul_div_255(_mm256_srli_epi16(p, 8), inverse);
+    return _mm256_add_epi32(_mm256_slli_epi32(alpha, 24), _mm256_or_si256(even, _mm256_slli_epi16(odd, 8)));
+}
+
 /// Whole texels and weights of the eight pixels of one block, worked out ahead of their sampling.
 typedef struct { __m256i x, y, wx, wy; } BlockPositions;
 
@@ -201,9 +223,10 @@ typedef struct { __m256i x, y, wx, wy; } BlockPositions;
 /// measured a little slower than 16.
 enum { leadBlocks = 16 };
 
-__attribute__((target("avx2")))
-long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
-                                     const SeguePerspectiveRow *row, long x0, long count, long ahead) {
+/// `segue_bilinear_perspective_avx2`, compiled apart with and without a shade.
+__attribute__((target("avx2"), always_inline))
+static inline long perspective_row(uint32_t *target, const uint32_t *texels, long width, long height,
+                                   const SeguePerspectiveRow *row, const SegueShadeRow *shade, long x0, long count, long ahead) {
     if (count < 8 || width <= 0 || height <= 0 || width * height >= ((long)1 << 31) - width) return 0;
     if (!(row->lowX >= 0 && row->lowY >= 0 && row->highX < (float)width && row->highY < (float)height)) return 0;
     const __m256 originX = _mm256_set1_ps(row->originX), originY = _mm256_set1_ps(row->originY);
@@ -214,11 +237,13 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
     // Blocks drawn, and worked out: past those drawn, up to leadBlocks more of the row's pixels `ahead`.
     const long blocks = count / 8, computed = blocks + (ahead < 8 ? 0 : ahead / 8 < leadBlocks ? ahead / 8 : leadBlocks);
     BlockPositions ring[leadBlocks];
+    __m256i alphas[leadBlocks];  // the shadow's, when shaded
     for (long k = 0; k < blocks + leadBlocks; k++) {
         // Block k - leadBlocks sampled, then block k worked out in its place (and its texels fetched).
         if (k >= leadBlocks && k - leadBlocks < blocks) {
             const BlockPositions *p = &ring[k % leadBlocks];
-            _mm256_storeu_si256((__m256i *)(target + (k - leadBlocks) * 8), bilinear8(texels, width, height, p->x, p->y, p->wx, p->wy));
+            __m256i pixels = bilinear8(texels, width, height, p->x, p->y, p->wx, p->wy);
+            _mm256_storeu_si256((__m256i *)(target + (k - leadBlocks) * 8), shade ? shade_pixels(pixels, alphas[k % leadBlocks]) : pixels);
         }
         if (k < computed) {
             // The arithmetic of `LayerShader.sample` at the pixel centres, lane by lane in the same order.
@@ -230,6 +255,7 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
             BlockPositions *p = &ring[k % leadBlocks];
             split_positions(fx, &p->x, &p->wx);
             split_positions(fy, &p->y, &p->wy);
+            if (shade) alphas[k % leadBlocks] = shade_alpha(shade, u, v);
             // The first and last pixels' two texel rows: a block's pairs lie on about one or two cache lines a
             // row. Within the texture: the positions are held to it, and the row below the last is the last.
             long y0 = _mm256_extract_epi32(p->y, 0), y7 = _mm256_extract_epi32(p->y, 7);
@@ -245,28 +271,20 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
 }
 
 __attribute__((target("avx2")))
+long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
+                                     const SeguePerspectiveRow *row, const SegueShadeRow *shade, long x0, long count, long ahead) {
+    return shade ? perspective_row(target, texels, width, height, row, shade, x0, count, ahead)
+                 : perspective_row(target, texels, width, height, row, NULL, x0, count, ahead);
+}
+
+__attribute__((target("avx2")))
 long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long count) {
-    const __m256 gradientU = _mm256_set1_ps(row->gradientU), gradientV = _mm256_set1_ps(row->gradientV);
-    const __m256 gradientC = _mm256_set1_ps(row->gradientC);
-    const __m256 alphaStart = _mm256_set1_ps(row->alphaStart), alphaDelta = _mm256_set1_ps(row->alphaDelta);
-    const __m256 one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f);
-    const __m256i low = _mm256_set1_epi16(0x00FF), full = _mm256_set1_epi32(255);
     long n = 0;
     for (; n + 8 <= count; n += 8) {
-        // `LayerShader.overlay`'s arithmetic lane by lane in the same order.
         __m256 u, v;
         local_points(row->rowU, row->rowV, row->rowQ, row->a, row->b, row->c, x0 + n, &u, &v);
-        __m256 position = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(u, gradientU), _mm256_mul_ps(v, gradientV)), gradientC);
-        // min(max(0, t), 1), 0 for a NaN t: maxps gives its second operand where either is NaN.
-        __m256 t = _mm256_min_ps(_mm256_max_ps(position, _mm256_setzero_ps()), one);
-        // In 0.5...255.5: truncation rounds it down.
-        __m256i alpha = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_add_ps(alphaStart, _mm256_mul_ps(alphaDelta, t)), half));
-        __m256i inverse = _mm256_sub_epi32(full, alpha);
-        inverse = _mm256_or_si256(inverse, _mm256_slli_epi32(inverse, 16));
         __m256i p = _mm256_loadu_si256((const __m256i *)(pixels + n));
-        __m256i even = mul_div_255(_mm256_and_si256(p, low), inverse), odd = mul_div_255(_mm256_srli_epi16(p, 8), inverse);
-        _mm256_storeu_si256((__m256i *)(pixels + n),
-                            _mm256_add_epi32(_mm256_slli_epi32(alpha, 24), _mm256_or_si256(even, _mm256_slli_epi16(odd, 8))));
+        _mm256_storeu_si256((__m256i *)(pixels + n), shade_pixels(p, shade_alpha(row, u, v)));
     }
     return n;
 }
@@ -297,8 +315,8 @@ long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long 
 }
 
 long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
-                                     const SeguePerspectiveRow *row, long x0, long count, long ahead) {
-    (void)target; (void)texels; (void)width; (void)height; (void)row; (void)x0; (void)count; (void)ahead;
+                                     const SeguePerspectiveRow *row, const SegueShadeRow *shade, long x0, long count, long ahead) {
+    (void)shade; (void)target; (void)texels; (void)width; (void)height; (void)row; (void)x0; (void)count; (void)ahead;
     return 0;
 }
 

@@ -88,14 +88,11 @@ extension LayerShader {
     /// less than a sub-span's set-up): the per-pixel function's texel positions exactly, sampled in the AVX2
     /// kernel, then overlaid and drawn four at a time unless simply stored.
     func drawPerspectivePixelsAVX2(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
-        let py = Float(y) + 0.5
-        var line = SeguePerspectiveRow(rowU: d * py + g, rowV: e * py + h, rowQ: f * py + i, a: a, b: b, c: c,
-                                       originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY,
-                                       lowX: lowX, lowY: lowY, highX: highX, highY: highY)
+        var line = perspectiveRow(y)
         // The kernel fetches the texels of the pixels up to x1 ahead of sampling them, past the `count` it
         // draws at a call.
         func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
-            segue_bilinear_perspective_avx2(target, texels, textureWidth, textureHeight, &line, at, count, x1 &- at &- count)
+            segue_bilinear_perspective_avx2(target, texels, textureWidth, textureHeight, &line, nil, at, count, x1 &- at &- count)
         }
         let x = storesInterior
             ? x0 &+ sample(row + x0, x0, x1 &- x0)
@@ -105,6 +102,25 @@ extension LayerShader {
                 return ((line.rowU + px * a) * rq, (line.rowV + px * b) * rq)
             }
         drawPerspectivePixels(row: row, y: y, from: x, to: x1)
+    }
+
+    /// Pixels `x0..<x1` of row `y` sampled and shaded (`line`, a black overlay at this row) in one pass of
+    /// the AVX2 kernel and stored, in blocks of eight; returns the first column not drawn.
+    func drawShadedPerspectivePixelsAVX2(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
+                                         shade line: SegueShadeRow) -> Int {
+        var perspective = perspectiveRow(y)
+        return withUnsafePointer(to: line) { shade in
+            x0 &+ segue_bilinear_perspective_avx2(row + x0, texels, textureWidth, textureHeight, &perspective, shade,
+                                                  x0, x1 &- x0, 0)
+        }
+    }
+
+    /// Row `y` in the terms of the AVX2 perspective kernel.
+    private func perspectiveRow(_ y: Int) -> SeguePerspectiveRow {
+        let py = Float(y) + 0.5
+        return SeguePerspectiveRow(rowU: d * py + g, rowV: e * py + h, rowQ: f * py + i, a: a, b: b, c: c,
+                                   originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY,
+                                   lowX: lowX, lowY: lowY, highX: highX, highY: highY)
     }
 
     /// One division per pixel: colours, and rows whose perspective is too strong for sub-spans. Four pixels a

@@ -235,9 +235,9 @@ import Testing
         #expect(compared > 100_000, "only \(compared) interior pixels compared")
     }
 
-    /// page-flip's shadow drawn by the AVX2 shade kernel over the sampled interior, against the overlay drawn
-    /// pixel by pixel, bit for bit: flat (the first frame) and turning halves, shadows of random strength, at
-    /// full opacity and translucent.
+    /// page-flip's shadow drawn by the AVX2 kernels (shaded as sampled on a turning half at full opacity, else
+    /// shaded over the sampled interior), against the overlay drawn pixel by pixel, bit for bit: flat (the
+    /// first frame) and turning halves, shadows of random strength, at full opacity and translucent.
     @Test func shadeKernelMatchesTheOverlay() throws {
         try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
         let (frame, snapshots, textures) = Self.phoneScreens()

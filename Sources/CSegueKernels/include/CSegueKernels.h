@@ -43,13 +43,6 @@ typedef struct {
     float lowX, lowY, highX, highY;
 } SeguePerspectiveRow;
 
-/// `LayerShader.sample` at the centres of pixels `x0 ..< x0 + count` of a perspective row, one division a
-/// pixel as the general per-pixel function divides, bit for bit, eight pixels a step. Interior pixels only
-/// (Q > 0). Does nothing for textures of 2^31 texels or more, or a clamp outside the texture. The texels of
-/// up to `ahead` pixels past those drawn (the rest of the row's interior) are fetched ahead of a next call.
-long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
-                                     const SeguePerspectiveRow *row, long x0, long count, long ahead);
-
 /// A black overlay (a shadow) along one row of an item, in the terms of `LayerShader.overlay`: the local point
 /// at pixel centre X is `((rowU + X a) q, (rowV + X b) q)` with `q = 1 / (rowQ + X c)` (1 for an affine item:
 /// `rowQ` 1 and `c` 0); its gradient position `t = u gradientU + v gradientV + gradientC` held to 0...1; the
@@ -58,6 +51,15 @@ typedef struct {
     float rowU, rowV, rowQ, a, b, c;
     float gradientU, gradientV, gradientC, alphaStart, alphaDelta;
 } SegueShadeRow;
+
+/// `LayerShader.sample` at the centres of pixels `x0 ..< x0 + count` of a perspective row, one division a
+/// pixel as the general per-pixel function divides, bit for bit, eight pixels a step. Interior pixels only
+/// (Q > 0). Does nothing for textures of 2^31 texels or more, or a clamp outside the texture. The texels of
+/// up to `ahead` pixels past those drawn (the rest of the row's interior) are fetched ahead of a next call.
+/// With a `shade` (whose row terms are `row`'s), the samples are shaded as `segue_shade_avx2` shades them.
+long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
+                                     const SeguePerspectiveRow *row, const SegueShadeRow *shade,
+                                     long x0, long count, long ahead);
 
 /// The shadow drawn over pixels `x0 ..< x0 + count` of `row`, stored from `pixels` on, in place (each pixel
 /// `alpha << 24 + pixel (255 - alpha) / 255` channel by channel, as `PixelMath.over`), eight pixels a step;
