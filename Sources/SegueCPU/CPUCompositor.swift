@@ -99,20 +99,19 @@ private struct Band: Sendable {
 
     func draw(_ shaders: UnsafeBufferPointer<LayerShader>, rows: Range<Int>, frame: FrameRows) {
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: scratchCount)
-        // For each item and row of a strip: its span, and what the opaque items above it overwrite whole there.
-        let capacity = shaders.count * 2 * Self.stripHeight
-        let spans = UnsafeMutablePointer<(Int, Int)>.allocate(capacity: capacity)
-        let covers = UnsafeMutablePointer<RowCover>.allocate(capacity: culls ? capacity : 0)
-        defer {
-            scratch.deallocate()
-            spans.deallocate()
-            covers.deallocate()
-        }
-        let strips = max(1, rows.count / Self.stripHeight)
-        for k in 0..<strips {
-            let strip = Strip(rows: rows.lowerBound + k * rows.count / strips..<rows.lowerBound + (k + 1) * rows.count / strips,
-                              spans: spans, covers: culls ? covers : nil, scratch: scratch)
-            draw(shaders, strip: strip, frame: frame)
+        defer { scratch.deallocate() }
+        // For each item and row of a strip: its span, and what the opaque items above it overwrite whole there
+        // (on the stack where the system lets it: an allocation per band showed at 1080p).
+        let capacity = max(1, shaders.count * 2 * Self.stripHeight)
+        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: capacity) { spans in
+            withUnsafeTemporaryAllocation(of: RowCover.self, capacity: culls ? capacity : 1) { covers in
+                let strips = max(1, rows.count / Self.stripHeight)
+                for k in 0..<strips {
+                    let strip = Strip(rows: rows.lowerBound + k * rows.count / strips..<rows.lowerBound + (k + 1) * rows.count / strips,
+                                      spans: spans.baseAddress!, covers: culls ? covers.baseAddress! : nil, scratch: scratch)
+                    draw(shaders, strip: strip, frame: frame)
+                }
+            }
         }
     }
 
@@ -146,22 +145,14 @@ private struct Band: Sendable {
             }
         }
         for k in shaders.indices {
+            let shader = shaders.baseAddress! + k
             let spans = strip.spans + k &* rowCount
             let covers = strip.covers.map { $0 + k &* rowCount }
-            // Columns x0..<x1 of row r of the strip, less what covers them.
-            func draw(_ r: Int, from x0: Int, to x1: Int) {
-                guard x0 < x1 else { return }
-                let y = strip.rows.lowerBound &+ r
-                // y is a row of the frame: y * width is within its pixel count.
-                let row = frame.base + y &* frame.width
-                if let covers {
-                    covers[r].forEachGap(in: x0, x1) { x0, x1 in shaders[k].draw(row: row, y: y, from: x0, to: x1, scratch: strip.scratch) }
-                } else {
-                    shaders[k].draw(row: row, y: y, from: x0, to: x1, scratch: strip.scratch)
+            guard tiles && shader.pointee.drawsInTiles else {
+                for r in 0..<rowCount {
+                    draw(shader, row: strip.rows.lowerBound &+ r, from: spans[r].0, to: spans[r].1, cover: covers.map { $0 + r },
+                         frame: frame, scratch: strip.scratch)
                 }
-            }
-            guard tiles && shaders[k].drawsInTiles else {
-                for r in 0..<rowCount { draw(r, from: spans[r].0, to: spans[r].1) }
                 continue
             }
             // A tile at a time, each tile's rows in turn, so that the texels one row reads are still in cache
@@ -175,9 +166,26 @@ private struct Band: Sendable {
             var left = lo
             while left < hi {
                 let right = min(hi, left &+ Self.tileWidth)
-                for r in 0..<rowCount { draw(r, from: max(spans[r].0, left), to: min(spans[r].1, right)) }
+                for r in 0..<rowCount {
+                    draw(shader, row: strip.rows.lowerBound &+ r, from: max(spans[r].0, left), to: min(spans[r].1, right),
+                         cover: covers.map { $0 + r }, frame: frame, scratch: strip.scratch)
+                }
                 left = right
             }
+        }
+    }
+
+    /// Columns `x0..<x1` of row `y` of the item, less what `cover` says opaque items above overwrite there.
+    @inline(__always)
+    private func draw(_ shader: UnsafePointer<LayerShader>, row y: Int, from x0: Int, to x1: Int,
+                      cover: UnsafePointer<RowCover>?, frame: FrameRows, scratch: UnsafeMutablePointer<UInt32>) {
+        guard x0 < x1 else { return }
+        // y is a row of the frame: y * width is within its pixel count.
+        let row = frame.base + y &* frame.width
+        if let cover {
+            cover.pointee.forEachGap(in: x0, x1) { x0, x1 in shader.pointee.draw(row: row, y: y, from: x0, to: x1, scratch: scratch) }
+        } else {
+            shader.pointee.draw(row: row, y: y, from: x0, to: x1, scratch: scratch)
         }
     }
 }

@@ -100,4 +100,16 @@ import Testing
             }
         }
     }
+
+    /// A frame with nothing on it is its background, on one thread and on several bands, however tall.
+    @Test func emptyFramesAreTheirBackground() throws {
+        for (height, threads) in [(1, 1), (7, 2), (1080, 2), (33, 1)] {
+            let list = DrawList(scene: Scene(size: Size(64, Double(height)), layers: []), scale: 1, snapshots: [],
+                                background: Color(red: 0.2, green: 0.4, blue: 0.6))
+            #expect(list.items.isEmpty)
+            let frame = try CPUCompositor(threads: threads).render(list)
+            #expect(frame.width == 64 && frame.height == height)
+            #expect(frame.pixels.allSatisfy { $0 == list.background }, "\(height) rows on \(threads) thread(s)")
+        }
+    }
 }
