@@ -26,7 +26,7 @@ struct LayerShader: @unchecked Sendable {
     /// For perspective items: local margins inside which edge coverage is surely 1 (the largest local length
     /// of a pixel over the outline's vertices, twice what coverage needs, for safety).
     let perspectiveMarginU, perspectiveMarginV: Double
-    /// The outline's vertices, inline so that a copy of the shader (a band's per-row use) retains nothing:
+    /// The outline's vertices, inline so that a copy of the shader (`unshaded`, per row) retains nothing:
     /// `outlineCount` of them, at most `outlineCapacity` (a quad clipped at the eye has five at most). An
     /// outline with more (`outlineOverflows`) keeps none, and its rows span the whole bounds.
     let outlineX, outlineY: SIMD8<Double>
