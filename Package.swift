@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "SegueCPU", dependencies: ["SegueCore", "CSegueKernels"]),
         // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).
         .target(name: "CSegueKernels"),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CSegueKernels"]),
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"]),

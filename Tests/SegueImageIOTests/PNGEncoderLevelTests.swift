@@ -1,5 +1,5 @@
 import SegueCore
-import SegueImageIO
+@testable import SegueImageIO
 import SegueSamples
 import Testing
 
@@ -77,6 +77,20 @@ import Testing
             for level in [0, 1, 2, 3, 9] {
                 #expect(try ImageDecoder.decodePNG(data: PNGEncoder.encode(p, compressionLevel: level), name: "odd.png") == p)
             }
+        }
+    }
+
+    /// The C row kernels against their Swift twins on whole frames, at the levels that use them (the sampled
+    /// search at 2 and 3, the conversion and the filters at all), on the frames above and on a 1920x1080 one.
+    @Test(arguments: [1, 2, 3, 6])
+    func rowKernelsWriteTheSameBytes(level: Int) throws {
+        let wide = SampleScreens.home(width: 960, height: 540, scale: 2)
+        for (name, frame) in Self.frames() + [("home 1920x1080", wide)] {
+            let kernels = try PNGEncoder.encode(frame, compressionLevel: level, knownOpaque: false, workspace: nil, rowKernels: true)
+            let swift = try PNGEncoder.encode(frame, compressionLevel: level, knownOpaque: false, workspace: nil, rowKernels: false)
+            let first = (0..<min(kernels.count, swift.count)).first { kernels[$0] != swift[$0] } ?? min(kernels.count, swift.count)
+            #expect(kernels.count == swift.count && first == kernels.count,
+                    "level \(level), \(name): \(kernels.count) against \(swift.count) bytes, first differing at byte \(first)")
         }
     }
 }

@@ -45,4 +45,63 @@ import Testing
             }
         }
     }
+
+    /// Both bodies of the C kernels where this CPU runs both (the baseline's alone elsewhere).
+    static let kernelBodies = RowKernels.avx2 ? [false, true] : [false]
+
+    /// Rows of several kinds, so that each of None, Sub, Up and Paeth wins somewhere: noise, horizontal ramps
+    /// (Sub), the row above again (Up), a smooth slope in both directions (Paeth) and flat rows (None on a tie).
+    static func rowPairs(bytes n: Int, bpp: Int, random: inout TestRandom) -> [(cur: [UInt8], prev: [UInt8])] {
+        let noise = (0..<n).map { _ in random.byte() }, above = (0..<n).map { _ in random.byte() }
+        let ramp = (0..<n).map { i in UInt8(truncatingIfNeeded: i / bpp * 3 + i % bpp * 40) }
+        let slope = { (row: Int) in (0..<n).map { i in UInt8(truncatingIfNeeded: (i / bpp) * 2 + row * 5 + i % bpp * 9) } }
+        let flat = [UInt8](repeating: 0, count: n)
+        var bumpy = ramp
+        for i in stride(from: 0, to: n, by: 7) { bumpy[i] = random.byte() }
+        return [(noise, above), (ramp, noise), (above, above), (slope(1), slope(0)), (flat, flat), (bumpy, ramp)]
+    }
+
+    @Test(arguments: [3, 4])
+    func kernelsMatchTheSwiftRows(bpp: Int) {
+        var random = TestRandom(state: 0xD1B5_4A32_D192_ED03 &+ UInt64(bpp))
+        var picked = Set<UInt8>()
+        for width in Array(1...13) + [1920, 3847] {
+            let n = width * bpp
+            for (cur, prev) in Self.rowPairs(bytes: n, bpp: bpp, random: &random) {
+                cur.withUnsafeBufferPointer { c in
+                    prev.withUnsafeBufferPointer { p in
+                        for avx2 in Self.kernelBodies {
+                            for type: UInt8 in 0...4 {
+                                var out = [UInt8](repeating: 0, count: n)
+                                out.withUnsafeMutableBufferPointer { o in
+                                    RowKernels.apply(type, c.baseAddress!, p.baseAddress!, o.baseAddress!, n, bpp, avx2: avx2)
+                                }
+                                let same = out == Self.expected(type, cur, prev, bpp)
+                                #expect(same, "filter \(type), \(width) px, avx2 \(avx2)")
+                            }
+                            for firstRow in [false, true] {
+                                let swift = Filters.pickSampled(c.baseAddress!, p.baseAddress!, n, bpp, firstRow: firstRow)
+                                let kernel = RowKernels.pickSampled(c.baseAddress!, p.baseAddress!, n, bpp, firstRow: firstRow, avx2: avx2)
+                                #expect(kernel == swift, "\(width) px, first row \(firstRow), avx2 \(avx2)")
+                                if !firstRow { picked.insert(kernel) }
+                            }
+                        }
+                    }
+                }
+            }
+            let pixels = (0..<width).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+            var swift = [UInt8](repeating: 0, count: width * 3)
+            pixels.withUnsafeBufferPointer { src in
+                swift.withUnsafeMutableBufferPointer { Rows.rgb(src.baseAddress!, width, $0.baseAddress!) }
+                for avx2 in Self.kernelBodies {
+                    var kernel = [UInt8](repeating: 0, count: width * 3)
+                    kernel.withUnsafeMutableBufferPointer { RowKernels.rgb(src.baseAddress!, width, $0.baseAddress!, avx2: avx2) }
+                    let same = kernel == swift
+                    #expect(same, "rgb, \(width) px, avx2 \(avx2)")
+                }
+            }
+        }
+        // The rows reached every outcome of the search, so the comparison above covered each.
+        #expect(picked == [0, 1, 2, 4], "filters picked: \(picked.sorted())")
+    }
 }

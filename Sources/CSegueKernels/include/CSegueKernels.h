@@ -66,4 +66,17 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
 /// returns how many (the tail is the caller's).
 long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long count);
 
+// PNG rows (png_rows.c), for the encoder: the twins of `Rows.rgb`, `Filters.apply` and `Filters.pickSampled`
+// in PNGEncoder.swift, byte for byte; `avx2` (true only where `segue_has_avx2` is) picks a body compiled for it.
+
+/// R, G, B of each of `width` opaque premultiplied pixels, 3 bytes a pixel.
+void segue_png_rgb(const uint32_t *src, long width, uint8_t *out, bool avx2);
+
+/// PNG filter `type` (0 None ... 4 Paeth) of the `n` bytes of `cur` (the row above `prev`, `bpp` bytes a pixel)
+/// into `out`.
+void segue_png_filter(int type, const uint8_t *cur, const uint8_t *prev, uint8_t *out, long n, long bpp, bool avx2);
+
+/// None, Sub, Up or Paeth, whichever costs least on every 8th pixel (Sub or None on the first row).
+int segue_png_pick_sampled(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2);
+
 #endif

@@ -1,0 +1,194 @@
+#include "CSegueKernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// PNG's row work (issue 13: the encoder's own share of a frame on disk): each function has a plain body,
+// compiled once for the baseline and once more for AVX2 where the compiler can use it (the same C, so the same
+// bytes either way); `segue_has_avx2` picks at run time. Each is the twin of a Swift function in PNGEncoder.swift
+// (`Rows.rgb`, `Filters.apply`, `Filters.pickSampled`), which the tests hold it to byte for byte.
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define SEGUE_AVX2 __attribute__((target("avx2")))
+#endif
+
+static inline __attribute__((always_inline)) void rgb_body(const uint32_t *src, long width, uint8_t *out) {
+    for (long x = 0; x < width; x++) {
+        uint32_t p = src[x];
+        out[3 * x] = (uint8_t)p;
+        out[3 * x + 1] = (uint8_t)(p >> 8);
+        out[3 * x + 2] = (uint8_t)(p >> 16);
+    }
+}
+
+static inline __attribute__((always_inline)) uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
+    int pa = abs((int)b - (int)c), pb = abs((int)a - (int)c), pc = abs((int)a + (int)b - 2 * (int)c);
+    // Selects, not branches: which one wins is no more predictable than the picture.
+    int bc = pb <= pc ? b : c;
+    return (uint8_t)(((pa <= pb) & (pa <= pc)) ? a : bc);
+}
+
+static inline __attribute__((always_inline)) void filter_body(int type, const uint8_t *cur, const uint8_t *prev,
+                                                              uint8_t *out, long n, long bpp) {
+    long first = bpp < n ? bpp : n;
+    switch (type) {
+    case 0:
+        for (long i = 0; i < n; i++) out[i] = cur[i];
+        break;
+    case 1:
+        for (long i = 0; i < first; i++) out[i] = cur[i];
+        for (long i = bpp; i < n; i++) out[i] = (uint8_t)(cur[i] - cur[i - bpp]);
+        break;
+    case 2:
+        for (long i = 0; i < n; i++) out[i] = (uint8_t)(cur[i] - prev[i]);
+        break;
+    case 3:
+        for (long i = 0; i < first; i++) out[i] = (uint8_t)(cur[i] - (prev[i] >> 1));
+        for (long i = bpp; i < n; i++) out[i] = (uint8_t)(cur[i] - (uint8_t)(((unsigned)cur[i - bpp] + prev[i]) >> 1));
+        break;
+    default:
+        for (long i = 0; i < first; i++) out[i] = (uint8_t)(cur[i] - prev[i]);  // Paeth with a = c = 0 picks b
+        for (long i = bpp; i < n; i++) out[i] = (uint8_t)(cur[i] - paeth(cur[i - bpp], prev[i], prev[i - bpp]));
+        break;
+    }
+}
+
+/// A filtered byte's distance from zero, read as signed (`Filters.cost`), without a branch.
+static inline __attribute__((always_inline)) long cost(uint8_t v) { return labs((long)(int8_t)v); }
+
+static inline __attribute__((always_inline)) int pick_sampled_body(const uint8_t *cur, const uint8_t *prev, long n,
+                                                                   long bpp, bool firstRow) {
+    long none = 0, sub = 0, up = 0, pae = 0;
+    for (long i = bpp; i < n; i += 8 * bpp) {
+        long end = i + bpp < n ? i + bpp : n;
+        for (long k = i; k < end; k++) {
+            uint8_t x = cur[k], a = cur[k - bpp], b = prev[k], c = prev[k - bpp];
+            none += cost(x);
+            sub += cost((uint8_t)(x - a));
+            up += cost((uint8_t)(x - b));
+            pae += cost((uint8_t)(x - paeth(a, b, c)));
+        }
+    }
+    if (firstRow) return sub <= none ? 1 : 0;
+    int best = 0;
+    long least = none;
+    if (sub < least) { best = 1; least = sub; }
+    if (up < least) { best = 2; least = up; }
+    if (pae < least) best = 4;
+    return best;
+}
+
+#if defined(__x86_64__)
+/// Four pixels a step: a byte shuffle keeps R, G, B of each and packs them into 12 bytes (stored as 16, the
+/// last 4 overwritten by the next step), while 16 bytes fit in what is left of the row.
+SEGUE_AVX2 static void rgb_avx2(const uint32_t *src, long width, uint8_t *out) {
+    const __m128i pack = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    long x = 0;
+    for (; x + 6 <= width; x += 4) {
+        __m128i p = _mm_loadu_si128((const __m128i *)(src + x));
+        _mm_storeu_si128((__m128i *)(out + 3 * x), _mm_shuffle_epi8(p, pack));
+    }
+    rgb_body(src + x, width - x, out + 3 * x);
+}
+
+SEGUE_AVX2 static void filter_avx2(int type, const uint8_t *cur, const uint8_t *prev, uint8_t *out, long n, long bpp) {
+    filter_body(type, cur, prev, out, n, bpp);
+}
+
+/// The sum of the costs of 32 filtered bytes `x - predicted` (each |x - p| read as a signed byte), in 4 lanes.
+SEGUE_AVX2 static inline __m256i cost_sum(__m256i x, __m256i predicted) {
+    return _mm256_sad_epu8(_mm256_abs_epi8(_mm256_sub_epi8(x, predicted)), _mm256_setzero_si256());
+}
+
+/// Paeth's predictor for 16 bytes in 16-bit lanes (`paeth` above, the same ties).
+SEGUE_AVX2 static inline __m256i paeth16(__m256i a, __m256i b, __m256i c) {
+    __m256i pa = _mm256_abs_epi16(_mm256_sub_epi16(b, c)), pb = _mm256_abs_epi16(_mm256_sub_epi16(a, c));
+    __m256i pc = _mm256_abs_epi16(_mm256_sub_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(c, c)));
+    __m256i bc = _mm256_blendv_epi8(c, b, _mm256_cmpgt_epi16(_mm256_add_epi16(pc, _mm256_set1_epi16(1)), pb));  // pb <= pc
+    __m256i notA = _mm256_or_si256(_mm256_cmpgt_epi16(pa, pb), _mm256_cmpgt_epi16(pa, pc));
+    return _mm256_blendv_epi8(a, bc, notA);
+}
+
+/// The sampled search 32 bytes a step: the bytes of the sampled pixels (x, its left neighbour a, the byte
+/// above b and above-left c) are first copied side by side, a few dozen pixels at a time, then costed whole.
+/// The sums are those of `pick_sampled_body` (the same bytes, added in another order); padding bytes are 0,
+/// which cost nothing under any filter.
+SEGUE_AVX2 static inline __attribute__((always_inline)) int pick_sampled_avx2_bpp(const uint8_t *cur, const uint8_t *prev,
+                                                                                  long n, const long bpp, bool firstRow) {
+    enum { chunk = 256 };  // bytes of each of x, a, b, c a pass (64 pixels of 4 bytes)
+    uint8_t xs[chunk], as[chunk], bs[chunk], cs[chunk];
+    __m256i none = _mm256_setzero_si256(), sub = none, up = none, pae = none;
+    const __m256i zero = _mm256_setzero_si256();
+    long i = bpp;
+    while (i < n) {
+        long m = 0;
+        // Whole pixels only: a sample cut short by the row's end (never, for whole pixels) is left to the body.
+        for (; i + bpp <= n && m + bpp <= chunk; i += 8 * bpp, m += bpp) {
+            memcpy(xs + m, cur + i, bpp);
+            memcpy(as + m, cur + i - bpp, bpp);
+            memcpy(bs + m, prev + i, bpp);
+            memcpy(cs + m, prev + i - bpp, bpp);
+        }
+        if (m == 0) break;
+        long padded = (m + 31) & ~31L;
+        memset(xs + m, 0, padded - m); memset(as + m, 0, padded - m);
+        memset(bs + m, 0, padded - m); memset(cs + m, 0, padded - m);
+        for (long k = 0; k < padded; k += 32) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(xs + k)), a = _mm256_loadu_si256((const __m256i *)(as + k));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(bs + k)), c = _mm256_loadu_si256((const __m256i *)(cs + k));
+            none = _mm256_add_epi64(none, cost_sum(x, zero));
+            sub = _mm256_add_epi64(sub, cost_sum(x, a));
+            up = _mm256_add_epi64(up, cost_sum(x, b));
+            __m256i lo = paeth16(_mm256_unpacklo_epi8(a, zero), _mm256_unpacklo_epi8(b, zero), _mm256_unpacklo_epi8(c, zero));
+            __m256i hi = paeth16(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero), _mm256_unpackhi_epi8(c, zero));
+            pae = _mm256_add_epi64(pae, cost_sum(x, _mm256_packus_epi16(lo, hi)));
+        }
+    }
+    if (i < n) return pick_sampled_body(cur, prev, n, bpp, firstRow);  // not reached for rows of whole pixels
+    long sums[4];
+    __m256i all[4] = { none, sub, up, pae };
+    for (int f = 0; f < 4; f++) {
+        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(all[f]), _mm256_extracti128_si256(all[f], 1));
+        sums[f] = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+    }
+    if (firstRow) return sums[1] <= sums[0] ? 1 : 0;
+    int best = 0;
+    long least = sums[0];
+    if (sums[1] < least) { best = 1; least = sums[1]; }
+    if (sums[2] < least) { best = 2; least = sums[2]; }
+    if (sums[3] < least) best = 4;
+    return best;
+}
+
+SEGUE_AVX2 static int pick_sampled_avx2(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow) {
+    // A constant bpp in each: the copies of a pixel's bytes are then a load and a store, not calls.
+    if (bpp == 3) return pick_sampled_avx2_bpp(cur, prev, n, 3, firstRow);
+    if (bpp == 4) return pick_sampled_avx2_bpp(cur, prev, n, 4, firstRow);
+    return pick_sampled_body(cur, prev, n, bpp, firstRow);
+}
+#endif
+
+void segue_png_rgb(const uint32_t *src, long width, uint8_t *out, bool avx2) {
+#if defined(__x86_64__)
+    if (avx2) return rgb_avx2(src, width, out);
+#endif
+    (void)avx2;
+    rgb_body(src, width, out);
+}
+
+void segue_png_filter(int type, const uint8_t *cur, const uint8_t *prev, uint8_t *out, long n, long bpp, bool avx2) {
+#if defined(__x86_64__)
+    if (avx2) return filter_avx2(type, cur, prev, out, n, bpp);
+#endif
+    (void)avx2;
+    filter_body(type, cur, prev, out, n, bpp);
+}
+
+int segue_png_pick_sampled(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2) {
+#if defined(__x86_64__)
+    if (avx2) return pick_sampled_avx2(cur, prev, n, bpp, firstRow);
+#endif
+    (void)avx2;
+    return pick_sampled_body(cur, prev, n, bpp, firstRow);
+}
