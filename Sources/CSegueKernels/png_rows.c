@@ -1,5 +1,6 @@
 #include "CSegueKernels.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,17 @@ static inline __attribute__((always_inline)) void filter_body(int type, const ui
 /// A filtered byte's distance from zero, read as signed (`Filters.cost`), without a branch.
 static inline __attribute__((always_inline)) long cost(uint8_t v) { return labs((long)(int8_t)v); }
 
+/// The filter of least cost (`Filters.pickFull`'s order on ties), Sub or None on the first row.
+static inline __attribute__((always_inline)) int least_cost(const long sums[5], bool firstRow) {
+    if (firstRow) return sums[1] <= sums[0] ? 1 : 0;
+    int best = 0;
+    long least = sums[0];
+    for (int f = 1; f < 5; f++) {
+        if (sums[f] < least) { best = f; least = sums[f]; }
+    }
+    return best;
+}
+
 static inline __attribute__((always_inline)) int pick_sampled_body(const uint8_t *cur, const uint8_t *prev, long n,
                                                                    long bpp, bool firstRow) {
     long none = 0, sub = 0, up = 0, pae = 0;
@@ -70,13 +82,41 @@ static inline __attribute__((always_inline)) int pick_sampled_body(const uint8_t
             pae += cost((uint8_t)(x - paeth(a, b, c)));
         }
     }
-    if (firstRow) return sub <= none ? 1 : 0;
-    int best = 0;
-    long least = none;
-    if (sub < least) { best = 1; least = sub; }
-    if (up < least) { best = 2; least = up; }
-    if (pae < least) best = 4;
-    return best;
+    long sums[5] = { none, sub, up, LONG_MAX, pae };  // Average is not among the sampled
+    return least_cost(sums, firstRow);
+}
+
+/// The costs of None, Sub, Up, Average and Paeth (`sums[0...4]`) added up over the first pixel of a row,
+/// which has nothing to its left (a = c = 0).
+static inline __attribute__((always_inline)) void first_pixel_costs(const uint8_t *cur, const uint8_t *prev, long n,
+                                                                    long bpp, long sums[5]) {
+    long first = bpp < n ? bpp : n;
+    for (long k = 0; k < first; k++) {
+        uint8_t x = cur[k], b = prev[k];
+        sums[0] += cost(x); sums[1] += cost(x); sums[2] += cost((uint8_t)(x - b));
+        sums[3] += cost((uint8_t)(x - (b >> 1))); sums[4] += cost((uint8_t)(x - b));
+    }
+}
+
+/// The same costs over bytes `from ..< n` of a row (`from` at least `bpp`).
+static inline __attribute__((always_inline)) void full_costs(const uint8_t *cur, const uint8_t *prev, long from, long n,
+                                                             long bpp, long sums[5]) {
+    for (long k = from; k < n; k++) {
+        uint8_t x = cur[k], a = cur[k - bpp], b = prev[k], c = prev[k - bpp];
+        sums[0] += cost(x);
+        sums[1] += cost((uint8_t)(x - a));
+        sums[2] += cost((uint8_t)(x - b));
+        sums[3] += cost((uint8_t)(x - (uint8_t)(((unsigned)a + b) >> 1)));
+        sums[4] += cost((uint8_t)(x - paeth(a, b, c)));
+    }
+}
+
+static inline __attribute__((always_inline)) int pick_full_body(const uint8_t *cur, const uint8_t *prev, long n,
+                                                                long bpp, bool firstRow) {
+    long sums[5] = { 0 };
+    first_pixel_costs(cur, prev, n, bpp, sums);
+    full_costs(cur, prev, bpp, n, bpp, sums);
+    return least_cost(sums, firstRow);
 }
 
 #if defined(__x86_64__)
@@ -99,6 +139,12 @@ SEGUE_AVX2 static void filter_avx2(int type, const uint8_t *cur, const uint8_t *
 /// The sum of the costs of 32 filtered bytes `x - predicted` (each |x - p| read as a signed byte), in 4 lanes.
 SEGUE_AVX2 static inline __m256i cost_sum(__m256i x, __m256i predicted) {
     return _mm256_sad_epu8(_mm256_abs_epi8(_mm256_sub_epi8(x, predicted)), _mm256_setzero_si256());
+}
+
+/// The sum of a vector's four 64-bit lanes.
+SEGUE_AVX2 static inline long lane_sum(__m256i v) {
+    __m128i h = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
 }
 
 /// Paeth's predictor for 16 bytes in 16-bit lanes (`paeth` above, the same ties).
@@ -146,19 +192,34 @@ SEGUE_AVX2 static inline __attribute__((always_inline)) int pick_sampled_avx2_bp
         }
     }
     if (i < n) return pick_sampled_body(cur, prev, n, bpp, firstRow);  // not reached for rows of whole pixels
-    long sums[4];
-    __m256i all[4] = { none, sub, up, pae };
-    for (int f = 0; f < 4; f++) {
-        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(all[f]), _mm256_extracti128_si256(all[f], 1));
-        sums[f] = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+    long sums[5] = { lane_sum(none), lane_sum(sub), lane_sum(up), LONG_MAX, lane_sum(pae) };
+    return least_cost(sums, firstRow);
+}
+
+/// The search over all five filters and the whole row, 32 bytes a step (the first pixel, which has nothing to
+/// its left, and the last few bytes as `pick_full_body` does them). Average rounds down: the rounded-up
+/// `avg_epu8` less the carry bit `(a ^ b) & 1`.
+SEGUE_AVX2 static int pick_full_avx2(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow) {
+    long sums[5] = { 0 };
+    first_pixel_costs(cur, prev, n, bpp, sums);
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi8(1);
+    __m256i v[5] = { zero, zero, zero, zero, zero };
+    long k = bpp;
+    for (; k + 32 <= n; k += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(cur + k)), a = _mm256_loadu_si256((const __m256i *)(cur + k - bpp));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(prev + k)), c = _mm256_loadu_si256((const __m256i *)(prev + k - bpp));
+        v[0] = _mm256_add_epi64(v[0], cost_sum(x, zero));
+        v[1] = _mm256_add_epi64(v[1], cost_sum(x, a));
+        v[2] = _mm256_add_epi64(v[2], cost_sum(x, b));
+        __m256i mean = _mm256_sub_epi8(_mm256_avg_epu8(a, b), _mm256_and_si256(_mm256_xor_si256(a, b), one));
+        v[3] = _mm256_add_epi64(v[3], cost_sum(x, mean));
+        __m256i lo = paeth16(_mm256_unpacklo_epi8(a, zero), _mm256_unpacklo_epi8(b, zero), _mm256_unpacklo_epi8(c, zero));
+        __m256i hi = paeth16(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero), _mm256_unpackhi_epi8(c, zero));
+        v[4] = _mm256_add_epi64(v[4], cost_sum(x, _mm256_packus_epi16(lo, hi)));
     }
-    if (firstRow) return sums[1] <= sums[0] ? 1 : 0;
-    int best = 0;
-    long least = sums[0];
-    if (sums[1] < least) { best = 1; least = sums[1]; }
-    if (sums[2] < least) { best = 2; least = sums[2]; }
-    if (sums[3] < least) best = 4;
-    return best;
+    for (int f = 0; f < 5; f++) sums[f] += lane_sum(v[f]);
+    full_costs(cur, prev, k, n, bpp, sums);
+    return least_cost(sums, firstRow);
 }
 
 SEGUE_AVX2 static int pick_sampled_avx2(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow) {
@@ -191,4 +252,12 @@ int segue_png_pick_sampled(const uint8_t *cur, const uint8_t *prev, long n, long
 #endif
     (void)avx2;
     return pick_sampled_body(cur, prev, n, bpp, firstRow);
+}
+
+int segue_png_pick_full(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2) {
+#if defined(__x86_64__)
+    if (avx2) return pick_full_avx2(cur, prev, n, bpp, firstRow);
+#endif
+    (void)avx2;
+    return pick_full_body(cur, prev, n, bpp, firstRow);
 }

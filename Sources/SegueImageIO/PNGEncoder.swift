@@ -60,9 +60,11 @@ public enum PNGEncoder {
                 let out = filtered + y * (rowBytes + 1)
                 if rowKernels {
                     if opaque { RowKernels.rgb(line, width, cur) } else { Rows.straightRGBA(line, width, cur) }
-                    let type = setting.filters == .sampled
-                        ? RowKernels.pickSampled(cur, prev, rowBytes, bpp, firstRow: y == 0)
-                        : setting.filters.choose(cur, prev, rowBytes, bpp, y)
+                    let type: UInt8 = switch setting.filters {
+                    case .sampled: RowKernels.pickSampled(cur, prev, rowBytes, bpp, firstRow: y == 0)
+                    case .full: RowKernels.pickFull(cur, prev, rowBytes, bpp, firstRow: y == 0)
+                    default: setting.filters.choose(cur, prev, rowBytes, bpp, y)
+                    }
                     out[0] = type
                     RowKernels.apply(type, cur, prev, out + 1, rowBytes, bpp)
                 } else {
@@ -228,8 +230,8 @@ public enum PNGEncoder {
     }
 }
 
-/// The row work in C (png_rows.c): what `Rows.rgb`, `Filters.apply` and `Filters.pickSampled` compute, byte
-/// for byte, in bodies compiled for AVX2 where the CPU has it (`avx2`) and for the baseline elsewhere. With
+/// The row work in C (png_rows.c): what `Rows.rgb`, `Filters.apply`, `Filters.pickSampled` and
+/// `Filters.pickFull` compute, byte for byte, in bodies compiled for AVX2 where the CPU has it (`avx2`) and for the baseline elsewhere. With
 /// them the encoder's own share of a 1920x1080 frame fell from about a third of its time to a tenth, the rest
 /// being libdeflate's.
 enum RowKernels {
@@ -251,6 +253,12 @@ enum RowKernels {
     static func pickSampled(_ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int,
                             firstRow: Bool, avx2: Bool = avx2) -> UInt8 {
         UInt8(truncatingIfNeeded: segue_png_pick_sampled(cur, prev, n, bpp, firstRow, avx2))
+    }
+
+    @inline(__always)
+    static func pickFull(_ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int,
+                         firstRow: Bool, avx2: Bool = avx2) -> UInt8 {
+        UInt8(truncatingIfNeeded: segue_png_pick_full(cur, prev, n, bpp, firstRow, avx2))
     }
 }
 

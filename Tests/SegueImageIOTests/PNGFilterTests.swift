@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: [3, 4])
     func kernelsMatchTheSwiftRows(bpp: Int) {
         var random = TestRandom(state: 0xD1B5_4A32_D192_ED03 &+ UInt64(bpp))
-        var picked = Set<UInt8>()
+        var picked = Set<UInt8>(), pickedFull = Set<UInt8>()
         for width in Array(1...13) + [1920, 3847] {
             let n = width * bpp
             for (cur, prev) in Self.rowPairs(bytes: n, bpp: bpp, random: &random) {
@@ -84,6 +84,10 @@ import Testing
                                 let kernel = RowKernels.pickSampled(c.baseAddress!, p.baseAddress!, n, bpp, firstRow: firstRow, avx2: avx2)
                                 #expect(kernel == swift, "\(width) px, first row \(firstRow), avx2 \(avx2)")
                                 if !firstRow { picked.insert(kernel) }
+                                let full = RowKernels.pickFull(c.baseAddress!, p.baseAddress!, n, bpp, firstRow: firstRow, avx2: avx2)
+                                #expect(full == Filters.pickFull(c.baseAddress!, p.baseAddress!, n, bpp, firstRow: firstRow),
+                                        "full search, \(width) px, first row \(firstRow), avx2 \(avx2)")
+                                if !firstRow { pickedFull.insert(full) }
                             }
                         }
                     }
@@ -103,5 +107,6 @@ import Testing
         }
         // The rows reached every outcome of the search, so the comparison above covered each.
         #expect(picked == [0, 1, 2, 4], "filters picked: \(picked.sorted())")
+        #expect(pickedFull.isSuperset(of: [0, 1, 2, 4]), "filters picked by the full search: \(pickedFull.sorted())")
     }
 }

@@ -66,7 +66,8 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
 /// returns how many (the tail is the caller's).
 long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long count);
 
-// PNG rows (png_rows.c), for the encoder: the twins of `Rows.rgb`, `Filters.apply` and `Filters.pickSampled`
+// PNG rows (png_rows.c), for the encoder: the twins of `Rows.rgb`, `Filters.apply`, `Filters.pickSampled` and
+// `Filters.pickFull`
 // in PNGEncoder.swift, byte for byte; `avx2` (true only where `segue_has_avx2` is) picks a body compiled for it.
 
 /// R, G, B of each of `width` opaque premultiplied pixels, 3 bytes a pixel.
@@ -78,5 +79,8 @@ void segue_png_filter(int type, const uint8_t *cur, const uint8_t *prev, uint8_t
 
 /// None, Sub, Up or Paeth, whichever costs least on every 8th pixel (Sub or None on the first row).
 int segue_png_pick_sampled(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2);
+
+/// The filter of the five whose costs over the whole row add up least (Sub or None on the first row).
+int segue_png_pick_full(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2);
 
 #endif
