@@ -59,11 +59,12 @@ public struct RenderJob: Sendable {
 
     /// The PNG compression level used unless `--png-level` says otherwise. Measured on one 1920x1080 frame each
     /// of circle-spread between the sample screens, of text lines and of a photo-like picture (release build,
-    /// 2 shared cores, one thread; segue-bench's PNG section), ms / KiB per frame, PNGEncoder (libdeflate 1.14):
-    /// level 0 2.5 / 6076 (stored); 2: screens 13.7 / 42, text 16.5 / 44, photo 47 / 1932; 3: 13 / 43, 17 / 40,
-    /// 67 / 1891; 6: 44 / 38, 52 / 35, 299 / 1750; 9: 0.8-1.5 s / 37, 30, 1633. Level 2 is the knee: levels 4-9
-    /// buy 10-30% smaller files at 3-60x the time. The libspng encoder used before took 34 / 66, 50 / 68 and
-    /// 93 / 2241 at its level 2, so level 2 stays the default, now 2-3x faster and 14-36% smaller.
+    /// 2 shared cores, one thread; segue-bench's PNG section, with the row work in C), ms / KiB per frame,
+    /// PNGEncoder (libdeflate 1.14): level 0 1.2 / 6076 (stored); 2: screens 7.4 / 42, text 7.3 / 44, photo
+    /// 36 / 1932; 4: 8.1 / 38, 8.1 / 38, 66 / 1834; 6: 9.4 / 38, 10.4 / 35, 216 / 1750; 9: 0.47-0.99 s / 37,
+    /// 30, 1633. Level 2 stays the knee: level 4 buys 5-14% smaller files at 1.1x the time on flat screens
+    /// and text but 1.9x on a photo, and levels 6-9 3-60x the time there. The libspng encoder used before took
+    /// 34 / 66, 50 / 68 and 93 / 2241 at its level 2.
     public static let defaultPNGLevel = 2
 
     public init(storyboard: Storyboard, output: Output) {
