@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CSegueKernels"]),
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
-        .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples"]),
+        .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSegueKernels"]),
         // Signal handlers installed before main runs (a C constructor), for the command line only.
         .target(name: "CSegueStartup"),
         .executableTarget(

@@ -1,3 +1,4 @@
+import CSegueKernels
 import SegueCore
 
 /// YUV4MPEG2 framing for `--format y4m`: full-range BT.601 (JPEG) YCbCr, 4:4:4 (`C444`) or 4:2:0 (`C420jpeg`),
@@ -21,8 +22,31 @@ public struct Y4M: Sendable {
         return Array("YUV4MPEG2 W\(width) H\(height) F\(rate) Ip A1:1 \(tag) XCOLORRANGE=FULL\n".utf8)
     }
 
-    /// One `FRAME` with its planes, from a premultiplied frame (the background makes every frame opaque).
-    func frame(_ pixmap: Pixmap) -> [UInt8] {
+    /// Whether the planes' C kernel takes its AVX2 body.
+    static let avx2 = segue_has_avx2()
+
+    /// One `FRAME` with its planes, from a premultiplied frame (the background makes every frame opaque): the
+    /// planes by the C kernel (`segue_ycbcr_planes`), byte for byte `referenceFrame`'s. 241 circle-spread
+    /// frames at 1920x1080 to /dev/null, 2 cores: 4:4:4 1.92 s with the Swift loops (15 ms of CPU a frame)
+    /// -> 0.38 s with the kernel, 4:2:0 0.88 -> 0.33 s.
+    func frame(_ pixmap: Pixmap, avx2: Bool = Self.avx2) -> [UInt8] {
+        let n = width * height
+        let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
+        var out = [UInt8](repeating: 0, count: 6 + n + 2 * cw * ch)
+        out.replaceSubrange(0..<6, with: Array("FRAME\n".utf8))
+        precondition(pixmap.width == width && pixmap.height == height, "a \(pixmap.width)x\(pixmap.height) frame in a \(width)x\(height) stream")
+        guard n > 0 else { return out }
+        out.withUnsafeMutableBufferPointer { buffer in
+            let y = buffer.baseAddress! + 6, u = y + n, v = u + cw * ch
+            pixmap.pixels.withUnsafeBufferPointer { px in
+                segue_ycbcr_planes(px.baseAddress!, width, height, chroma == .c420, y, u, v, avx2)
+            }
+        }
+        return out
+    }
+
+    /// `frame` written plainly in Swift, pixel by pixel: the function the kernel is tested against.
+    func referenceFrame(_ pixmap: Pixmap) -> [UInt8] {
         let n = width * height
         let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
         var out = [UInt8](repeating: 0, count: 6 + n + 2 * cw * ch)

@@ -83,4 +83,10 @@ int segue_png_pick_sampled(const uint8_t *cur, const uint8_t *prev, long n, long
 /// The filter of the five whose costs over the whole row add up least (Sub or None on the first row).
 int segue_png_pick_full(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2);
 
+/// The Y, Cb and Cr planes of a `width` x `height` frame of opaque premultiplied pixels (ycbcr_rows.c):
+/// full-range BT.601, chroma per pixel (4:4:4) or the mean of each 2x2 block (`chroma420`, planes of
+/// `(width + 1) / 2` x `(height + 1) / 2`), as `Y4M.referenceFrame` computes them.
+void segue_ycbcr_planes(const uint32_t *pixels, long width, long height, bool chroma420, uint8_t *y, uint8_t *u,
+                        uint8_t *v, bool avx2);
+
 #endif
