@@ -23,6 +23,20 @@ static inline __attribute__((always_inline)) void rgb_body(const uint32_t *src, 
     }
 }
 
+/// A premultiplied pixel as straight-alpha bytes R, G, B, A (`Pixmap.unpremultiply`): each channel
+/// `min(255, (c 255 + a / 2) / a)`, opaque and clear pixels as they are.
+static inline __attribute__((always_inline)) uint32_t straight(uint32_t p) {
+    uint32_t a = p >> 24;
+    if (a == 255 || a == 0) return a == 0 ? 0 : p;
+    uint32_t r = ((p & 0xFF) * 255 + a / 2) / a, g = ((p >> 8 & 0xFF) * 255 + a / 2) / a, b = ((p >> 16 & 0xFF) * 255 + a / 2) / a;
+    r = r < 255 ? r : 255; g = g < 255 ? g : 255; b = b < 255 ? b : 255;
+    return r | g << 8 | b << 16 | a << 24;
+}
+
+static inline __attribute__((always_inline)) void straight_body(const uint32_t *src, long count, uint32_t *out) {
+    for (long i = 0; i < count; i++) out[i] = straight(src[i]);
+}
+
 static inline __attribute__((always_inline)) uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
     int pa = abs((int)b - (int)c), pb = abs((int)a - (int)c), pc = abs((int)a + (int)b - 2 * (int)c);
     // Selects, not branches: which one wins is no more predictable than the picture.
@@ -130,6 +144,25 @@ SEGUE_AVX2 static void rgb_avx2(const uint32_t *src, long width, uint8_t *out) {
         _mm_storeu_si128((__m128i *)(out + 3 * x), _mm_shuffle_epi8(p, pack));
     }
     rgb_body(src + x, width - x, out + 3 * x);
+}
+
+/// Eight pixels a step where all eight are opaque (copied) or all clear (zeroed), the way frames mostly are;
+/// a mixed step goes pixel by pixel.
+SEGUE_AVX2 static void straight_avx2(const uint32_t *src, long count, uint32_t *out) {
+    const __m256i alpha = _mm256_set1_epi32((int)0xFF000000);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i p = _mm256_loadu_si256((const __m256i *)(src + i));
+        __m256i a = _mm256_and_si256(p, alpha);
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(a, alpha)) == -1) {
+            _mm256_storeu_si256((__m256i *)(out + i), p);
+        } else if (_mm256_testz_si256(p, alpha)) {
+            _mm256_storeu_si256((__m256i *)(out + i), _mm256_setzero_si256());
+        } else {
+            straight_body(src + i, 8, out + i);
+        }
+    }
+    straight_body(src + i, count - i, out + i);
 }
 
 SEGUE_AVX2 static void filter_avx2(int type, const uint8_t *cur, const uint8_t *prev, uint8_t *out, long n, long bpp) {
@@ -260,4 +293,12 @@ int segue_png_pick_full(const uint8_t *cur, const uint8_t *prev, long n, long bp
 #endif
     (void)avx2;
     return pick_full_body(cur, prev, n, bpp, firstRow);
+}
+
+void segue_straight_rgba(const uint32_t *src, long count, uint32_t *out, bool avx2) {
+#if defined(__x86_64__)
+    if (avx2) return straight_avx2(src, count, out);
+#endif
+    (void)avx2;
+    straight_body(src, count, out);
 }

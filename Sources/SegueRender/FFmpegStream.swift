@@ -111,7 +111,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
 
     func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload {
         guard alpha else { return .bytes(y4m.frame(frame)) }
-        return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
+        return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(StraightAlpha.bytes(of: frame))
     }
 
     func write(_ payload: FramePayload) throws {

@@ -96,7 +96,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         case .rgba:
             // A frame over an opaque background is opaque, so its premultiplied bytes are its straight bytes:
             // written as they are, with no pass over them. Over a transparent one, un-premultiplied.
-            return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(frame.straightRGBA())
+            return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(StraightAlpha.bytes(of: frame))
         case .y4m: return .bytes(y4m!.frame(frame))
         case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel, knownOpaque: knownOpaque))
         }

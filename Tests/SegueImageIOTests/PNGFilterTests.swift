@@ -1,4 +1,5 @@
 @testable import SegueImageIO
+import SegueCore
 import Testing
 
 /// The row filters as written against the PNG specification's per-byte definitions, written out here:
@@ -108,5 +109,32 @@ import Testing
         // The rows reached every outcome of the search, so the comparison above covered each.
         #expect(picked == [0, 1, 2, 4], "filters picked: \(picked.sorted())")
         #expect(pickedFull.isSuperset(of: [0, 1, 2, 4]), "filters picked by the full search: \(pickedFull.sorted())")
+    }
+
+    /// Every channel value under every alpha (also those above their alpha, which no premultiplied pixel has),
+    /// in runs of eight opaque and eight clear pixels as well as mixed: the straight-alpha kernel against
+    /// `Pixmap.unpremultiply`, both bodies, and whole frames against `Pixmap.straightRGBA()`.
+    @Test func straightAlphaKernelMatchesUnpremultiply() {
+        var pixels: [UInt32] = []
+        for a in 0...255 {
+            for c in 0...255 {
+                pixels.append(UInt32(c) | UInt32((c &* 7) & 255) << 8 | UInt32((c &* 13) & 255) << 16 | UInt32(a) << 24)
+            }
+        }
+        pixels += (0..<24).map { 0xFF00_0000 | UInt32($0 &* 0x010203) } + [UInt32](repeating: 0, count: 16) + [0x0000_0005, 0x8040_2010]
+        let width = pixels.count
+        var swift = [UInt8](repeating: 0, count: 4 * width)
+        pixels.withUnsafeBufferPointer { src in
+            swift.withUnsafeMutableBufferPointer { Rows.straightRGBA(src.baseAddress!, width, $0.baseAddress!) }
+            for avx2 in Self.kernelBodies {
+                var kernel = [UInt8](repeating: 0, count: 4 * width)
+                kernel.withUnsafeMutableBufferPointer { RowKernels.straightRGBA(src.baseAddress!, width, $0.baseAddress!, avx2: avx2) }
+                let first = (0..<kernel.count).first { kernel[$0] != swift[$0] }
+                #expect(first == nil, "avx2 \(avx2): first difference at byte \(first ?? -1) (pixel \((first ?? 0) / 4))")
+            }
+        }
+        let frame = Pixmap(width: 256, height: pixels.count / 256, pixels: Array(pixels.prefix(pixels.count / 256 * 256)))
+        let same = StraightAlpha.bytes(of: frame) == frame.straightRGBA()
+        #expect(same, "a \(frame.width)x\(frame.height) frame's straight bytes")
     }
 }

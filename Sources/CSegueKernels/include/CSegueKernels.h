@@ -73,6 +73,10 @@ long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long 
 /// R, G, B of each of `width` opaque premultiplied pixels, 3 bytes a pixel.
 void segue_png_rgb(const uint32_t *src, long width, uint8_t *out, bool avx2);
 
+/// Straight-alpha R, G, B, A bytes (as `uint32_t`s, R in the low byte) of `count` premultiplied pixels,
+/// channel by channel as `Pixmap.unpremultiply`: `out` may be `src`.
+void segue_straight_rgba(const uint32_t *src, long count, uint32_t *out, bool avx2);
+
 /// PNG filter `type` (0 None ... 4 Paeth) of the `n` bytes of `cur` (the row above `prev`, `bpp` bytes a pixel)
 /// into `out`.
 void segue_png_filter(int type, const uint8_t *cur, const uint8_t *prev, uint8_t *out, long n, long bpp, bool avx2);
