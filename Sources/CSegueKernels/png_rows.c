@@ -9,9 +9,10 @@
 // bytes either way); `segue_has_avx2` picks at run time. Each is the twin of a Swift function in PNGEncoder.swift
 // (`Rows.rgb`, `Filters.apply`, `Filters.pickSampled`), which the tests hold it to byte for byte.
 
+#include "dispatch.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
-#define SEGUE_AVX2 __attribute__((target("avx2")))
 #endif
 
 static inline __attribute__((always_inline)) void rgb_body(const uint32_t *src, long width, uint8_t *out) {
@@ -264,41 +265,21 @@ SEGUE_AVX2 static int pick_sampled_avx2(const uint8_t *cur, const uint8_t *prev,
 #endif
 
 void segue_png_rgb(const uint32_t *src, long width, uint8_t *out, bool avx2) {
-#if defined(__x86_64__)
-    if (avx2) return rgb_avx2(src, width, out);
-#endif
-    (void)avx2;
-    rgb_body(src, width, out);
+    SEGUE_DISPATCH(avx2, rgb, src, width, out);
 }
 
 void segue_png_filter(int type, const uint8_t *cur, const uint8_t *prev, uint8_t *out, long n, long bpp, bool avx2) {
-#if defined(__x86_64__)
-    if (avx2) return filter_avx2(type, cur, prev, out, n, bpp);
-#endif
-    (void)avx2;
-    filter_body(type, cur, prev, out, n, bpp);
+    SEGUE_DISPATCH(avx2, filter, type, cur, prev, out, n, bpp);
 }
 
 int segue_png_pick_sampled(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2) {
-#if defined(__x86_64__)
-    if (avx2) return pick_sampled_avx2(cur, prev, n, bpp, firstRow);
-#endif
-    (void)avx2;
-    return pick_sampled_body(cur, prev, n, bpp, firstRow);
+    return SEGUE_DISPATCH(avx2, pick_sampled, cur, prev, n, bpp, firstRow);
 }
 
 int segue_png_pick_full(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2) {
-#if defined(__x86_64__)
-    if (avx2) return pick_full_avx2(cur, prev, n, bpp, firstRow);
-#endif
-    (void)avx2;
-    return pick_full_body(cur, prev, n, bpp, firstRow);
+    return SEGUE_DISPATCH(avx2, pick_full, cur, prev, n, bpp, firstRow);
 }
 
 void segue_straight_rgba(const uint32_t *src, long count, uint32_t *out, bool avx2) {
-#if defined(__x86_64__)
-    if (avx2) return straight_avx2(src, count, out);
-#endif
-    (void)avx2;
-    straight_body(src, count, out);
+    SEGUE_DISPATCH(avx2, straight, src, count, out);
 }

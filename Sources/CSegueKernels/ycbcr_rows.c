@@ -7,9 +7,7 @@
 // plain body, compiled once for the baseline and once for AVX2 (the compiler vectorises the loops); `avx2`
 // picks at run time.
 
-#if defined(__x86_64__)
-#define SEGUE_AVX2 __attribute__((target("avx2")))
-#endif
+#include "dispatch.h"
 
 static inline __attribute__((always_inline)) uint8_t clamp_byte(int32_t v) {
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
@@ -95,14 +93,6 @@ SEGUE_AVX2 static void planes420_avx2(const uint32_t *px, long width, long heigh
 
 void segue_ycbcr_planes(const uint32_t *pixels, long width, long height, bool chroma420, uint8_t *y, uint8_t *u,
                         uint8_t *v, bool avx2) {
-#if defined(__x86_64__)
-    if (avx2) {
-        if (chroma420) planes420_avx2(pixels, width, height, y, u, v);
-        else planes444_avx2(pixels, width * height, y, u, v);
-        return;
-    }
-#endif
-    (void)avx2;
-    if (chroma420) planes420_body(pixels, width, height, y, u, v);
-    else planes444_body(pixels, width * height, y, u, v);
+    if (chroma420) SEGUE_DISPATCH(avx2, planes420, pixels, width, height, y, u, v);
+    else SEGUE_DISPATCH(avx2, planes444, pixels, width * height, y, u, v);
 }
