@@ -13,7 +13,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate"),
         .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate"]),
+        .target(name: "CSegueKernels"),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate", "CSegueKernels"]),
         // The libFuzzer driver's entry, which each target's `main` calls.
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO", "FuzzDriver"]),
