@@ -231,9 +231,9 @@ public enum PNGEncoder {
 }
 
 /// The row work in C (png_rows.c): what `Rows.rgb`, `Rows.straightRGBA`, `Filters.apply`, `Filters.pickSampled`
-/// and `Filters.pickFull` compute, byte for byte, in bodies compiled for AVX2 where the CPU has it (`avx2`) and for the baseline elsewhere. With
-/// them the encoder's own share of a 1920x1080 frame fell from about a third of its time to a tenth, the rest
-/// being libdeflate's.
+/// and `Filters.pickFull` compute, byte for byte, in bodies compiled for AVX2 where the CPU has it (`avx2`) and
+/// for the baseline elsewhere. With them the encoder's own share of a 1920x1080 PNG job fell from about a third
+/// of its CPU time to a tenth, the rest being libdeflate's.
 enum RowKernels {
     /// Whether the AVX2 bodies run on this CPU.
     static let avx2 = segue_has_avx2()
