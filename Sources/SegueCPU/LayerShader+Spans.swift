@@ -4,11 +4,12 @@ import SegueCore
 // the span a sector mask may cover.
 extension LayerShader {
     /// The columns of row `y` (within its span `x0..<x1`) that this item overwrites whole, whatever lies
-    /// beneath: a blit's rectangle, or the interior of an opaque item (opaque content at full opacity and no
-    /// mask, where coverage is exactly 1 and every pixel is stored, or drawn over with alpha 1). None when
-    /// the shortcuts are off, so the reference draws every item whole.
+    /// beneath: a blit's rectangle, or the interior of an item whose interior pixels are stored
+    /// (`storesFinished`: opaque content at full opacity), where edge and mask coverage are exactly 1. A
+    /// masked item counts (circle-spread's disc hides the screen beneath it). None when the shortcuts are
+    /// off, so the reference draws every item whole.
     func opaqueCover(row y: Int, from x0: Int, to x1: Int) -> (Int, Int)? {
-        guard takesShortcuts, isOpaque, x0 < x1 else { return nil }
+        guard takesShortcuts, storesFinished, x0 < x1 else { return nil }
         if let blit {
             guard y >= blit.rect.y0, y < blit.rect.y1 else { return nil }
             let start = max(x0, blit.rect.x0), end = min(x1, blit.rect.x1)
