@@ -18,6 +18,17 @@ bool segue_has_avx2(void) {
     return yes;
 }
 
+bool segue_has_avx512(void) {
+    unsigned a, b, c, d;
+    // AVX2 as above, the OS saving the opmask and ZMM state too (XCR0 bits 5, 6 and 7), then AVX-512 F and BW
+    // (leaf 7, EBX bits 16 and 30).
+    if (!segue_has_avx2()) return false;
+    unsigned lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 0xE6) != 0xE6 || !__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+    return (b & (1u << 16)) && (b & (1u << 30));
+}
+
 /// x f / 255 in 16-bit lanes, rounded: t = x f + 128, (t + (t >> 8)) >> 8 (x, f at most 255).
 __attribute__((target("avx2"))) static inline __m256i mul_div_255(__m256i x, __m256i f) {
     __m256i t = _mm256_add_epi16(_mm256_mullo_epi16(x, f), _mm256_set1_epi16(128));
@@ -163,6 +174,55 @@ long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long rea
     return n;
 }
 
+/// `lerp8` of sixteen pixel pairs.
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i lerp16(__m512i p, __m512i q, __m512i wq) {
+    const __m512i low = _mm512_set1_epi16(0x00FF), half = _mm512_set1_epi16(128);
+    __m512i wp = _mm512_sub_epi16(_mm512_set1_epi16(256), wq);
+    __m512i even = _mm512_add_epi16(_mm512_add_epi16(_mm512_mullo_epi16(_mm512_and_si512(p, low), wp),
+                                                     _mm512_mullo_epi16(_mm512_and_si512(q, low), wq)), half);
+    __m512i odd = _mm512_add_epi16(_mm512_add_epi16(_mm512_mullo_epi16(_mm512_srli_epi16(p, 8), wp),
+                                                    _mm512_mullo_epi16(_mm512_srli_epi16(q, 8), wq)), half);
+    return _mm512_or_si512(_mm512_srli_epi16(even, 8), _mm512_andnot_si512(low, odd));
+}
+
+__attribute__((target("avx512f,avx512bw")))
+long segue_lerp_rows_avx512(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w) {
+    const __m512i wq = _mm512_set1_epi16((short)w);
+    long n = 0;
+    for (; n + 16 <= count; n += 16) {
+        __m512i a = _mm512_loadu_si512(p + n), b = _mm512_loadu_si512(q + n);
+        _mm512_storeu_si512(target + n, lerp16(a, b, wq));
+    }
+    return n;
+}
+
+__attribute__((target("avx512f,avx512bw")))
+long segue_lerp_columns_avx512(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count) {
+    if (fx < 0 || step < 0 || step >= ((int64_t)1 << 33)) return 0;
+    int32_t w[16], f[16];
+    for (int j = 0; j < 16; j++) {
+        int64_t offset = step * j;
+        w[j] = (int32_t)(offset >> 32);
+        f[j] = (int32_t)(uint32_t)offset;
+    }
+    const __m512i jWhole = _mm512_loadu_si512(w), jFraction = _mm512_loadu_si512(f), one = _mm512_set1_epi32(1);
+    long n = 0;
+    for (; n + 16 <= count; n += 16, fx += step * 16) {
+        long base = (long)(fx >> 32);
+        // A block reads 32 columns from its first; a step under two keeps every pixel's pair among them.
+        if (base + 32 > readable) break;
+        // Each pixel's column counted from the block's first, a carry out of its fraction adding one.
+        __m512i f0 = _mm512_set1_epi32((int)(uint32_t)fx), fraction = _mm512_add_epi32(f0, jFraction);
+        __m512i whole = _mm512_mask_add_epi32(jWhole, _mm512_cmplt_epu32_mask(fraction, f0), jWhole, one);
+        __m512i lo = _mm512_loadu_si512(columns + base), hi = _mm512_loadu_si512(columns + base + 16);
+        __m512i p = _mm512_permutex2var_epi32(lo, whole, hi), q = _mm512_permutex2var_epi32(lo, _mm512_add_epi32(whole, one), hi);
+        // `weights`: the top eight bits of the fraction rounded by the ninth, in both 16-bit lanes.
+        __m512i wt = _mm512_add_epi32(_mm512_srli_epi32(fraction, 24), _mm512_and_si512(_mm512_srli_epi32(fraction, 23), one));
+        _mm512_storeu_si512(target + n, lerp16(p, q, _mm512_or_si512(wt, _mm512_slli_epi32(wt, 16))));
+    }
+    return n;
+}
+
 __attribute__((target("avx2")))
 long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                  int64_t fx, int64_t fy, int64_t stepX, int64_t stepY, long count) {
@@ -297,6 +357,18 @@ long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long 
 #else
 
 bool segue_has_avx2(void) { return false; }
+
+bool segue_has_avx512(void) { return false; }
+
+long segue_lerp_rows_avx512(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w) {
+    (void)target; (void)p; (void)q; (void)count; (void)w;
+    return 0;
+}
+
+long segue_lerp_columns_avx512(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count) {
+    (void)target; (void)columns; (void)readable; (void)fx; (void)step; (void)count;
+    return 0;
+}
 
 long segue_blend_opaque_row_avx2(uint32_t *target, const uint32_t *source, long count, uint32_t k) {
     (void)target; (void)source; (void)count; (void)k;

@@ -30,7 +30,7 @@ public final class CPUCompositor: Renderer {
     }
 
     public var details: String {
-        "CPU compositor on \(threads) thread\(threads == 1 ? "" : "s")\(PixelMath.hasAVX2 ? ", AVX2 row kernels" : "")"
+        "CPU compositor on \(threads) thread\(threads == 1 ? "" : "s")\(PixelMath.hasAVX512 ? ", AVX2 and AVX-512 row kernels" : PixelMath.hasAVX2 ? ", AVX2 row kernels" : "")"
     }
 
     public func load(snapshots: [Pixmap]) throws {

@@ -115,7 +115,7 @@ extension LayerShader {
         var fx = start
         var x = x0
         if !hasOverlay && (store || isOpaqueContent) && PixelMath.hasAVX2 && stepX > 0 {
-            // The pixels whose positions need no clamping, j0..<j1 from x0, take the AVX2 kernel; those
+            // The pixels whose positions need no clamping, j0..<j1 from x0, take the vector kernels; those
             // before and after them take the loops below.
             let j0 = start >= lowX ? 0 : Int((lowX &- start &+ stepX &- 1) / stepX)
             let j1 = start > highX ? 0 : min(x1 &- x0, Int((highX &- start) / stepX) &+ 1)
@@ -123,8 +123,8 @@ extension LayerShader {
                 drawColumns(row: row, columns: columns, readable: 0, from: x0, to: x0 &+ j0, fx: start, stepX: stepX,
                             lowX: lowX, highX: highX, py: py)
                 func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
-                    PixelMath.lerpColumnsAVX2(target, columns, readable: readable, fx: start &+ Int64(at &- x0) &* stepX,
-                                              step: stepX, count: count)
+                    PixelMath.lerpColumnsVector(target, columns, readable: readable, fx: start &+ Int64(at &- x0) &* stepX,
+                                                step: stepX, count: count)
                 }
                 // Opaque content at an opacity (not stored): drawn through a buffer by the AVX2 blend.
                 x = store

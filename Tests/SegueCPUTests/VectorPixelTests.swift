@@ -80,12 +80,13 @@ import Testing
         #expect(differing == 0, "\(differing) of \(compared) overlaid pixels differ")
     }
 
-    /// The row kernels, AVX2 (where this CPU has it) and SSE2, against the scalar functions pixel by pixel, on
-    /// 4K rows and on lengths around the kernels' steps (the AVX2 kernel leaves the last `count % 8` pixels to
-    /// the SSE2 loop, which leaves its last `count % 4` to the scalar one).
+    /// The row kernels, AVX-512 and AVX2 (where this CPU has them) and SSE2, against the scalar functions pixel
+    /// by pixel, on 4K rows and on lengths around the kernels' steps (the AVX-512 and AVX2 kernels leave the
+    /// last `count % 16` or `count % 8` pixels to the SSE2 loop, which leaves its last `count % 4` to the
+    /// scalar one). AVX-512 has only the lerp; its blend is AVX2's.
     @Test func rowKernelsMatchThePixelFunctions() {
         var random = Generator()
-        let kernels = PixelMath.hasAVX2 ? ["avx2", "sse2"] : ["sse2"]
+        let kernels = (PixelMath.hasAVX512 ? ["avx512"] : []) + (PixelMath.hasAVX2 ? ["avx2"] : []) + ["sse2"]
         var differing: [String: Int] = [:]
         for count in [1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 3840, 3843] {
             for _ in 0..<8 {
@@ -97,7 +98,7 @@ import Testing
                     var blended = before, lerped = before
                     blended.withUnsafeMutableBufferPointer { target in
                         source.withUnsafeBufferPointer { source in
-                            let done = kernel == "avx2" ? segue_blend_opaque_row_avx2(target.baseAddress!, source.baseAddress!, count, k) : 0
+                            let done = kernel != "sse2" ? segue_blend_opaque_row_avx2(target.baseAddress!, source.baseAddress!, count, k) : 0
                             PixelMath.blendOpaqueRowSSE(target.baseAddress! + done, source.baseAddress! + done, count: count - done, k: k)
                         }
                     }
@@ -105,7 +106,8 @@ import Testing
                     lerped.withUnsafeMutableBufferPointer { target in
                         other.withUnsafeBufferPointer { q in
                             let p = UnsafePointer(target.baseAddress!)
-                            let done = kernel == "avx2" ? segue_lerp_rows_avx2(target.baseAddress!, p, q.baseAddress!, count, w) : 0
+                            let done = kernel == "avx512" ? segue_lerp_rows_avx512(target.baseAddress!, p, q.baseAddress!, count, w)
+                                : kernel == "avx2" ? segue_lerp_rows_avx2(target.baseAddress!, p, q.baseAddress!, count, w) : 0
                             PixelMath.lerpRowsSSE(target.baseAddress! + done, p + done, q.baseAddress! + done, count: count - done, w: w)
                         }
                     }
@@ -119,37 +121,48 @@ import Testing
         #expect(differing.isEmpty, "pixels differing from the scalar functions, by kernel: \(differing)")
     }
 
-    /// The AVX2 horizontal pass of the separable bilinear against `lerp` at each pixel's own position and
-    /// weight: random columns, start positions (fractions near a carry and near a weight's rounding among
-    /// them) and steps from a fiftieth of a column to just under two, run lengths around the kernel's block
-    /// of eight. It must stop before reading past `readable`, and draw whole blocks only.
-    @Test func columnKernelMatchesThePixelFunction() throws {
+    /// The horizontal pass of the separable bilinear, each kernel this CPU has (AVX-512's sixteen pixels a
+    /// block, AVX2's eight) and the two chained as drawing chains them (`lerpColumnsVector`), against `lerp` at
+    /// each pixel's own position and weight: random columns, start positions (fractions near a carry and near
+    /// a weight's rounding among them) and steps from a fiftieth of a column to just under two, run lengths
+    /// around the blocks. Each must stop before reading past `readable`, and draw whole blocks only.
+    @Test(arguments: ["avx512", "avx2", "chained"])
+    func columnKernelMatchesThePixelFunction(_ kernel: String) throws {
         try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        try #require(kernel != "avx512" || PixelMath.hasAVX512, "this CPU has no AVX-512")
+        // Pixels a block, and columns a block reads from its first.
+        let (block, reads) = kernel == "avx512" ? (16, 32) : (8, 16)
         var random = Generator()
         let one: Int64 = 1 << 32
         var differing = 0, drawn = 0
         let fractions: [Int64] = [0, 1, 0x7F_FFFF, 0x80_0000, 0xFF7F_FFFF, 0xFF80_0000, one - 1]
         for trial in 0..<2_000 {
-            let count = [1, 7, 8, 9, 16, 17, 63, 64, 65, 1000][trial % 10]
+            let count = [1, 7, 8, 9, 16, 17, 31, 33, 63, 64, 65, 1000][trial % 12]
             let step: Int64 = trial % 3 == 0 ? 2 * one - 1 - Int64(random.next() % 1000) : 1 + Int64(random.next() % UInt64(2 * one - 1))
             let startColumn = Int64(random.next() % 20)
             let fraction = trial % 2 == 0 ? fractions[Int(random.next() % UInt64(fractions.count))] : Int64(random.next() % UInt64(one))
             let fx = startColumn * one + fraction
             let last = Int((fx + Int64(count - 1) * step) >> 32)
-            let readable = last + 2 + Int(random.next() % 20)
+            let readable = last + 2 + Int(random.next() % 40)
             let columns = (0..<readable).map { _ in random.pixel() }
             var row = [UInt32](repeating: 0, count: count)
             let done = row.withUnsafeMutableBufferPointer { row in
-                columns.withUnsafeBufferPointer { PixelMath.lerpColumnsAVX2(row.baseAddress!, $0.baseAddress!, readable: readable, fx: fx, step: step, count: count) }
+                columns.withUnsafeBufferPointer { columns in
+                    switch kernel {
+                    case "avx512": segue_lerp_columns_avx512(row.baseAddress!, columns.baseAddress!, readable, fx, step, count)
+                    case "avx2": segue_lerp_columns_avx2(row.baseAddress!, columns.baseAddress!, readable, fx, step, count)
+                    default: PixelMath.lerpColumnsVector(row.baseAddress!, columns.baseAddress!, readable: readable, fx: fx, step: step, count: count)
+                    }
+                }
             }
-            #expect(done % 8 == 0 && done <= count)
+            #expect(done % block == 0 && done <= count)
             for n in 0..<done {
                 let position = fx + Int64(n) * step
                 let i = Int(position >> 32)
                 if row[n] != PixelMath.lerp(columns[i], columns[i + 1], PixelMath.weight(position)) { differing += 1 }
             }
-            // Each block it drew read sixteen columns from its first: all of them readable.
-            if done > 0 { #expect(Int((fx + Int64(done - 8) * step) >> 32) + 16 <= readable) }
+            // The last block drawn read `reads` columns from its first: all of them readable.
+            if done > 0, kernel != "chained" { #expect(Int((fx + Int64(done - block) * step) >> 32) + reads <= readable) }
             drawn += done
         }
         #expect(differing == 0, "\(differing) of \(drawn) pixels differ")

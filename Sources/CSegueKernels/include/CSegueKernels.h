@@ -4,13 +4,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-// The CPU compositor's row kernels in AVX2, chosen at run time (segue_has_avx2), so that one binary runs on
-// every x86-64 (and elsewhere, where it is never true). C because Swift cannot enable AVX2 for one function;
-// each computes exactly what its Swift twin in PixelMath computes, eight pixels at a time instead of four.
-// Each does the whole multiples of eight pixels and returns how many it did; the caller does the rest.
+// The CPU compositor's row kernels in AVX2 (and the bilinear's two passes in AVX-512 too), chosen at run time
+// (segue_has_avx2, segue_has_avx512), so that one binary runs on every x86-64 (and elsewhere, where neither is
+// ever true). C because Swift cannot enable AVX2 for one function; each computes exactly what its Swift twin
+// in PixelMath computes, eight (or sixteen) pixels at a time instead of four. Each does the whole multiples
+// of its step and returns how many pixels it did; the caller does the rest.
 
 /// Whether this CPU and the operating system run AVX2 (CPUID and XGETBV; `PixelMath.hasAVX2` keeps the answer).
 bool segue_has_avx2(void);
+
+/// Whether this CPU and the operating system run AVX-512 F and BW as well as AVX2 (`PixelMath.hasAVX512`).
+bool segue_has_avx512(void);
 
 /// `PixelMath.blendOpaqueRow`: target = source k / 255 + target (255 - k) / 255, channel by channel, each
 /// product rounded as `PixelMath.mulDiv255` rounds; `source` opaque, `k` in 0...255.
@@ -26,6 +30,11 @@ long segue_lerp_rows_avx2(uint32_t *target, const uint32_t *p, const uint32_t *q
 /// caller means; the kernel reads sixteen columns from each block's first, stopping before a block would
 /// read past `readable` columns. Does nothing unless `fx >= 0` and `0 <= step < 2` texels (2^33).
 long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count);
+
+/// `segue_lerp_rows_avx2` and `segue_lerp_columns_avx2` sixteen pixels a step, where the CPU has AVX-512 (F and
+/// BW): whole multiples of sixteen. The column kernel reads 32 columns from each block's first.
+long segue_lerp_rows_avx512(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w);
+long segue_lerp_columns_avx512(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count);
 
 /// `BilinearQuad` eight pixels a step (rotated affine rows, perspective sub-spans): pixel n is the bilinear
 /// sample of the `width` x `height` texture at the 32.32 texel position `(fx + n stepX, fy + n stepY)`.
