@@ -56,17 +56,23 @@ __attribute__((target("avx2"))) static inline __m256i weights(__m256i fraction) 
     return _mm256_or_si256(w, _mm256_slli_epi32(w, 16));
 }
 
-/// `PixelMath.lerp` of eight pixel pairs, each with its weight in both 16-bit lanes of `wq`.
-__attribute__((target("avx2"))) static inline __m256i lerp8(__m256i p, __m256i q, __m256i wq) {
-    const __m256i low = _mm256_set1_epi16(0x00FF), half = _mm256_set1_epi16(128);
-    __m256i wp = _mm256_sub_epi16(_mm256_set1_epi16(256), wq);
-    __m256i even = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(p, low), wp),
-                                                     _mm256_mullo_epi16(_mm256_and_si256(q, low), wq)), half);
-    __m256i odd = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_srli_epi16(p, 8), wp),
-                                                    _mm256_mullo_epi16(_mm256_srli_epi16(q, 8), wq)), half);
-    // even >> 8 is each even channel; odd's high byte is each odd channel in place.
-    return _mm256_or_si256(_mm256_srli_epi16(even, 8), _mm256_andnot_si256(low, odd));
-}
+/// `PixelMath.lerp` of the pixel pairs of two `BITS`-bit vectors, each with its weight in both 16-bit lanes
+/// of `wq`: `lerp8` (AVX2, eight pixels) and `lerp16` (AVX-512, sixteen) are this one body at two widths.
+#define SEGUE_LERP(name, BITS, isa)                                                                               \
+    __attribute__((target(isa))) static inline __m##BITS##i name(__m##BITS##i p, __m##BITS##i q, __m##BITS##i wq) { \
+        const __m##BITS##i low = _mm##BITS##_set1_epi16(0x00FF), half = _mm##BITS##_set1_epi16(128);            \
+        __m##BITS##i wp = _mm##BITS##_sub_epi16(_mm##BITS##_set1_epi16(256), wq);                                \
+        __m##BITS##i even = _mm##BITS##_add_epi16(                                                                \
+            _mm##BITS##_add_epi16(_mm##BITS##_mullo_epi16(_mm##BITS##_and_si##BITS(p, low), wp),                  \
+                                  _mm##BITS##_mullo_epi16(_mm##BITS##_and_si##BITS(q, low), wq)), half);          \
+        __m##BITS##i odd = _mm##BITS##_add_epi16(                                                                 \
+            _mm##BITS##_add_epi16(_mm##BITS##_mullo_epi16(_mm##BITS##_srli_epi16(p, 8), wp),                      \
+                                  _mm##BITS##_mullo_epi16(_mm##BITS##_srli_epi16(q, 8), wq)), half);              \
+        /* even >> 8 is each even channel; odd's high byte is each odd channel in place. */                      \
+        return _mm##BITS##_or_si##BITS(_mm##BITS##_srli_epi16(even, 8), _mm##BITS##_andnot_si##BITS(low, odd));  \
+    }
+SEGUE_LERP(lerp8, 256, "avx2")
+SEGUE_LERP(lerp16, 512, "avx512f,avx512bw")
 
 /// The texel at `index` and its right neighbour, as one 64-bit value.
 static inline long long pair(const uint32_t *texels, int32_t index) {
@@ -172,17 +178,6 @@ long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long rea
         _mm256_storeu_si256((__m256i *)(target + n), lerp8(p, q, weights(x.fraction)));
     }
     return n;
-}
-
-/// `lerp8` of sixteen pixel pairs.
-__attribute__((target("avx512f,avx512bw"))) static inline __m512i lerp16(__m512i p, __m512i q, __m512i wq) {
-    const __m512i low = _mm512_set1_epi16(0x00FF), half = _mm512_set1_epi16(128);
-    __m512i wp = _mm512_sub_epi16(_mm512_set1_epi16(256), wq);
-    __m512i even = _mm512_add_epi16(_mm512_add_epi16(_mm512_mullo_epi16(_mm512_and_si512(p, low), wp),
-                                                     _mm512_mullo_epi16(_mm512_and_si512(q, low), wq)), half);
-    __m512i odd = _mm512_add_epi16(_mm512_add_epi16(_mm512_mullo_epi16(_mm512_srli_epi16(p, 8), wp),
-                                                    _mm512_mullo_epi16(_mm512_srli_epi16(q, 8), wq)), half);
-    return _mm512_or_si512(_mm512_srli_epi16(even, 8), _mm512_andnot_si512(low, odd));
 }
 
 __attribute__((target("avx512f,avx512bw")))

@@ -42,18 +42,29 @@ import Testing
         return options
     }
 
+    /// Draws the transition at each of `progress` two ways (`draw`: the way under test, then the reference)
+    /// and records a failure where they differ beyond `tolerance`; lists `skip` says yes to are passed over.
+    static func compareEachProgress(_ transition: Transition, name: String, tolerance: Tolerance,
+                                    skip: (DrawList) -> Bool = { _ in false },
+                                    _ draw: (DrawList) throws -> (Pixmap, Pixmap)) throws {
+        for t in progress {
+            let list = DrawList(scene: transition.scene(at: t, frame: frame, scale: scale), scale: scale,
+                                snapshots: snapshots.map(SnapshotInfo.init))
+            if skip(list) { continue }
+            let (tested, reference) = try draw(list)
+            if let failure = Golden.compare(tested, reference, name: "\(name)-\(t)-\(tested.width)x\(tested.height)",
+                                            tolerance: tolerance) {
+                Issue.record(Comment(rawValue: failure))
+            }
+        }
+    }
+
     @Test("fast paths match the general per-pixel function, every effect", arguments: Case.all)
     func fastPathsMatchTheGeneralFunction(_ c: Case) throws {
         let transition = Transition(c.effect, direction: c.direction, options: Self.options(c.effect))
         try transition.validate(frame: Self.frame)
-        for t in Self.progress {
-            let list = DrawList(scene: transition.scene(at: t, frame: Self.frame, scale: Self.scale), scale: Self.scale,
-                                snapshots: Self.snapshots.map(SnapshotInfo.init))
-            let fast = try Self.render(list, shortcuts: true), general = try Self.render(list, shortcuts: false)
-            if let failure = Golden.compare(fast, general, name: "fastpath-\(c)-\(t)-\(fast.width)x\(fast.height)",
-                                            tolerance: .fastPath) {
-                Issue.record(Comment(rawValue: failure))
-            }
+        try Self.compareEachProgress(transition, name: "fastpath-\(c)", tolerance: .fastPath) { list in
+            (try Self.render(list, shortcuts: true), try Self.render(list, shortcuts: false))
         }
     }
 
@@ -67,15 +78,9 @@ import Testing
         if c.effect.options.contains(where: { $0.name == "perspective" }) { options.set("perspective", 2000) }
         let transition = Transition(c.effect, direction: c.direction, options: options)
         guard (try? transition.validate(frame: Self.frame)) != nil else { return }  // effects that need options
-        for t in Self.progress {
-            let list = DrawList(scene: transition.scene(at: t, frame: Self.frame, scale: Self.scale), scale: Self.scale,
-                                snapshots: Self.snapshots.map(SnapshotInfo.init))
-            guard list.items.contains(where: { !$0.isAffine }) else { continue }
-            let tiled = try Self.render(list, shortcuts: true), rows = try Self.render(list, shortcuts: true, tiles: false)
-            if let failure = Golden.compare(tiled, rows, name: "tiles-\(c)-\(t)-\(tiled.width)x\(tiled.height)",
-                                            tolerance: .exact) {
-                Issue.record(Comment(rawValue: failure))
-            }
+        try Self.compareEachProgress(transition, name: "tiles-\(c)", tolerance: .exact,
+                                     skip: { list in !list.items.contains { !$0.isAffine } }) { list in
+            (try Self.render(list, shortcuts: true), try Self.render(list, shortcuts: true, tiles: false))
         }
     }
 
@@ -86,14 +91,8 @@ import Testing
     func skippingCoveredStretchesChangesNoPixel(_ c: Case) throws {
         let transition = Transition(c.effect, direction: c.direction, options: Self.options(c.effect))
         try transition.validate(frame: Self.frame)
-        for t in Self.progress {
-            let list = DrawList(scene: transition.scene(at: t, frame: Self.frame, scale: Self.scale), scale: Self.scale,
-                                snapshots: Self.snapshots.map(SnapshotInfo.init))
-            let skipping = try Self.render(list, shortcuts: true), whole = try Self.render(list, shortcuts: true, skipsCovered: false)
-            if let failure = Golden.compare(skipping, whole, name: "covered-\(c)-\(t)-\(whole.width)x\(whole.height)",
-                                            tolerance: .exact) {
-                Issue.record(Comment(rawValue: failure))
-            }
+        try Self.compareEachProgress(transition, name: "covered-\(c)", tolerance: .exact) { list in
+            (try Self.render(list, shortcuts: true), try Self.render(list, shortcuts: true, skipsCovered: false))
         }
     }
 
