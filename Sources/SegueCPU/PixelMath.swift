@@ -104,7 +104,7 @@ enum PixelMath {
                                   fx: Int64, step: Int64, count: Int) -> Int {
         guard hasAVX2 else { return 0 }
         let done = hasAVX512 ? segue_lerp_columns_avx512(target, columns, readable, fx, step, count) : 0
-        // done < count: Int64(done) * step stays far inside Int64 (step is under 2^33).
+        // done <= count: Int64(done) * step stays far inside Int64 (step is under 2^33).
         return done &+ segue_lerp_columns_avx2(target + done, columns, readable, fx &+ Int64(done) &* step, step, count &- done)
     }
 
