@@ -181,7 +181,7 @@ public struct RenderJob: Sendable {
     /// that use the pixels themselves).
     public func frames(renderer given: (any Renderer)? = nil) throws -> [Pixmap] {
         let memory = MemoryStream()
-        try run(renderer: given, control: nil, observer: Observer(), memory: memory)
+        _ = try run(renderer: given, control: nil, observer: Observer(), memory: memory)
         return memory.frames
     }
 

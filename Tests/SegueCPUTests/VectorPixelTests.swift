@@ -177,8 +177,10 @@ import Testing
         var random = Generator()
         let one: Int64 = 1 << 32
         let width = 97, height = 61
-        // One texel of padding past the last, as `Texture` keeps.
-        let texels = (0..<(width * height + 1)).map { _ in random.pixel() }
+        // Padded as `Texture` pads: a copy of the last row, and one texel past it.
+        var texels = (0..<(width * height)).map { _ in random.pixel() }
+        texels += texels[(width * (height - 1))...] + [random.pixel()]
+        #expect(texels.count == width * height + Texture.paddingCount(width: width))
         var differing = 0, drawn = 0
         for trial in 0..<3_000 {
             let count = [8, 9, 16, 17, 40][trial % 5]
@@ -211,6 +213,22 @@ import Testing
         }
         #expect(differing == 0, "\(differing) of \(drawn) pixels differ")
         #expect(drawn > 20_000, "the kernel drew only \(drawn) pixels")
+    }
+
+    /// The row the AVX2 kernels read below the last is a copy of the last, when the texture is made and when
+    /// a clip's next frame replaces its texels.
+    @Test func texturePadsWithItsLastRow() {
+        var random = Generator()
+        let width = 13, height = 5
+        func pixmap() -> Pixmap { Pixmap(width: width, height: height, pixels: (0..<(width * height)).map { _ in random.pixel() }) }
+        func padding(_ texture: Texture) -> [UInt32] {
+            Array(UnsafeBufferPointer(start: texture.base + width * height, count: width))
+        }
+        let first = pixmap(), texture = Texture(first)
+        #expect(padding(texture) == Array(first.pixels.suffix(width)))
+        let next = pixmap()
+        texture.replace(with: next)
+        #expect(padding(texture) == Array(next.pixels.suffix(width)))
     }
 
     /// The AVX2 perspective rows against the per-pixel division in Swift (`drawPerspectivePixels`, lane by

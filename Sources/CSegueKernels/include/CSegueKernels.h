@@ -38,8 +38,9 @@ long segue_lerp_columns_avx512(uint32_t *target, const uint32_t *columns, long r
 
 /// `BilinearQuad` eight pixels a step (rotated affine rows, perspective sub-spans): pixel n is the bilinear
 /// sample of the `width` x `height` texture at the 32.32 texel position `(fx + n stepX, fy + n stepY)`.
-/// Unclamped: every position must lie in the texture, its right neighbour readable (the padding texel).
-/// Does nothing for textures of 2^31 texels or more.
+/// Unclamped: every position must lie in the texture. The texels must be followed by a copy of the last
+/// row and one texel more (as `Texture` keeps them): the row below the last, and the last texel's right
+/// neighbour. Does nothing for textures of 2^31 texels or more.
 long segue_bilinear_stepped_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                  int64_t fx, int64_t fy, int64_t stepX, int64_t stepY, long count);
 
@@ -63,7 +64,8 @@ typedef struct {
 
 /// `LayerShader.sample` at the centres of pixels `x0 ..< x0 + count` of a perspective row, one division a
 /// pixel as the general per-pixel function divides, bit for bit, eight pixels a step. Interior pixels only
-/// (Q > 0). Does nothing for textures of 2^31 texels or more, or a clamp outside the texture. The texels of
+/// (Q > 0). The texels padded as for `segue_bilinear_stepped_avx2`. Does nothing for textures of 2^31 texels
+/// or more, or a clamp outside the texture. The texels of
 /// up to `ahead` pixels past those drawn (the rest of the row's interior) are fetched ahead of a next call.
 /// With a `shade` (whose row terms are `row`'s), the samples are shaded as `segue_shade_avx2` shades them.
 long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
