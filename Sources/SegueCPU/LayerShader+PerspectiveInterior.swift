@@ -19,7 +19,7 @@ extension LayerShader {
     /// Fully covered pixels of a perspective item: content, overlay and opacity, no coverage.
     func drawPerspectiveInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
         if PixelMath.hasAVX2, texels != nil {
-            drawPerspectivePixelsAVX2(row: row, y: y, from: x0, to: x1)
+            drawPerspectivePixelsVector(row: row, y: y, from: x0, to: x1)
             return
         }
         let span = texels == nil ? 0 : subSpan(row: y, from: x0, to: x1)
@@ -84,15 +84,18 @@ extension LayerShader {
         return Int(n) & ~3
     }
 
-    /// One division per pixel, eight pixels a step, where the CPU has AVX2 (a division of eight lanes costs
-    /// less than a sub-span's set-up): the per-pixel function's texel positions exactly, sampled in the AVX2
-    /// kernel, then overlaid and drawn four at a time unless simply stored.
-    func drawPerspectivePixelsAVX2(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+    /// One division per pixel, eight or sixteen pixels a step, where the CPU has AVX2 (a division of eight
+    /// lanes costs less than a sub-span's set-up): the per-pixel function's texel positions exactly, sampled
+    /// in the vector kernels (`PixelMath.bilinearPerspective`; AVX-512 where `avx512`), then overlaid and
+    /// drawn four at a time unless simply stored.
+    func drawPerspectivePixelsVector(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
+                                     avx512: Bool = PixelMath.hasAVX512) {
         var line = perspectiveRow(y)
         // The kernel fetches the texels of the pixels up to x1 ahead of sampling them, past the `count` it
         // draws at a call.
         func sample(_ target: UnsafeMutablePointer<UInt32>, _ at: Int, _ count: Int) -> Int {
-            segue_bilinear_perspective_avx2(target, texels, textureWidth, textureHeight, &line, nil, at, count, x1 &- at &- count)
+            PixelMath.bilinearPerspective(target, texels, width: textureWidth, height: textureHeight, row: &line, shade: nil,
+                                          x0: at, count: count, ahead: x1 &- at &- count, avx512: avx512)
         }
         let x = storesInterior
             ? x0 &+ sample(row + x0, x0, x1 &- x0)
@@ -105,13 +108,13 @@ extension LayerShader {
     }
 
     /// Pixels `x0..<x1` of row `y` sampled and shaded (`line`, a black overlay at this row) in one pass of
-    /// the AVX2 kernel and stored, in blocks of eight; returns the first column not drawn.
-    func drawShadedPerspectivePixelsAVX2(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
-                                         shade line: SegueShadeRow) -> Int {
+    /// the vector kernels and stored, in blocks of eight or sixteen; returns the first column not drawn.
+    func drawShadedPerspectivePixelsVector(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
+                                           shade line: SegueShadeRow, avx512: Bool = PixelMath.hasAVX512) -> Int {
         var perspective = perspectiveRow(y)
         return withUnsafePointer(to: line) { shade in
-            x0 &+ segue_bilinear_perspective_avx2(row + x0, texels, textureWidth, textureHeight, &perspective, shade,
-                                                  x0, x1 &- x0, 0)
+            x0 &+ PixelMath.bilinearPerspective(row + x0, texels, width: textureWidth, height: textureHeight, row: &perspective,
+                                                shade: shade, x0: x0, count: x1 &- x0, ahead: 0, avx512: avx512)
         }
     }
 

@@ -8,11 +8,12 @@ extension LayerShader {
     /// where the item's opacity is full (the shaded content is still opaque), else drawn through a 64-pixel
     /// buffer and blended at the item's opacity. The same pixels as the overlay drawn pixel by pixel.
     func drawShadedInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
-                            scratch: UnsafeMutablePointer<UInt32>) {
+                            scratch: UnsafeMutablePointer<UInt32>, avx512: Bool = PixelMath.hasAVX512) {
         let plain = unshaded, line = shadeRow(y)
         if storesFinished {
             // A perspective interior is sampled and shaded in one pass, all but its last few pixels.
-            let x = !affine && texels != nil ? plain.drawShadedPerspectivePixelsAVX2(row: row, y: y, from: x0, to: x1, shade: line) : x0
+            let x = !affine && texels != nil ? plain.drawShadedPerspectivePixelsVector(row: row, y: y, from: x0, to: x1, shade: line, avx512: avx512)
+                : x0
             plain.drawInterior(row: row, y: y, from: x, to: x1, scratch: scratch)
             shade(row, line, from: x, to: x1)
             return

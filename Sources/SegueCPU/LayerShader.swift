@@ -72,7 +72,7 @@ struct LayerShader: @unchecked Sendable {
     /// A black overlay over opaque content, where the CPU has AVX2: the interior is sampled as if there were
     /// no overlay (`unshaded`), then shaded by the AVX2 kernel (`drawShadedInterior`).
     let shadesSampled: Bool
-    /// A perspective item sampled by the AVX2 kernel, a division a pixel: its rows may be drawn in pieces
+    /// A perspective item sampled by the vector kernels, a division a pixel: its rows may be drawn in pieces
     /// (`CPUCompositor`'s tiles) with the same pixels, and a narrow piece's texels stay in cache from one
     /// row to the next.
     let drawsInTiles: Bool

@@ -11,9 +11,10 @@ enum PixelMath {
     /// The row kernels take their AVX2 twins (`CSegueKernels`, the same bytes eight pixels a step) where the
     /// CPU has AVX2.
     static let hasAVX2 = segue_has_avx2()
-    /// The bilinear's two passes (`lerpRows`, `lerpColumnsVector`) take AVX-512 twins, sixteen pixels a step,
-    /// where the CPU has AVX-512 F and BW as well: door's halves and hero's zoom at 1080p and 4K measured 20%
-    /// faster a frame than with AVX2 alone, on this project's AMD Zen 5.
+    /// The bilinear's two passes (`lerpRows`, `lerpColumnsVector`) and the perspective kernel
+    /// (`bilinearPerspective`) take AVX-512 twins, sixteen pixels a step, where the CPU has AVX-512 F and BW as
+    /// well: door's halves and hero's zoom at 1080p and 4K measured 20% faster a frame than with AVX2 alone,
+    /// on this project's AMD Zen 5.
     static let hasAVX512 = segue_has_avx512()
 
     /// `lanes * k / 255`, rounded, for each of two 8-bit channels held as `0x00XX00YY`, `k` in `0...255`.
@@ -114,6 +115,18 @@ enum PixelMath {
     static func bilinearSteppedAVX2(_ target: UnsafeMutablePointer<UInt32>, _ texels: UnsafePointer<UInt32>, width: Int, height: Int,
                                     fx: Int64, fy: Int64, stepX: Int64, stepY: Int64, count: Int) -> Int {
         hasAVX2 ? segue_bilinear_stepped_avx2(target, texels, width, height, fx, fy, stepX, stepY, count) : 0
+    }
+
+    /// The perspective kernel over `count` pixels of a row from `x0` on (`segue_bilinear_perspective_avx2`,
+    /// shaded where `shade` is given): sixteen pixels a step while the AVX-512 one may (`avx512`, where the CPU
+    /// has it), then eight with AVX2; returns how many it drew, a multiple of eight (none without AVX2).
+    static func bilinearPerspective(_ target: UnsafeMutablePointer<UInt32>, _ texels: UnsafePointer<UInt32>?, width: Int, height: Int,
+                                    row: UnsafePointer<SeguePerspectiveRow>, shade: UnsafePointer<SegueShadeRow>?,
+                                    x0: Int, count: Int, ahead: Int, avx512: Bool = hasAVX512) -> Int {
+        guard hasAVX2 else { return 0 }
+        let done = avx512 && hasAVX512
+            ? segue_bilinear_perspective_avx512(target, texels, width, height, row, shade, x0, count, ahead) : 0
+        return done &+ segue_bilinear_perspective_avx2(target + done, texels, width, height, row, shade, x0 &+ done, count &- done, ahead)
     }
 
     /// `lerpRows` four pixels at a time (SSE2, every x86-64), and the AVX2 kernel's tail.

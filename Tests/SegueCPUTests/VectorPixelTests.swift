@@ -231,12 +231,14 @@ import Testing
         #expect(padding(texture) == Array(next.pixels.suffix(width)))
     }
 
-    /// The AVX2 perspective rows against the per-pixel division in Swift (`drawPerspectivePixels`, lane by
-    /// lane the general function's arithmetic), bit for bit: every interior row of the perspective layers of
-    /// page-flip (with its shadow), spin (translucent while it turns away) and hinge, drawn over a random
-    /// background, at several progress values.
-    @Test func perspectiveKernelMatchesThePixelFunction() throws {
+    /// The perspective rows of the AVX2 kernel, and of the AVX-512 one chained to it, against the per-pixel
+    /// division in Swift (`drawPerspectivePixels`, lane by lane the general function's arithmetic), bit for
+    /// bit: every interior row of the perspective layers of page-flip (with its shadow), spin (translucent
+    /// while it turns away) and hinge, drawn over a random background, at several progress values.
+    @Test(arguments: ["avx512", "avx2"])
+    func perspectiveKernelMatchesThePixelFunction(_ kernel: String) throws {
         try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        try #require(kernel != "avx512" || PixelMath.hasAVX512, "this CPU has no AVX-512")
         let (frame, snapshots, textures) = Self.phoneScreens()
         var random = Generator()
         var differing = 0, compared = 0
@@ -254,7 +256,8 @@ import Testing
                         guard i1 - i0 >= 8 else { continue }
                         let background = (0..<list.width).map { _ in random.pixel() }
                         var fast = background, reference = background
-                        fast.withUnsafeMutableBufferPointer { shader.drawPerspectivePixelsAVX2(row: $0.baseAddress!, y: y, from: i0, to: i1) }
+                        fast.withUnsafeMutableBufferPointer { shader.drawPerspectivePixelsVector(row: $0.baseAddress!, y: y, from: i0, to: i1,
+                                                                                                 avx512: kernel == "avx512") }
                         reference.withUnsafeMutableBufferPointer { shader.drawPerspectivePixels(row: $0.baseAddress!, y: y, from: i0, to: i1) }
                         for x in i0..<i1 where fast[x] != reference[x] { differing += 1 }
                         compared += i1 - i0
@@ -266,11 +269,16 @@ import Testing
         #expect(compared > 100_000, "only \(compared) interior pixels compared")
     }
 
-    /// page-flip's shadow drawn by the AVX2 kernels (shaded as sampled on a turning half at full opacity, else
-    /// shaded over the sampled interior), against the overlay drawn pixel by pixel, bit for bit: flat (the
-    /// first frame) and turning halves, shadows of random strength, at full opacity and translucent.
-    @Test func shadeKernelMatchesTheOverlay() throws {
+    /// page-flip's shadow drawn by the AVX2 kernels, with or without the AVX-512 perspective kernel (shaded as
+    /// sampled on a turning half at full opacity, else shaded over the sampled interior), against the overlay
+    /// drawn pixel by pixel, bit for bit: flat (the first frame) and turning halves, shadows of random
+    /// strength, at full opacity and translucent. (The reference samples a perspective interior with the
+    /// CPU's widest perspective kernel, which `perspectiveKernelMatchesThePixelFunction` holds to the pixel
+    /// function; this test holds the shading.)
+    @Test(arguments: ["avx512", "avx2"])
+    func shadeKernelMatchesTheOverlay(_ kernel: String) throws {
         try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
+        try #require(kernel != "avx512" || PixelMath.hasAVX512, "this CPU has no AVX-512")
         let (frame, snapshots, textures) = Self.phoneScreens()
         var random = Generator()
         var differing = 0, compared = 0, flat = 0
@@ -293,7 +301,7 @@ import Testing
                     let background = (0..<list.width).map { _ in random.pixel() }
                     var fast = background, reference = background
                     fast.withUnsafeMutableBufferPointer {
-                        shader.drawShadedInterior(row: $0.baseAddress!, y: y, from: i0, to: i1, scratch: scratch)
+                        shader.drawShadedInterior(row: $0.baseAddress!, y: y, from: i0, to: i1, scratch: scratch, avx512: kernel == "avx512")
                     }
                     reference.withUnsafeMutableBufferPointer {
                         shader.drawInterior(row: $0.baseAddress!, y: y, from: i0, to: i1, scratch: scratch)

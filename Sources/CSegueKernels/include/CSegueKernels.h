@@ -72,6 +72,12 @@ long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, l
                                      const SeguePerspectiveRow *row, const SegueShadeRow *shade,
                                      long x0, long count, long ahead);
 
+/// `segue_bilinear_perspective_avx2` sixteen pixels a step, where the CPU has AVX-512 F and BW: the same
+/// bytes; draws the multiple of sixteen `count` holds (the rest is left to the AVX2 kernel).
+long segue_bilinear_perspective_avx512(uint32_t *target, const uint32_t *texels, long width, long height,
+                                       const SeguePerspectiveRow *row, const SegueShadeRow *shade,
+                                       long x0, long count, long ahead);
+
 /// The shadow drawn over pixels `x0 ..< x0 + count` of `row`, stored from `pixels` on, in place (each pixel
 /// `alpha << 24 + pixel (255 - alpha) / 255` channel by channel, as `PixelMath.over`), eight pixels a step;
 /// returns how many (the tail is the caller's).
