@@ -281,11 +281,16 @@ final class FrameDirectory: @unchecked Sendable {
             }
         }
         if exclusive { ftruncate(lockFD, 0) }
-        var host = [CChar](repeating: 0, count: 256)
-        gethostname(&host, host.count - 1)
-        let line = "\(getpid()) \(String(cString: host)) \(shard ? "shard" : "whole")\n"
+        let line = "\(getpid()) \(Self.hostName()) \(shard ? "shard" : "whole")\n"
         _ = Array(line.utf8).withUnsafeBytes { write(lockFD, $0.baseAddress!, $0.count) }
         return exclusive
+    }
+
+    /// This machine's name, as the lock file records its holders.
+    private static func hostName() -> String {
+        var host = [UInt8](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        return String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     private func holderLines() -> [String] {
@@ -295,9 +300,7 @@ final class FrameDirectory: @unchecked Sendable {
 
     /// The processes the lock file names, those on this host that are gone left out.
     private func holders() -> String {
-        var host = [CChar](repeating: 0, count: 256)
-        gethostname(&host, host.count - 1)
-        let here = String(cString: host)
+        let here = Self.hostName()
         var out: [String] = []
         for line in holderLines() {
             let parts = line.split(separator: " ")
