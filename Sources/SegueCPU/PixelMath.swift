@@ -99,14 +99,17 @@ enum PixelMath {
 
     /// The vector horizontal pass of a bilinear row: pixels from `target` on, at the unclamped 32.32 column
     /// positions `fx + n step`, sixteen at a time while the AVX-512 kernel may (`segue_lerp_columns_avx512`),
-    /// then eight at a time while the AVX2 one may; returns how many it drew, a multiple of eight (none
-    /// without AVX2).
+    /// then eight at a time while the AVX2 one may (both for steps under two columns), then eight at a time
+    /// with each pair loaded apart (`segue_lerp_column_pairs_avx2`, any step); returns how many it drew, a
+    /// multiple of eight (none without AVX2).
     static func lerpColumnsVector(_ target: UnsafeMutablePointer<UInt32>, _ columns: UnsafePointer<UInt32>, readable: Int,
                                   fx: Int64, step: Int64, count: Int) -> Int {
         guard hasAVX2 else { return 0 }
-        let done = hasAVX512 ? segue_lerp_columns_avx512(target, columns, readable, fx, step, count) : 0
-        // done <= count: Int64(done) * step stays far inside Int64 (step is under 2^33).
-        return done &+ segue_lerp_columns_avx2(target + done, columns, readable, fx &+ Int64(done) &* step, step, count &- done)
+        // Each kernel draws only pixels whose columns are readable (under 2^31): fx + done step, their next
+        // position, stays inside Int64.
+        var done = hasAVX512 ? segue_lerp_columns_avx512(target, columns, readable, fx, step, count) : 0
+        done &+= segue_lerp_columns_avx2(target + done, columns, readable, fx &+ Int64(done) &* step, step, count &- done)
+        return done &+ segue_lerp_column_pairs_avx2(target + done, columns, readable, fx &+ Int64(done) &* step, step, count &- done)
     }
 
     /// The AVX2 bilinear sampling of a stepped row (`segue_bilinear_stepped_avx2`): pixels from `target` on,

@@ -122,28 +122,33 @@ import Testing
     }
 
     /// The horizontal pass of the separable bilinear, each kernel this CPU has (AVX-512's sixteen pixels a
-    /// block, AVX2's eight) and the two chained as drawing chains them (`lerpColumnsVector`), against `lerp` at
-    /// each pixel's own position and weight: random columns, start positions (fractions near a carry and near
-    /// a weight's rounding among them) and steps from a fiftieth of a column to just under two, run lengths
-    /// around the blocks. Each must stop before reading past `readable`, and draw whole blocks only.
-    @Test(arguments: ["avx512", "avx2", "chained"])
+    /// block, AVX2's eight, the pair kernel's eight at any step) and all chained as drawing chains them
+    /// (`lerpColumnsVector`), against `lerp` at each pixel's own position and weight: random columns, start
+    /// positions (fractions near a carry and near a weight's rounding among them), steps from a fraction of a
+    /// column to just under two (to 40 for the pair kernel and the chain), run lengths around the blocks. Each
+    /// must stop before reading past `readable` and draw whole blocks only; the chain, every whole block.
+    @Test(arguments: ["avx512", "avx2", "pairs", "chained"])
     func columnKernelMatchesThePixelFunction(_ kernel: String) throws {
         try #require(PixelMath.hasAVX2, "this CPU has no AVX2")
         try #require(kernel != "avx512" || PixelMath.hasAVX512, "this CPU has no AVX-512")
-        // Pixels a block, and columns a block reads from its first.
-        let (block, reads) = kernel == "avx512" ? (16, 32) : (8, 16)
+        // Pixels a block, and columns a block reads from its first (the pair kernel: each pixel its pair).
+        let (block, reads) = kernel == "avx512" ? (16, 32) : kernel == "pairs" ? (8, 2) : (8, 16)
+        // The pair kernel, and the chain that ends in it, take any step: up to 40 columns a pixel.
+        let longest: Int64 = kernel == "pairs" || kernel == "chained" ? 40 : 2
         var random = Generator()
         let one: Int64 = 1 << 32
         var differing = 0, drawn = 0
         let fractions: [Int64] = [0, 1, 0x7F_FFFF, 0x80_0000, 0xFF7F_FFFF, 0xFF80_0000, one - 1]
         for trial in 0..<2_000 {
             let count = [1, 7, 8, 9, 16, 17, 31, 33, 63, 64, 65, 1000][trial % 12]
-            let step: Int64 = trial % 3 == 0 ? 2 * one - 1 - Int64(random.next() % 1000) : 1 + Int64(random.next() % UInt64(2 * one - 1))
+            let step: Int64 = trial % 3 == 0 ? 2 * one - 1 - Int64(random.next() % 1000)
+                : 1 + Int64(random.next() % UInt64(longest * one - 1))
             let startColumn = Int64(random.next() % 20)
             let fraction = trial % 2 == 0 ? fractions[Int(random.next() % UInt64(fractions.count))] : Int64(random.next() % UInt64(one))
             let fx = startColumn * one + fraction
-            let last = Int((fx + Int64(count - 1) * step) >> 32)
-            let readable = last + 2 + Int(random.next() % 40)
+            let first = Int(fx >> 32), last = Int((fx + Int64(count - 1) * step) >> 32)
+            // Every fourth run's columns end before its last pixel's pair: the kernels must stop short.
+            let readable = trial % 4 == 1 ? first + 2 + Int(random.next() % UInt64(last - first + 1)) : last + 2 + Int(random.next() % 40)
             let columns = (0..<readable).map { _ in random.pixel() }
             var row = [UInt32](repeating: 0, count: count)
             let done = row.withUnsafeMutableBufferPointer { row in
@@ -151,18 +156,23 @@ import Testing
                     switch kernel {
                     case "avx512": segue_lerp_columns_avx512(row.baseAddress!, columns.baseAddress!, readable, fx, step, count)
                     case "avx2": segue_lerp_columns_avx2(row.baseAddress!, columns.baseAddress!, readable, fx, step, count)
+                    case "pairs": segue_lerp_column_pairs_avx2(row.baseAddress!, columns.baseAddress!, readable, fx, step, count)
                     default: PixelMath.lerpColumnsVector(row.baseAddress!, columns.baseAddress!, readable: readable, fx: fx, step: step, count: count)
                     }
                 }
             }
             #expect(done % block == 0 && done <= count)
+            if kernel == "chained", trial % 4 != 1 { #expect(done == count / 8 * 8) }
             for n in 0..<done {
                 let position = fx + Int64(n) * step
                 let i = Int(position >> 32)
+                guard i + 1 < readable else { differing += 1; continue }  // drawn from past the columns
                 if row[n] != PixelMath.lerp(columns[i], columns[i + 1], PixelMath.weight(position)) { differing += 1 }
             }
-            // The last block drawn read `reads` columns from its first: all of them readable.
-            if done > 0, kernel != "chained" { #expect(Int((fx + Int64(done - block) * step) >> 32) + reads <= readable) }
+            // The last block drawn read `reads` columns from its first (its last pixel's, for pairs): all of them
+            // readable.
+            let lastRead = kernel == "pairs" ? done - 1 : done - block
+            if done > 0, kernel != "chained" { #expect(Int((fx + Int64(lastRead) * step) >> 32) + reads <= readable) }
             drawn += done
         }
         #expect(differing == 0, "\(differing) of \(drawn) pixels differ")

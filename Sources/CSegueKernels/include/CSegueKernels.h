@@ -31,6 +31,12 @@ long segue_lerp_rows_avx2(uint32_t *target, const uint32_t *p, const uint32_t *q
 /// read past `readable` columns. Does nothing unless `fx >= 0` and `0 <= step < 2` texels (2^33).
 long segue_lerp_columns_avx2(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count);
 
+/// `segue_lerp_columns_avx2` at any step (a layer shrunk to under half its width: spin and flips turning
+/// edge-on), eight pixels a step, each pixel's pair loaded apart; stops before a block whose last pair would
+/// read past `readable` columns. Does nothing unless `fx >= 0`, `0 <= step < 2^24` texels and `readable`
+/// under 2^31.
+long segue_lerp_column_pairs_avx2(uint32_t *target, const uint32_t *columns, long readable, int64_t fx, int64_t step, long count);
+
 /// `segue_lerp_rows_avx2` and `segue_lerp_columns_avx2` sixteen pixels a step, where the CPU has AVX-512 (F and
 /// BW): whole multiples of sixteen. The column kernel reads 32 columns from each block's first.
 long segue_lerp_rows_avx512(uint32_t *target, const uint32_t *p, const uint32_t *q, long count, uint32_t w);
