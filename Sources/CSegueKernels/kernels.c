@@ -203,8 +203,9 @@ long segue_lerp_column_pairs_avx2(uint32_t *target, const uint32_t *columns, lon
     split_steps(step, &jWhole, &jFraction);
     long n = 0;
     for (; n + 8 <= count; n += 8, fx += step * 8) {
-        // The positions grow along the run: the block's last pixel's pair is its farthest read.
-        if (((fx + step * 7) >> 32) + 2 > readable) break;
+        // The positions grow along the run: the block's last pixel's pair is its farthest read (unsigned: fx
+        // under 2^63 and 7 steps under 2^59 cannot wrap).
+        if ((long)(((uint64_t)fx + (uint64_t)step * 7) >> 32) + 2 > readable) break;
         Positions x = positions(fx, jWhole, jFraction);
         __m256i a = pairs4(columns, _mm256_castsi256_si128(x.whole)), b = pairs4(columns, _mm256_extracti128_si256(x.whole, 1));
         _mm256_storeu_si256((__m256i *)(target + n), lerp_pairs8(a, b, weights(x.fraction)));
