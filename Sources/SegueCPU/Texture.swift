@@ -19,7 +19,7 @@ final class Texture: @unchecked Sendable {
     /// Texels kept past the last row: a copy of it, which the AVX2 kernels read as the row below the last
     /// (where `bilinear` reads the last row twice), and one texel more, the right neighbour a bilinear step
     /// reads past the last texel, with weight 0.
-    static func paddingCount(width: Int) -> Int { width + 1 }
+    private static func paddingCount(width: Int) -> Int { width + 1 }
 
     /// Copies `pixmap` (of this texture's size) over the texels, between frames: a clip's next frame.
     func replace(with pixmap: Pixmap) {

@@ -71,8 +71,8 @@ typedef struct {
 /// `LayerShader.sample` at the centres of pixels `x0 ..< x0 + count` of a perspective row, one division a
 /// pixel as the general per-pixel function divides, bit for bit, eight pixels a step. Interior pixels only
 /// (Q > 0). The texels padded as for `segue_bilinear_stepped_avx2`. Does nothing for textures of 2^31 texels
-/// or more, or a clamp outside the texture. The texels of
-/// up to `ahead` pixels past those drawn (the rest of the row's interior) are fetched ahead of a next call.
+/// or more, or a clamp outside the texture. The texels of up to `ahead` pixels past those drawn (the rest of
+/// the row's interior) are fetched ahead of a next call.
 /// With a `shade` (whose row terms are `row`'s), the samples are shaded as `segue_shade_avx2` shades them.
 long segue_bilinear_perspective_avx2(uint32_t *target, const uint32_t *texels, long width, long height,
                                      const SeguePerspectiveRow *row, const SegueShadeRow *shade,
