@@ -2,10 +2,11 @@
 
 #include <stddef.h>
 
-// Full-range BT.601 YCbCr planes for Y4M (issue 13: every frame of a video goes through these), the twins of
-// `Y4M.referenceFrame` in Y4M.swift, byte for byte: the same integer weights and the same rounding. Each has a
-// plain body, compiled once for the baseline and once for AVX2 (the compiler vectorises the loops); `avx2`
-// picks at run time.
+// YCbCr planes for Y4M (issue 13: every frame of a video goes through these), by the integer weights of a
+// `segue_ycbcr_weights` (a matrix, BT.601 or BT.709, at full or limited range: `YCbCrEncoding` in Y4M.swift
+// works them out), the twins of `Y4M.referenceFrame` byte for byte: the same weights and the same rounding.
+// Each has a plain body, compiled once for the baseline and once for AVX2 (the compiler vectorises the
+// loops); `avx2` picks at run time.
 
 #include "dispatch.h"
 
@@ -13,21 +14,16 @@ static inline __attribute__((always_inline)) uint8_t clamp_byte(int32_t v) {
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
-static inline __attribute__((always_inline)) uint8_t luma(int32_t r, int32_t g, int32_t b) {
-    return clamp_byte((19595 * r + 38470 * g + 7471 * b + 32768) >> 16);
-}
-
-static inline __attribute__((always_inline)) uint8_t cb(int32_t r, int32_t g, int32_t b) {
-    return clamp_byte(((-11059 * r - 21709 * g + 32768 * b + 32768) >> 16) + 128);
-}
-
-static inline __attribute__((always_inline)) uint8_t cr(int32_t r, int32_t g, int32_t b) {
-    return clamp_byte(((32768 * r - 27439 * g - 5329 * b + 32768) >> 16) + 128);
-}
+// The weights as locals of each body, so that the compiler keeps them in registers.
+#define WEIGHTS const segue_ycbcr_weights w = *weights
+#define luma(r, g, b) clamp_byte(((w.yr * (r) + w.yg * (g) + w.yb * (b) + 32768) >> 16) + w.yOffset)
+#define cb(r, g, b) clamp_byte(((w.ur * (r) + w.ug * (g) + w.ub * (b) + 32768) >> 16) + 128)
+#define cr(r, g, b) clamp_byte(((w.vr * (r) + w.vg * (g) + w.vb * (b) + 32768) >> 16) + 128)
 
 /// Y, and Cb and Cr of each pixel (4:4:4) when `u` is not null, for `n` pixels.
-static inline __attribute__((always_inline)) void planes444_body(const uint32_t *px, long n, uint8_t *y, uint8_t *u,
-                                                                 uint8_t *v) {
+static inline __attribute__((always_inline)) void planes444_body(const segue_ycbcr_weights *weights, const uint32_t *px,
+                                                                 long n, uint8_t *y, uint8_t *u, uint8_t *v) {
+    WEIGHTS;
     for (long i = 0; i < n; i++) {
         uint32_t p = px[i];
         int32_t r = (int32_t)(p & 0xFF), g = (int32_t)(p >> 8 & 0xFF), b = (int32_t)(p >> 16 & 0xFF);
@@ -44,8 +40,10 @@ static inline __attribute__((always_inline)) void planes444_body(const uint32_t 
 
 /// Cb and Cr of one chroma row of 4:2:0 (`cw` samples, chroma row `cy`): each the mean of its 2x2 block of
 /// pixels, rounded down, fewer pixels where the block passes the frame's right or bottom edge.
-static inline __attribute__((always_inline)) void chroma420_row_body(const uint32_t *px, long width, long height,
-                                                                     long cy, long cw, uint8_t *u, uint8_t *v) {
+static inline __attribute__((always_inline)) void chroma420_row_body(const segue_ycbcr_weights *weights, const uint32_t *px,
+                                                                     long width, long height, long cy, long cw,
+                                                                     uint8_t *u, uint8_t *v) {
+    WEIGHTS;
     const uint32_t *top = px + 2 * cy * width;
     const uint32_t *bottom = 2 * cy + 1 < height ? top + width : NULL;
     long whole = width / 2;  // blocks with two columns
@@ -74,25 +72,28 @@ static inline __attribute__((always_inline)) void chroma420_row_body(const uint3
     }
 }
 
-static inline __attribute__((always_inline)) void planes420_body(const uint32_t *px, long width, long height,
-                                                                 uint8_t *y, uint8_t *u, uint8_t *v) {
-    planes444_body(px, width * height, y, NULL, NULL);
+static inline __attribute__((always_inline)) void planes420_body(const segue_ycbcr_weights *weights, const uint32_t *px,
+                                                                 long width, long height, uint8_t *y, uint8_t *u,
+                                                                 uint8_t *v) {
+    planes444_body(weights, px, width * height, y, NULL, NULL);
     long cw = (width + 1) / 2, ch = (height + 1) / 2;
-    for (long cy = 0; cy < ch; cy++) chroma420_row_body(px, width, height, cy, cw, u + cy * cw, v + cy * cw);
+    for (long cy = 0; cy < ch; cy++) chroma420_row_body(weights, px, width, height, cy, cw, u + cy * cw, v + cy * cw);
 }
 
 #if defined(__x86_64__)
-SEGUE_AVX2 static void planes444_avx2(const uint32_t *px, long n, uint8_t *y, uint8_t *u, uint8_t *v) {
-    planes444_body(px, n, y, u, v);
+SEGUE_AVX2 static void planes444_avx2(const segue_ycbcr_weights *weights, const uint32_t *px, long n, uint8_t *y,
+                                       uint8_t *u, uint8_t *v) {
+    planes444_body(weights, px, n, y, u, v);
 }
 
-SEGUE_AVX2 static void planes420_avx2(const uint32_t *px, long width, long height, uint8_t *y, uint8_t *u, uint8_t *v) {
-    planes420_body(px, width, height, y, u, v);
+SEGUE_AVX2 static void planes420_avx2(const segue_ycbcr_weights *weights, const uint32_t *px, long width, long height,
+                                       uint8_t *y, uint8_t *u, uint8_t *v) {
+    planes420_body(weights, px, width, height, y, u, v);
 }
 #endif
 
-void segue_ycbcr_planes(const uint32_t *pixels, long width, long height, bool chroma420, uint8_t *y, uint8_t *u,
-                        uint8_t *v, bool avx2) {
-    if (chroma420) SEGUE_DISPATCH(avx2, planes420, pixels, width, height, y, u, v);
-    else SEGUE_DISPATCH(avx2, planes444, pixels, width * height, y, u, v);
+void segue_ycbcr_planes(const uint32_t *pixels, long width, long height, bool chroma420,
+                        const segue_ycbcr_weights *weights, uint8_t *y, uint8_t *u, uint8_t *v, bool avx2) {
+    if (chroma420) SEGUE_DISPATCH(avx2, planes420, weights, pixels, width, height, y, u, v);
+    else SEGUE_DISPATCH(avx2, planes444, weights, pixels, width * height, y, u, v);
 }

@@ -2,27 +2,53 @@ import Foundation
 import SegueCore
 import SegueImageIO
 
-/// `--video FILE`: frames streamed as Y4M (4:4:4, full range) into an `ffmpeg` process that encodes them to a
-/// temporary file, renamed to FILE when ffmpeg exits 0. The container comes from the extension. A job with a
-/// transparent background streams raw straight-alpha RGBA instead (Y4M has no alpha), into ProRes 4444 with
-/// alpha (`.mov`) or VP9 with alpha (`.webm`).
+/// A video: frames streamed into an `ffmpeg` process that encodes them to a temporary file, renamed to the
+/// video's path when ffmpeg exits 0. The container comes from the extension.
+///
+/// Opaque frames of 8-bit 4:2:0 codecs (H.264 in `.mp4`, VP9 in `.webm`) go in as Y4M, converted here by the C
+/// kernel into the video's own YCbCr encoding (`YCbCrEncoding.video`: limited range, BT.709 for HD, BT.601
+/// below), already subsampled, so ffmpeg converts no colour at all. Other frames go in as raw straight-alpha
+/// RGBA, converted by ffmpeg's `scale` with the same matrix and range: 10-bit ProRes (`.mov`), frames with
+/// alpha (a transparent background: ProRes 4444 in `.mov`, VP9 with alpha in `.webm`) and GIF's (its palette
+/// is chosen in RGB). Every video but a GIF is tagged with its matrix, range, primaries and transfer, on the
+/// stream and on each frame, so that a player shows the colours drawn.
 final class FFmpegStream: FrameStream, @unchecked Sendable {
-    /// Video containers and their default codec arguments. Odd sizes are padded to even ones for 4:2:0.
-    static let defaults: [String: (muxer: String, arguments: [String])] = [
-        "mp4": ("mp4", ["-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
-                        "-vf", evenPad, "-movflags", "+faststart"]),
-        "webm": ("webm", ["-c:v", "libvpx-vp9", "-crf", "30", "-b:v", "0", "-row-mt", "1", "-cpu-used", "4",
-                          "-pix_fmt", "yuv420p", "-vf", evenPad]),
-        "mov": ("mov", ["-c:v", "prores_ks", "-profile:v", "3", "-pix_fmt", "yuv422p10le", "-vf", evenPad]),
-        "gif": ("gif", ["-filter_complex", "[0:v]split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a",
-                        "-loop", "0"]),
+    /// A container: its muxer, its codec arguments, and how frames go into ffmpeg.
+    struct Container {
+        let muxer: String
+        let codec: [String]
+        /// The Y4M chroma that the codec's pixel format takes as it is, or nil for raw RGBA.
+        let chroma: Y4M.Chroma?
+        /// Filters after the input (the even-size pad), before the codec's.
+        let filter: String?
+        /// Whether the video gets colour tags (GIF has no YCbCr).
+        var tagged = true
+    }
+
+    /// Video containers, opaque. Odd sizes are padded to even ones for 4:2:0 and 4:2:2.
+    static let defaults: [String: Container] = [
+        "mp4": Container(muxer: "mp4", codec: ["-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
+                                               "-movflags", "+faststart"],
+                         chroma: .c420, filter: evenPad),
+        "webm": Container(muxer: "webm", codec: ["-c:v", "libvpx-vp9", "-crf", "30", "-b:v", "0", "-row-mt", "1",
+                                                 "-cpu-used", "4", "-pix_fmt", "yuv420p"],
+                          chroma: .c420, filter: evenPad),
+        // 10-bit: RGB converted by ffmpeg straight to 10 bits (an 8-bit Y4M would lose 1.5-4 dB to rounding).
+        "mov": Container(muxer: "mov", codec: ["-c:v", "prores_ks", "-profile:v", "3", "-pix_fmt", "yuv422p10le"],
+                         chroma: nil, filter: evenPad),
+        "gif": Container(muxer: "gif", codec: ["-loop", "0"], chroma: nil,
+                         filter: nil, tagged: false),
     ]
     static let evenPad = "pad=ceil(iw/2)*2:ceil(ih/2)*2"
-    /// The codec arguments of the containers that carry alpha, for a transparent background.
-    static let alphaDefaults: [String: [String]] = [
-        "mov": ["-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le"],
-        "webm": ["-c:v", "libvpx-vp9", "-crf", "30", "-b:v", "0", "-row-mt", "1", "-cpu-used", "4",
-                 "-pix_fmt", "yuva420p", "-auto-alt-ref", "0", "-vf", evenPad],
+    /// GIF's palette, chosen from every frame's colours (the frames come in as RGBA, so no YCbCr is involved).
+    static let gifPalette = "split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a"
+    /// The containers that carry alpha, for a transparent background: frames in as RGBA, the pad transparent.
+    static let alphaDefaults: [String: Container] = [
+        "mov": Container(muxer: "mov", codec: ["-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le"],
+                         chroma: nil, filter: nil),
+        "webm": Container(muxer: "webm", codec: ["-c:v", "libvpx-vp9", "-crf", "30", "-b:v", "0", "-row-mt", "1",
+                                                 "-cpu-used", "4", "-pix_fmt", "yuva420p", "-auto-alt-ref", "0"],
+                          chroma: nil, filter: evenPad + ":color=black@0"),
     ]
 
     /// Whether the video at `path` can carry alpha (`.mov`, `.webm`).
@@ -31,15 +57,54 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     }
 
     let path: String
-    let y4m: Y4M
-    /// Raw RGBA (straight alpha) into ffmpeg rather than Y4M.
-    let alpha: Bool
+    /// The frames' framing into ffmpeg: Y4M, or nil for raw RGBA (straight alpha).
+    let y4m: Y4M?
+    /// The whole `ffmpeg` command line after the executable.
+    let arguments: [String]
     private let process = Process()
     private let input = Pipe()
     private let temporaryPath: String
     private var wroteHeader = false
     private nonisolated(unsafe) var errorOutput = Data()
     private let errorDone = DispatchSemaphore(value: 0)
+
+    /// The arguments of an ffmpeg that encodes `width` x `height` frames at `fps` into `output`, a video of the
+    /// container `ext` (with `alpha` for a transparent background), and how frames go in. `extraArguments`
+    /// replace the codec's arguments (the pad stays unless they set filters of their own).
+    static func command(ext: String, width: Int, height: Int, fps: Double, alpha: Bool, extraArguments: [String]?,
+                        output: String) -> (arguments: [String], y4m: Y4M?) {
+        let container = alpha ? alphaDefaults[ext] ?? defaults[ext]! : defaults[ext]!
+        let encoding = YCbCrEncoding.video(width: width, height: height)
+        // With arguments of the caller's own, ffmpeg converts from 4:4:4 to whatever they ask for.
+        let chroma = extraArguments == nil ? container.chroma : container.chroma.map { _ in .c444 }
+        let y4m = chroma.map { Y4M(width: width, height: height, fps: fps, chroma: $0, encoding: encoding) }
+        let rgba = Y4M(width: width, height: height, fps: fps, chroma: .c444)
+        let source = y4m == nil
+            ? ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", rgba.rate, "-i", "pipe:0"]
+            : ["-f", "yuv4mpegpipe", "-i", "pipe:0"]
+        var filters = [container.filter].compactMap { $0 }
+        if container.tagged {
+            // RGBA converted by ffmpeg into the video's pixel format with the video's matrix; every frame tagged
+            // (the codec writes the frames' tags: ProRes takes them from nowhere else).
+            if y4m == nil, let format = container.codec.firstIndex(of: "-pix_fmt").map({ container.codec[$0 + 1] }) {
+                filters += [encoding.ffmpegScale, "format=\(format)"]
+            }
+            filters.append(encoding.ffmpegFrameTags)
+        }
+        let ownFilters = extraArguments?.contains { FFmpegArguments.isFilterOption($0) } ?? false
+        var filter: [String] = []
+        if !ownFilters {
+            if ext == "gif" {
+                filter = ["-filter_complex", "[0:v]" + (filters + [gifPalette]).joined(separator: ",")]
+            } else if !filters.isEmpty {
+                filter = ["-vf", filters.joined(separator: ",")]
+            }
+        }
+        let arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + source + filter
+            + (extraArguments ?? container.codec) + (container.tagged ? encoding.ffmpegTags : [])
+            + ["-f", container.muxer, output]
+        return (arguments, y4m)
+    }
 
     /// The `ffmpeg` on PATH, or a failure saying it is missing (checked before anything renders).
     static func locate(for video: String? = nil) throws -> String {
@@ -69,23 +134,18 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         }
     }
 
-    init(path: String, y4m: Y4M, alpha: Bool = false, ffmpegArguments: [String]?) throws {
+    init(path: String, width: Int, height: Int, fps: Double, alpha: Bool = false, ffmpegArguments: [String]?) throws {
         try Self.validate(path)
+        if let ffmpegArguments { try FFmpegArguments.check(ffmpegArguments) }
         let ffmpeg = try Self.locate(for: path)
         let ext = (path as NSString).pathExtension.lowercased()
-        let (muxer, codec) = Self.defaults[ext]!
         self.path = path
-        self.y4m = y4m
-        self.alpha = alpha
         temporaryPath = FileWriter.temporaryPath(for: path)
+        (arguments, y4m) = Self.command(ext: ext, width: width, height: height, fps: fps, alpha: alpha,
+                                        extraArguments: ffmpegArguments, output: temporaryPath)
         StaleTemporaries.remove(besides: path)
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        let source = alpha
-            ? ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(y4m.width)x\(y4m.height)", "-r", y4m.rate, "-i", "pipe:0"]
-            : ["-f", "yuv4mpegpipe", "-i", "pipe:0"]
-        let defaultCodec = alpha ? Self.alphaDefaults[ext] ?? codec : codec
-        process.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + source
-            + (ffmpegArguments ?? defaultCodec) + ["-f", muxer, temporaryPath]
+        process.arguments = arguments
         process.standardInput = input
         let errors = Pipe()
         process.standardError = errors
@@ -110,13 +170,13 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     }
 
     func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload {
-        guard alpha else { return .bytes(y4m.frame(frame)) }
+        if let y4m { return .bytes(y4m.frame(frame)) }
         return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(StraightAlpha.bytes(of: frame))
     }
 
     func write(_ payload: FramePayload) throws {
         do {
-            if !wroteHeader && !alpha {
+            if !wroteHeader, let y4m {
                 try input.fileHandleForWriting.write(contentsOf: y4m.header)
                 wroteHeader = true
             }
@@ -133,8 +193,20 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         errorDone.wait()
         errorDone.signal()
         unlink(temporaryPath)
-        let said = String(decoding: errorOutput, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "no message"
-        return JobError.failure("ffmpeg failed (exit \(process.terminationStatus)) writing '\(path)': \(said)")
+        return JobError.failure("ffmpeg failed (\(exitDescription)) writing '\(path)': \(said)")
+    }
+
+    /// How ffmpeg ended: its exit status or the signal that ended it.
+    private var exitDescription: String {
+        process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)" : "exit \(process.terminationStatus)"
+    }
+
+    /// ffmpeg's last lines (at most three), on one line, with the temporary file it wrote named as the video.
+    private var said: String {
+        let lines = String(decoding: errorOutput, as: UTF8.self)
+            .replacingOccurrences(of: temporaryPath, with: path)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return lines.isEmpty ? "it printed nothing" : lines.suffix(3).joined(separator: " / ")
     }
 
     func finish() throws {

@@ -125,9 +125,12 @@ public struct RenderJob: Sendable {
         path != "-" && FFmpegStream.defaults[(path as NSString).pathExtension.lowercased()] != nil
     }
 
-    /// `--ffmpeg-args '...'` as arguments (split at spaces).
-    public static func ffmpegArguments(_ text: String?) -> [String]? {
-        text.map { $0.split(separator: " ").map(String.init) }
+    /// ffmpeg arguments given as one text, split as a shell splits words and checked (`FFmpegArguments`).
+    public static func ffmpegArguments(_ text: String?) throws -> [String]? {
+        guard let text else { return nil }
+        let words = try FFmpegArguments.split(text)
+        try FFmpegArguments.check(words)
+        return words
     }
 
     /// Paths in a storyboard file are relative to it; samples and absolute paths are as they are.
@@ -491,7 +494,7 @@ public struct RenderJob: Sendable {
             stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
         case let .video(path, arguments)?:
             try checkOutputsCarryAlpha()
-            stream = try FFmpegStream(path: path, y4m: Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444),
+            stream = try FFmpegStream(path: path, width: width, height: height, fps: storyboard.fps,
                                       alpha: storyboard.background.isTransparent, ffmpegArguments: arguments)
         case .frames?, nil:
             break

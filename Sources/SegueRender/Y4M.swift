@@ -1,8 +1,10 @@
 import CSegueKernels
 import SegueCore
 
-/// YUV4MPEG2 framing for `--format y4m`: full-range BT.601 (JPEG) YCbCr, 4:4:4 (`C444`) or 4:2:0 (`C420jpeg`),
-/// which `ffmpeg -i -` reads.
+/// YUV4MPEG2 framing, 4:4:4 (`C444`) or 4:2:0 (`C420jpeg`: each chroma sample the mean of a 2x2 block),
+/// which `ffmpeg -i -` reads: full-range BT.601 (JPEG) YCbCr for `--format y4m`, and the encoding of the video
+/// for the frames Segue streams into ffmpeg (`YCbCrEncoding.video`). Y4M says the range (`XCOLORRANGE`) but
+/// not the matrix: the video's tags say that.
 public struct Y4M: Sendable {
     public enum Chroma: String, Sendable { case c444 = "444", c420 = "420" }
 
@@ -10,6 +12,15 @@ public struct Y4M: Sendable {
     let height: Int
     let fps: Double
     let chroma: Chroma
+    var encoding: YCbCrEncoding = .jpeg
+
+    init(width: Int, height: Int, fps: Double, chroma: Chroma, encoding: YCbCrEncoding = .jpeg) {
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.chroma = chroma
+        self.encoding = encoding
+    }
 
     /// The frame rate as ffmpeg takes it: `30/1`, `29970/1000`.
     var rate: String {
@@ -19,7 +30,8 @@ public struct Y4M: Sendable {
     var header: [UInt8] {
         let rate = String(self.rate.map { $0 == "/" ? ":" : $0 })
         let tag = chroma == .c444 ? "C444" : "C420jpeg"
-        return Array("YUV4MPEG2 W\(width) H\(height) F\(rate) Ip A1:1 \(tag) XCOLORRANGE=FULL\n".utf8)
+        let range = encoding.range == .full ? "FULL" : "LIMITED"
+        return Array("YUV4MPEG2 W\(width) H\(height) F\(rate) Ip A1:1 \(tag) XCOLORRANGE=\(range)\n".utf8)
     }
 
     /// Whether the planes' C kernel takes its AVX2 body.
@@ -36,10 +48,11 @@ public struct Y4M: Sendable {
         out.replaceSubrange(0..<6, with: Array("FRAME\n".utf8))
         precondition(pixmap.width == width && pixmap.height == height, "a \(pixmap.width)x\(pixmap.height) frame in a \(width)x\(height) stream")
         guard n > 0 else { return out }
+        var weights = encoding.weights
         out.withUnsafeMutableBufferPointer { buffer in
             let y = buffer.baseAddress! + 6, u = y + n, v = u + cw * ch
             pixmap.pixels.withUnsafeBufferPointer { px in
-                segue_ycbcr_planes(px.baseAddress!, width, height, chroma == .c420, y, u, v, avx2)
+                segue_ycbcr_planes(px.baseAddress!, width, height, chroma == .c420, &weights, y, u, v, avx2)
             }
         }
         return out
@@ -51,6 +64,7 @@ public struct Y4M: Sendable {
         let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
         var out = [UInt8](repeating: 0, count: 6 + n + 2 * cw * ch)
         out.replaceSubrange(0..<6, with: Array("FRAME\n".utf8))
+        let w = encoding.weights
         out.withUnsafeMutableBufferPointer { buffer in
             let y = buffer.baseAddress! + 6, u = y + n, v = u + cw * ch
             pixmap.pixels.withUnsafeBufferPointer { px in
@@ -58,7 +72,7 @@ public struct Y4M: Sendable {
                 for i in 0..<n {
                     let p = px[i]
                     let r = Int32(p & 0xFF), g = Int32(p >> 8 & 0xFF), b = Int32(p >> 16 & 0xFF)
-                    y[i] = UInt8(clamping: (19595 * r + 38470 * g + 7471 * b + 32768) >> 16)
+                    y[i] = UInt8(clamping: ((w.yr * r + w.yg * g + w.yb * b + 32768) >> 16) + w.yOffset)
                 }
                 let sx = chroma == .c444 ? 1 : 2, sy = sx
                 for cy in 0..<ch {
@@ -72,8 +86,8 @@ public struct Y4M: Sendable {
                             }
                         }
                         r /= count; g /= count; b /= count
-                        u[cy * cw + cx] = UInt8(clamping: (-11059 * r - 21709 * g + 32768 * b + 32768) >> 16 + 128)
-                        v[cy * cw + cx] = UInt8(clamping: (32768 * r - 27439 * g - 5329 * b + 32768) >> 16 + 128)
+                        u[cy * cw + cx] = UInt8(clamping: ((w.ur * r + w.ug * g + w.ub * b + 32768) >> 16) + 128)
+                        v[cy * cw + cx] = UInt8(clamping: ((w.vr * r + w.vg * g + w.vb * b + 32768) >> 16) + 128)
                     }
                 }
             }

@@ -99,7 +99,7 @@ struct Batch: ParsableCommand {
             job.outputs.append(.frames(directory: out))
         }
         if let video {
-            job.outputs.append(.video(video, ffmpegArguments: RenderJob.ffmpegArguments(ffmpegArgs)))
+            job.outputs.append(.video(video, ffmpegArguments: try RenderJob.ffmpegArguments(ffmpegArgs)))
         }
         if job.outputs.isEmpty {
             throw ValidationError("nothing to write: give --out DIR, --video FILE or \"output\" in the storyboard")

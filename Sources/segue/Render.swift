@@ -175,7 +175,7 @@ struct Render: ParsableCommand {
                                                    size: render.size.map { (width: $0.0, height: $0.1) },
                                                    background: render.background,
                                                    screens: ["from": render.from, "to": render.to], timeline: [step]),
-                            output: render.output)
+                            output: try render.output)
         job.progress = render.progress.map { [$0] }
         job.storyboard.playback = ["from": ClipPlayback(start: render.fromStart), "to": ClipPlayback(start: render.toStart)]
         job.storyboard.motionBlur = render.jobOptions.blur
@@ -199,8 +199,9 @@ extension RenderOptions {
     /// stream for `-` or a stream format, one PNG file for
     /// `--progress` unless `--out` is a directory, else a directory of frames.
     var output: RenderJob.Output {
+        get throws {
         if RenderJob.isVideoPath(out) {
-            return .video(out, ffmpegArguments: RenderJob.ffmpegArguments(ffmpegArgs))
+            return .video(out, ffmpegArguments: try RenderJob.ffmpegArguments(ffmpegArgs))
         }
         if out == "-" || jobOptions.outputFormat != .png {
             return .stream(out, format: jobOptions.outputFormat, y4mChroma: jobOptions.chroma)
@@ -210,5 +211,6 @@ extension RenderOptions {
             return .image(out)
         }
         return .frames(directory: out)
+        }
     }
 }

@@ -110,10 +110,18 @@ int segue_png_pick_sampled(const uint8_t *cur, const uint8_t *prev, long n, long
 /// The filter of the five whose costs over the whole row add up least (Sub or None on the first row).
 int segue_png_pick_full(const uint8_t *cur, const uint8_t *prev, long n, long bpp, bool firstRow, bool avx2);
 
-/// The Y, Cb and Cr planes of a `width` x `height` frame of opaque premultiplied pixels (ycbcr_rows.c):
-/// full-range BT.601, chroma per pixel (4:4:4) or the mean of each 2x2 block (`chroma420`, planes of
+/// The integer weights of one YCbCr encoding (a matrix at a range), in units of 1/65536: Y = ((yr R + yg G +
+/// yb B + 32768) >> 16) + yOffset, Cb = ((ur R + ug G + ub B + 32768) >> 16) + 128, Cr likewise with v.
+typedef struct {
+    int32_t yr, yg, yb, yOffset;
+    int32_t ur, ug, ub;
+    int32_t vr, vg, vb;
+} segue_ycbcr_weights;
+
+/// The Y, Cb and Cr planes of a `width` x `height` frame of opaque premultiplied pixels (ycbcr_rows.c) by
+/// `weights`, chroma per pixel (4:4:4) or from the mean of each 2x2 block (`chroma420`, planes of
 /// `(width + 1) / 2` x `(height + 1) / 2`), as `Y4M.referenceFrame` computes them.
-void segue_ycbcr_planes(const uint32_t *pixels, long width, long height, bool chroma420, uint8_t *y, uint8_t *u,
-                        uint8_t *v, bool avx2);
+void segue_ycbcr_planes(const uint32_t *pixels, long width, long height, bool chroma420,
+                        const segue_ycbcr_weights *weights, uint8_t *y, uint8_t *u, uint8_t *v, bool avx2);
 
 #endif

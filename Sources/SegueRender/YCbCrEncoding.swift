@@ -1,0 +1,77 @@
+import CSegueKernels
+
+/// How RGB becomes YCbCr: a matrix (the luma weights Kr and Kb of ITU-R BT.601 or BT.709) at a range (full,
+/// 0-255, as JPEG; or limited, Y 16-235 and Cb, Cr 16-240, as broadcast and every player's default).
+///
+/// A video says which it holds in its tags (`ffmpegTags`): a player that reads them shows the colours Segue
+/// drew. Many players guess for untagged video, by size: BT.709 for HD, BT.601 below. `video(width:height:)`
+/// picks what they guess, so that a player that ignores the tags shows the right colours too.
+public struct YCbCrEncoding: Sendable, Equatable {
+    public enum Matrix: String, Sendable {
+        /// ITU-R BT.601 (SMPTE 170M): Kr 0.299, Kb 0.114.
+        case bt601
+        /// ITU-R BT.709: Kr 0.2126, Kb 0.0722.
+        case bt709
+    }
+
+    public enum Range: String, Sendable { case full, limited }
+
+    public var matrix: Matrix
+    public var range: Range
+
+    public init(_ matrix: Matrix, _ range: Range) {
+        self.matrix = matrix
+        self.range = range
+    }
+
+    /// Full-range BT.601, as JPEG and `--format y4m` (`XCOLORRANGE=FULL`) have it.
+    public static let jpeg = YCbCrEncoding(.bt601, .full)
+
+    /// The encoding of a video `width` x `height` pixels: limited range, BT.709 for HD and up (1280 pixels wide
+    /// or 720 high, or more), BT.601 below: the sizes at which ffmpeg, mpv and browsers switch their guess for
+    /// untagged video.
+    public static func video(width: Int, height: Int) -> YCbCrEncoding {
+        YCbCrEncoding(width >= 1280 || height >= 720 ? .bt709 : .bt601, .limited)
+    }
+
+    /// Kr and Kb.
+    var luma: (r: Double, b: Double) {
+        switch matrix {
+        case .bt601: (0.299, 0.114)
+        case .bt709: (0.2126, 0.0722)
+        }
+    }
+
+    /// The integer weights of the C kernel (`segue_ycbcr_weights`), in units of 1/65536. Each row is rounded
+    /// and its middle (green) weight takes what the rounding left, so that white is exactly the top of Y's
+    /// range and every grey has Cb = Cr = 128.
+    var weights: segue_ycbcr_weights {
+        let (kr, kb) = luma
+        let ys = range == .full ? 1.0 : 219 / 255.0, cs = range == .full ? 1.0 : 224 / 255.0
+        func unit(_ x: Double) -> Int32 { Int32((x * 65536).rounded()) }
+        let yr = unit(kr * ys), yb = unit(kb * ys), ySum = unit(ys)
+        let ub = unit(0.5 * cs), ur = unit(-kr / (2 * (1 - kb)) * cs)
+        let vr = unit(0.5 * cs), vb = unit(-kb / (2 * (1 - kr)) * cs)
+        return segue_ycbcr_weights(yr: yr, yg: ySum - yr - yb, yb: yb, yOffset: range == .full ? 0 : 16,
+                                   ur: ur, ug: -ub - ur, ub: ub, vr: vr, vg: -vr - vb, vb: vb)
+    }
+
+    /// ffmpeg's output options that tag a video with this encoding: the matrix, the range, and BT.709 primaries
+    /// and transfer (Segue's pixels are sRGB, whose primaries are BT.709's; BT.709's transfer is the usual tag
+    /// for sRGB video).
+    var ffmpegTags: [String] {
+        ["-colorspace", matrix == .bt709 ? "bt709" : "smpte170m", "-color_primaries", "bt709",
+         "-color_trc", "bt709", "-color_range", range == .full ? "pc" : "tv"]
+    }
+
+    /// The `setparams` filter that tags every frame with this encoding, as `ffmpegTags` tags the stream.
+    var ffmpegFrameTags: String {
+        "setparams=range=\(range == .full ? "pc" : "tv"):color_primaries=bt709:color_trc=bt709:colorspace=\(matrix == .bt709 ? "bt709" : "smpte170m")"
+    }
+
+    /// The `scale` filter's options that convert RGB into this encoding (ffmpeg's own RGB to YCbCr, for the
+    /// frames Segue hands it as RGBA: transparent video and GIF's palette).
+    var ffmpegScale: String {
+        "scale=out_color_matrix=\(matrix == .bt709 ? "bt709" : "bt601"):out_range=\(range == .full ? "full" : "tv"):flags=accurate_rnd+full_chroma_int"
+    }
+}
