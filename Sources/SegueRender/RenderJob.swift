@@ -190,6 +190,13 @@ public struct RenderJob: Sendable {
 
     private func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
                      memory: MemoryStream?) throws -> Summary {
+        if memory == nil, let rate = gifRate, rate != storyboard.fps {
+            // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
+            observer.note("a GIF's frame delays are whole hundredths of a second (players show a delay under 2 as 10): rendering at \(rate.compact) frames/s instead of \(storyboard.fps.compact)")
+            var adjusted = self
+            adjusted.storyboard.fps = rate
+            return try adjusted.run(renderer: given, control: givenControl, observer: observer, memory: memory)
+        }
         let control = givenControl ?? JobControl()
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
@@ -323,6 +330,16 @@ public struct RenderJob: Sendable {
             try FrameDriver.render(driverRuns, with: renderer, into: pipeline, control: control)
         }
         return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
+    }
+
+    /// The rate of a job with a GIF among its outputs: the fastest at or below the storyboard's whose frames each
+    /// last a whole number of hundredths of a second, at least 2 (GIF's delays are whole centiseconds, and
+    /// browsers and ffmpeg play a delay of 0 or 1 as 10): 60 -> 50, 30 -> 25, 24 -> 20, 10 -> 10. Nil without a GIF.
+    var gifRate: Double? {
+        guard outputs.contains(where: { if case let .video(path, _) = $0 { (path as NSString).pathExtension.lowercased() == "gif" } else { false } }),
+              storyboard.fps.isFinite, storyboard.fps > 0 else { return nil }
+        let delay = max(2, (100 / storyboard.fps - 1e-9).rounded(.up))
+        return 100 / delay
     }
 
     /// True when any step is drawn with motion blur.

@@ -220,3 +220,42 @@ struct VideoColourTests {
         #expect(pad.max()! <= 8, "the pad's alpha reaches \(pad.max()!)")
     }
 }
+
+/// GIF frame delays are whole hundredths of a second, and players show a delay under 2 as 10: a GIF job runs
+/// at a rate whose frames each last the same whole number of hundredths, at least 2, and says so.
+@Suite(.enabled(if: videoTools != nil, "ffmpeg and ffprobe are not on PATH: the GIF tests decode GIFs"))
+struct GIFTimingTests {
+    /// The delay of every frame of the GIF, in hundredths of a second.
+    static func delays(_ gif: String) throws -> [Int] {
+        let text = String(decoding: try VideoColourTests.run(videoTools!.ffprobe, [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration", "-of", "csv=p=0", gif,
+        ]), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    @Test(arguments: [(60.0, 50.0), (30, 25), (24, 20), (50, 50), (10, 10)])
+    func aGIFPlaysAtARateItsDelaysHold(_ asked: Double, _ rate: Double) throws {
+        let dir = try VideoColourTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gif = dir.appendingPathComponent("door.gif").path
+        var job = RenderJob(Transition(.door, duration: 0.4), from: "sample:home", to: "sample:detail", fps: asked,
+                            scale: 0.25, output: .video(gif))
+        job.backend = .cpu
+        let notes = NoteLog()
+        try job.run(observer: RenderJob.Observer(note: { notes.add($0) }))
+        let delays = try Self.delays(gif)
+        let expected = Int((100 / rate).rounded())
+        // Every frame but the last lasts exactly the rate's delay (the GIF muxer gives the last one its own).
+        #expect(delays.count == Int((0.4 * rate).rounded()) + 1, "\(asked) frames/s: \(delays.count) frames")
+        #expect(delays.dropLast().allSatisfy { $0 == expected }, "\(asked) frames/s: delays \(delays)")
+        #expect(notes.all.contains { $0.contains("\(rate.formatted()) frames/s") } == (asked != rate), "notes: \(notes.all)")
+    }
+}
+
+/// Notes a job tells its observer, from any thread.
+final class NoteLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String] = []
+    func add(_ note: String) { lock.withLock { notes.append(note) } }
+    var all: [String] { lock.withLock { notes } }
+}
