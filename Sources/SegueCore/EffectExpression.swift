@@ -216,6 +216,51 @@ public struct ExpressionScope: Sendable {
         var parser = ExpressionParser(text: text, scope: self)
         return try parser.parseWhole()
     }
+
+    /// Every name `text` may look up, found in one pass over its characters without parsing it (a name's
+    /// arity is not known yet when this is asked): each identifier where the parser would look one up, so not
+    /// a member after `.`, a function before `(`, or letters inside a number (`1e5`) or a colour (`#e0e0e0`).
+    /// A name the parser looks up is always among them; a few more may be (in text that does not parse).
+    static func names(in text: String) -> Set<String> {
+        let bytes = Array(text.utf8)
+        func isLetter(_ c: UInt8) -> Bool { (0x61...0x7A).contains(c | 0x20) || c == UInt8(ascii: "_") }
+        func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+        var names: Set<String> = []
+        var i = 0
+        var afterDot = false  // a `.` came last (spaces aside): an identifier here is a member
+        while i < bytes.count {
+            let c = bytes[i]
+            if isLetter(c) {
+                let start = i
+                while i < bytes.count, isLetter(bytes[i]) || isDigit(bytes[i]) { i += 1 }
+                var next = i
+                while next < bytes.count, isSpace(bytes[next]) { next += 1 }
+                if !afterDot && !(next < bytes.count && bytes[next] == UInt8(ascii: "(")) {
+                    names.insert(String(decoding: bytes[start..<i], as: UTF8.self))
+                }
+                afterDot = false
+            } else if isDigit(c) || (c == UInt8(ascii: ".") && i + 1 < bytes.count && isDigit(bytes[i + 1])) {
+                // A number as the parser reads one: digits and points, then an exponent only if digits follow.
+                while i < bytes.count, isDigit(bytes[i]) || bytes[i] == UInt8(ascii: ".") { i += 1 }
+                if i + 1 < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e"),
+                   isDigit(bytes[i + 1]) || ((bytes[i + 1] == UInt8(ascii: "-") || bytes[i + 1] == UInt8(ascii: "+"))
+                                             && i + 2 < bytes.count && isDigit(bytes[i + 2])) {
+                    i += 2
+                    while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+                }
+                afterDot = false
+            } else if c == UInt8(ascii: "#") {
+                i += 1
+                while i < bytes.count, isDigit(bytes[i]) || (0x61...0x66).contains(bytes[i] | 0x20) { i += 1 }
+                afterDot = false
+            } else {
+                if !isSpace(c) { afterDot = c == UInt8(ascii: ".") }
+                i += 1
+            }
+        }
+        return names
+    }
 }
 
 /// A recursive-descent parser over the characters of one expression; each rule returns the node and its arity.

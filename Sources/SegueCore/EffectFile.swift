@@ -95,7 +95,7 @@ extension EffectDefinition {
     static let maxLayers = 64
     /// The most named values a direction may have, options an effect may declare, choices an option may
     /// have and operations a transform may list: far more than any real effect, and bounds on the work of
-    /// reading a hostile file (named values are read in passes, so their count is squared).
+    /// reading a hostile file.
     static let maxNames = 256
     static let maxOptions = 64
     static let maxChoices = 64
@@ -375,30 +375,32 @@ private struct EffectFileReader: JSONProblemReader {
             if let named = raw as? [String: Any], named.count > EffectDefinition.maxNames {
                 problem("\(path).let", "more than \(EffectDefinition.maxNames) named values")
             } else if let named = raw as? [String: Any] {
-                // Each value may use the ones before it in any order the names allow: read them in passes.
-                var pending = named.keys.sorted()
-                var lastErrors: [String: String] = [:]
-                while !pending.isEmpty {
-                    var progressed = false
-                    for key in pending {
-                        guard key.range(of: "^[a-zA-Z_][a-zA-Z0-9_]*$", options: .regularExpression) != nil, scope.lookup(key) == nil else {
-                            problem("\(path).let.\(key)", "'\(key)' cannot be named here (not a name, or one already taken)")
-                            pending.removeAll { $0 == key }
-                            progressed = true
-                            continue
-                        }
-                        do {
-                            let (expression, arity) = try parseValue(named[key]!, scope: scope)
-                            lets.append((scope.declare(key, arity: arity), expression))
-                            pending.removeAll { $0 == key }
-                            progressed = true
-                        } catch {
-                            lastErrors[key] = error.description
-                        }
+                // Each value may use others, in any order the file lists them: each is parsed once, after the
+                // values it uses.
+                var keys: [String] = []
+                for key in named.keys.sorted() {
+                    guard key.range(of: "^[a-zA-Z_][a-zA-Z0-9_]*$", options: .regularExpression) != nil, scope.lookup(key) == nil else {
+                        problem("\(path).let.\(key)", "'\(key)' cannot be named here (not a name, or one already taken)")
+                        continue
                     }
-                    if !progressed {
-                        for key in pending { problem("\(path).let.\(key)", lastErrors[key] ?? "cannot be worked out") }
-                        break
+                    keys.append(key)
+                }
+                let known = Set(keys)
+                let uses = Dictionary(uniqueKeysWithValues: keys.map { key in (key, Self.names(in: named[key]!).filter(known.contains).sorted()) })
+                let (order, cycles) = Self.dependencyOrder(keys, uses: uses)
+                for cycle in cycles {
+                    problem("\(path).let.\(cycle[0])", "named values in a cycle, each using the next: \((cycle + [cycle[0]]).joined(separator: " -> "))")
+                }
+                var failed: Set<String> = []
+                for key in order {
+                    // A value using one that failed is not read: that one's problem is the one to fix.
+                    guard uses[key]!.allSatisfy({ !failed.contains($0) }) else { failed.insert(key); continue }
+                    do {
+                        let (expression, arity) = try parseValue(named[key]!, scope: scope)
+                        lets.append((scope.declare(key, arity: arity), expression))
+                    } catch {
+                        problem("\(path).let.\(key)", error.description)
+                        failed.insert(key)
                     }
                 }
             } else {
@@ -419,6 +421,65 @@ private struct EffectFileReader: JSONProblemReader {
         }
         guard problems.count == before else { return nil }
         return EffectDefinition.Program(lets: lets, perspective: perspective, layers: layers, slotCount: scope.slotCount)
+    }
+
+    /// The names a value of the file (as `parseValue` reads it) may look up.
+    static func names(in raw: Any, depth: Int = 0) -> Set<String> {
+        guard depth < 8 else { return [] }
+        switch raw {
+        case let text as String:
+            return ExpressionScope.names(in: text)
+        case let list as [Any]:
+            return list.reduce(into: []) { $0.formUnion(names(in: $1, depth: depth + 1)) }
+        case let o as [String: Any]:
+            var found = o["over"].map { names(in: $0, depth: depth + 1) } ?? []
+            for case let frame as [String: Any] in o["keyframes"] as? [Any] ?? [] {
+                if let value = frame["value"] { found.formUnion(names(in: value, depth: depth + 1)) }
+            }
+            return found
+        default:
+            return []
+        }
+    }
+
+    /// `keys` ordered so that each comes after every key it `uses`, by one depth-first walk; and each cycle
+    /// found, its keys in the order they use one another. A key in a cycle, or using one, is left out.
+    static func dependencyOrder(_ keys: [String], uses: [String: [String]]) -> (order: [String], cycles: [[String]]) {
+        enum Mark { case open, done, blocked }
+        var mark: [String: Mark] = [:]
+        var order: [String] = [], cycles: [[String]] = []
+        var inCycle: Set<String> = []
+        for root in keys where mark[root] == nil {
+            // The keys being walked, each with the index of the next key it uses to visit.
+            var stack: [(key: String, next: Int)] = [(root, 0)]
+            mark[root] = .open
+            while let (key, next) = stack.last {
+                let used = uses[key] ?? []
+                if next < used.count {
+                    stack[stack.count - 1].next += 1
+                    switch mark[used[next]] {
+                    case nil:
+                        mark[used[next]] = .open
+                        stack.append((used[next], 0))
+                    case .open:
+                        let start = stack.lastIndex { $0.key == used[next] }!
+                        cycles.append(stack[start...].map(\.key))
+                        inCycle.formUnion(stack[start...].map(\.key))
+                    case .done, .blocked:
+                        break
+                    }
+                } else {
+                    stack.removeLast()
+                    if inCycle.contains(key) || used.contains(where: { mark[$0] == .blocked }) {
+                        mark[key] = .blocked
+                    } else {
+                        mark[key] = .done
+                        order.append(key)
+                    }
+                }
+            }
+        }
+        return (order, cycles)
     }
 
     mutating func layer(_ raw: Any, _ path: String, scope: ExpressionScope, options: [EffectOption]) -> EffectDefinition.LayerProgram? {

@@ -118,6 +118,58 @@ import Testing
         }
     }
 
+    /// An effect file of `let` and `layers` (JSON text), with the fields every file needs.
+    func file(let named: String, layers: String = #"[{"content": "from"}]"#, options: String = "[]") -> Data {
+        Data("""
+            {"name": "mine", "summary": "s", "source": "test", "duration": 1, "curve": "linear", "options": \(options),
+             "let": {\(named)}, "layers": \(layers)}
+            """.utf8)
+    }
+
+    /// 240 named values of about 3.8 KB, each using the next: 0.9 MB, inside every bound, and listed in the
+    /// order that let the old reader work out one value per pass (240 passes re-parsing every value left:
+    /// 165 s in the issue's release build). Each is now parsed once, after the one it uses.
+    @Test func chainedNamedValuesAreReadInOnePass() throws {
+        let count = 240
+        let padding = String(repeating: " + 0 * W", count: 470)
+        // The name used comes last: the old reader parsed all of a value before finding it missing.
+        let named = (0..<count).map { k in
+            String(format: "\"v%03d\": \"0", k) + padding + (k + 1 < count ? String(format: " + v%03d + 1\"", k + 1) : " + 1\"")
+        }.joined(separator: ",\n")
+        let data = file(let: named, layers: #"[{"content": "from", "position": ["v000", 0]}]"#)
+        #expect(data.count > 900_000 && data.count <= Effect.maxFileBytes)
+        var effect: Effect?
+        let elapsed = try ContinuousClock().measure { effect = try Effect(json: data, file: "chain.json") }
+        let scene = Transition(try #require(effect)).scene(at: 0.5, frame: frame, scale: 1)
+        #expect(scene.layers[0].position == Point(Double(count), 0))
+        // A sanity bound only: linear reading takes well under a second.
+        #expect(elapsed < .seconds(10), "read in \(elapsed)")
+    }
+
+    /// Named values that use one another in a cycle are reported as a cycle naming each, once; values using
+    /// a cycle are not worked out, and the others are read as usual.
+    @Test func aCycleOfNamedValuesIsNamed() throws {
+        // `r.b` and `f(` are a member and a call, not uses of `b`; `#bcbcbc` and `1e3` hold no names either.
+        let data = file(let: #"""
+            "a": "b + 1", "b": "[c, r.b].x", "c": "a * 2", "self": "self + 1", "uses": "a + ok", "ok": "W + #bcbcbc.r * 1e3",
+            "r": "[0, 0, 1, 1]", "b2": "abs (r.x)"
+            """#)
+        do {
+            _ = try Effect(json: data, file: "x")
+            Issue.record("a file with cycles was read")
+        } catch {
+            #expect(error.problems == [
+                StoryboardProblem("$.let.a", "named values in a cycle, each using the next: a -> b -> c -> a"),
+                StoryboardProblem("$.let.self", "named values in a cycle, each using the next: self -> self"),
+            ])
+        }
+        // The same names in no cycle: each reads, whatever the order of the file.
+        let fine = file(let: #""a": "b + 1", "b": "[c, r.b].x", "c": "r.w * 2", "r": "[0, 0, 3, 1]""#,
+                        layers: #"[{"content": "from", "position": ["a", "b"]}]"#)
+        let scene = Transition(try Effect(json: fine, file: "x")).scene(at: 0, frame: frame, scale: 1)
+        #expect(scene.layers[0].position == Point(7, 6))
+    }
+
     /// A copy of a built-in under another name draws exactly what the built-in draws.
     @Test(arguments: ["door.json", "page-flip.json", "spin.json", "hero.json"])
     func aCopyDrawsWhatTheBuiltInDraws(_ file: String) throws {
