@@ -27,7 +27,18 @@ extension JSONProblemReader {
             problem("$", "expected \(expected)")
             return nil
         }
-        return object
+        // JSONSerialization keeps the last of a key given twice: the file would mean less than it says.
+        let duplicates = JSONDuplicateKeys.find(in: data)
+        for (steps, name) in duplicates {
+            let path = steps.reduce("$") { path, step in
+                switch step {
+                case let .key(k): return path + key(k)
+                case let .index(i): return path + "[\(i)]"
+                }
+            }
+            problem(path + key(name), "the key '\(name)' is given twice in one object")
+        }
+        return duplicates.isEmpty ? object : nil
     }
 
     /// A problem for each key of `object` not in `allowed`, saying which are (`$schema` and `comment`, allowed
@@ -42,6 +53,66 @@ extension JSONProblemReader {
     func key(_ name: String) -> String {
         let identifier = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
         return identifier ? ".\(name)" : "[\"\(name)\"]"
+    }
+}
+
+/// The keys a JSON text gives twice in one object, which `JSONSerialization` reads without a word (the last
+/// wins). One pass over the bytes of a text already read as valid JSON, keeping the keys of each open object;
+/// each key given twice is found once, with the path of the object holding it.
+enum JSONDuplicateKeys {
+    enum Step: Equatable { case key(String), index(Int) }
+
+    static func find(in data: Data) -> [(path: [Step], key: String)] {
+        /// An open object or list: the keys seen so far and whether a key comes next, or the item's index.
+        struct Level {
+            var isObject: Bool
+            var keys: Set<String> = []
+            var repeated: Set<String> = []
+            var expectingKey = true
+            var lastKey = ""
+            var index = 0
+            var step: Step { isObject ? .key(lastKey) : .index(index) }
+        }
+        let bytes = [UInt8](data)
+        var levels: [Level] = []
+        var found: [(path: [Step], key: String)] = []
+        var i = 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                let start = i + 1
+                var escaped = false
+                i = start
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
+                    if bytes[i] == UInt8(ascii: "\\") { escaped = true; i += 1 }
+                    i += 1
+                }
+                if var level = levels.popLast() {
+                    if level.isObject && level.expectingKey {
+                        // A key with escapes (`\u0061`) is compared as JSON reads it.
+                        let name = escaped && i < bytes.count
+                            ? (try? JSONSerialization.jsonObject(with: Data(bytes[(start - 1)...i]), options: .fragmentsAllowed)) as? String ?? ""
+                            : String(decoding: bytes[start..<min(i, bytes.count)], as: UTF8.self)
+                        if !level.keys.insert(name).inserted && level.repeated.insert(name).inserted {
+                            found.append((levels.map(\.step), name))
+                        }
+                        level.lastKey = name
+                        level.expectingKey = false
+                    }
+                    levels.append(level)
+                }
+            case UInt8(ascii: "{"): levels.append(Level(isObject: true))
+            case UInt8(ascii: "["): levels.append(Level(isObject: false))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = levels.popLast()
+            case UInt8(ascii: ","):
+                guard var level = levels.popLast() else { break }
+                if level.isObject { level.expectingKey = true } else { level.index += 1 }
+                levels.append(level)
+            default: break
+            }
+            i += 1
+        }
+        return found
     }
 }
 

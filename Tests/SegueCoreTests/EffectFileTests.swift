@@ -170,6 +170,30 @@ import Testing
         #expect(scene.layers[0].position == Point(7, 6))
     }
 
+    /// A key given twice in one object is refused at its path (JSON would keep the last, dropping the first
+    /// silently), in an effect file and a storyboard alike; the same key in two objects is not.
+    @Test func aKeyGivenTwiceIsRefused() throws {
+        let json = #"""
+            {"name": "mine", "summary": "s", "source": "test", "duration": 1, "curve": "linear",
+             "layers": [{"content": "from"}, {"content": "to", "opacity": 1, "opacity": 0.5}],
+             "layers": [{"content": "to"}], "layers": [{"content": "to"}]}
+            """#
+        do {
+            _ = try Effect(json: Data(json.utf8), file: "x")
+            Issue.record("a file with a key given twice was read")
+        } catch {
+            #expect(error.problems == [
+                StoryboardProblem("$.layers[1].opacity", "the key 'opacity' is given twice in one object"),
+                StoryboardProblem("$.layers", "the key 'layers' is given twice in one object"),
+            ])
+        }
+        let board = #"{"fps": 30, "screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1, "duration": 2}], "fps": 10}"#
+        let parsed = Storyboard.parse(json: Data(board.utf8)) { _ in "" }
+        #expect(parsed.problems.map(\.description) == ["$.timeline[0].duration: the key 'duration' is given twice in one object",
+                                                        "$.fps: the key 'fps' is given twice in one object"])
+        #expect(try Effect(json: file(let: #""a": "W", "b": {"keyframes": [{"at": 0, "value": "a"}, {"at": 1, "value": 2}]}"#), file: "x").name == "mine")
+    }
+
     /// A copy of a built-in under another name draws exactly what the built-in draws.
     @Test(arguments: ["door.json", "page-flip.json", "spin.json", "hero.json"])
     func aCopyDrawsWhatTheBuiltInDraws(_ file: String) throws {
