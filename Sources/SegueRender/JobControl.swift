@@ -61,6 +61,10 @@ public final class JobControl: @unchecked Sendable {
     private var temporaryFiles: Set<String> = []
     private var temporaryDirectories: Set<String> = []
     private var children: Set<Int32> = []
+    private var extraGroups: Set<Int32> = []
+    /// The process groups of the job's children (`ChildProcess`), in slots a signal handler reads without a
+    /// lock (0: free); past the slots, in `extraGroups`.
+    private let groups: InlineArray<32, Atomic<Int32>> = InlineArray { _ in Atomic(0) }
 
     public init() { touch() }
 
@@ -87,16 +91,28 @@ public final class JobControl: @unchecked Sendable {
     public var activity: String { lock.withLock { activityText } }
 
     /// Deletes every temporary file the job has open or in flight (a stream's, each frame's) and stops any
-    /// ffmpeg it started. Files under their final names are complete and stay.
+    /// ffmpeg it started (with its whole process group, where it has one). Files under their final names are
+    /// complete and stay.
     public func removeTemporaries() {
-        let (files, directories, pids) = lock.withLock { (temporaryFiles, temporaryDirectories, children) }
+        endChildren()
+        let (files, directories, pids, extra) = lock.withLock { (temporaryFiles, temporaryDirectories, children, extraGroups) }
         for pid in pids { kill(pid, SIGKILL) }
+        for group in extra { kill(-group, SIGKILL) }
         for path in files { unlink(path) }
         let suffix = ".tmp-\(getpid())"
         for directory in directories {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(suffix) {
                 unlink((directory as NSString).appendingPathComponent(name))
             }
+        }
+    }
+
+    /// Ends the process group of every child the job has running (`kill(-pgid, SIGKILL)`): lock-free and
+    /// async-signal-safe, for a signal handler that exits at once.
+    public func endChildren() {
+        for i in groups.indices {
+            let group = groups[i].load(ordering: .acquiring)
+            if group > 0 { kill(-group, SIGKILL) }
         }
     }
 
@@ -118,5 +134,19 @@ public final class JobControl: @unchecked Sendable {
     func register(directory path: String) { _ = lock.withLock { temporaryDirectories.insert(path) } }
     func register(child pid: Int32) { _ = lock.withLock { children.insert(pid) } }
     func forget(child pid: Int32) { _ = lock.withLock { children.remove(pid) } }
+    /// A child's process group, ended with the job's temporaries; forgotten before its leader is reaped (so
+    /// its id cannot be another's when it is ended).
+    func register(processGroup group: Int32) {
+        for i in groups.indices where groups[i].compareExchange(expected: 0, desired: group, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        _ = lock.withLock { extraGroups.insert(group) }
+    }
+    func forget(processGroup group: Int32) {
+        for i in groups.indices where groups[i].compareExchange(expected: group, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        _ = lock.withLock { extraGroups.remove(group) }
+    }
     func forget(temporaryFile path: String) { _ = lock.withLock { temporaryFiles.remove(path) } }
 }

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Starts the job's own threads (a clip's frame reader, a child's standard-error reader, the pipeline's encoders)
+/// with `pthread_create`, whose failure is an error naming the thread: Foundation's `Thread.start` drops it, and
+/// a reader that never starts leaves the job waiting for ever (under `ulimit -v`, or at a process's thread limit).
+enum JobThread {
+    /// Starts `body` on a new detached thread named `name`, with a
+    /// stack of `stackSize` bytes (the system's default, 8 MiB under the usual `ulimit -s`, when nil); throws
+    /// `JobError.failure` saying which thread could not start, and why.
+    static func start(_ name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) throws {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        if let stackSize { pthread_attr_setstacksize(&attributes, max(stackSize, Int(PTHREAD_STACK_MIN))) }
+        let box = Unmanaged.passRetained(Body(name: name, run: body))
+        var thread = pthread_t()
+        let status = pthread_create(&thread, &attributes, { argument in
+            let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+            Thread.current.name = body.name  // (pthread_setname_np is not imported)
+            body.run()
+            return nil
+        }, box.toOpaque())
+        guard status == 0 else {
+            box.release()
+            throw JobError.failure("cannot start a thread (\(name)): \(String(cString: strerror(status)))")
+        }
+    }
+
+    private final class Body {
+        let name: String
+        let run: @Sendable () -> Void
+        init(name: String, run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+}
