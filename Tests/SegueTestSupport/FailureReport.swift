@@ -29,7 +29,7 @@ public enum FailureReport {
                 "psnr": comparison.psnr.isInfinite ? "inf" : String(format: "%.2f", comparison.psnr),
                 "maxDiff": comparison.maxDiff, "fractionWithin": comparison.fractionWithin,
                 "worstPixel": [comparison.worstPixel.x, comparison.worstPixel.y],
-                "tolerance": ["minPSNR": tolerance.minPSNR, "maxLevelDiff": tolerance.maxLevelDiff,
+                "tolerance": ["minPSNR": tolerance.minPSNR.isInfinite ? "inf" : tolerance.minPSNR as Any, "maxLevelDiff": tolerance.maxLevelDiff,
                               "minFractionWithin": tolerance.minFractionWithin],
             ]
             for (k, v) in context { report[k] = v }
