@@ -155,8 +155,9 @@ extension LayerShader {
         let t = min(max(0, u * overlayGradient.0 + v * overlayGradient.1 + overlayGradient.2), 1)
         let o = overlayStart255 + overlayDelta255 * t + 0.5
         // Channel by channel: Swift's vector float-to-integer conversion is a generic call, not an instruction.
-        // With t in 0...1 each channel lies between its start and end plus 0.5: below 256 for colours in
-        // 0...1 at opacity up to 1, and the same as `UInt32(_:)` gives for anything below 2^32.
+        // With t in 0...1 each channel lies between its start and end plus 0.5: below 256, since `DrawItem`
+        // holds the overlay's colours to 0...1 and its opacity to 1 (a channel past 255 would spill into the
+        // next), and the same as `UInt32(_:)` gives for anything below 2^32.
         let pixel = Pixmap.pack(r: PixelMath.truncateToUInt32(o[0]), g: PixelMath.truncateToUInt32(o[1]),
                                 b: PixelMath.truncateToUInt32(o[2]), a: PixelMath.truncateToUInt32(o[3]))
         return PixelMath.over(pixel, content)

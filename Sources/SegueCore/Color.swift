@@ -1,4 +1,6 @@
-/// A straight-alpha sRGB colour with components in `0...1`, as `UIColor` takes them.
+/// A straight-alpha sRGB colour with components in `0...1`, as `UIColor` takes them. A component may stray
+/// outside (a spring overshooting a colour lerp, an effect file's arithmetic); everything that draws a colour
+/// takes `clamped` first, so both backends see the same values.
 public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var red: Double
     public var green: Double
@@ -35,21 +37,31 @@ public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
                   blue: Double(rgba >> 8 & 0xFF) / 255, alpha: Double(rgba & 0xFF) / 255)
     }
 
+    /// Each component held to `0...1`, NaN taken as 0: what a colour means when it is drawn. An RGBA8 target
+    /// clamps on write as GLES does, but only the last step's value; a colour clamped here first is the same
+    /// at every step, on every backend (and a NaN, which GPUs treat as they please, is 0 on all).
+    public var clamped: Color {
+        func unit(_ c: Double) -> Double { c >= 0 ? min(c, 1) : 0 }
+        return Color(red: unit(red), green: unit(green), blue: unit(blue), alpha: unit(alpha))
+    }
+
     public var hex: String {
         func byte(_ c: Double) -> String {
-            let v = Int((max(0, min(1, c)) * 255).rounded())
+            let v = Int((c * 255).rounded())
             return String(v, radix: 16, uppercase: true).leftPadded(to: 2)
         }
-        return byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
+        let c = clamped
+        return byte(c.red) + byte(c.green) + byte(c.blue) + (c.alpha < 1 ? byte(c.alpha) : "")
     }
 
     public var description: String { hex }
 
     /// The premultiplied RGBA8 pixel of this colour.
     public var premultipliedPixel: UInt32 {
-        func byte(_ c: Double) -> UInt32 { UInt32((max(0, min(1, c)) * 255).rounded()) }
-        let a = max(0, min(1, alpha))
-        return Pixmap.pack(r: byte(red * a), g: byte(green * a), b: byte(blue * a), a: byte(a))
+        func byte(_ c: Double) -> UInt32 { UInt32((c * 255).rounded()) }
+        let c = clamped
+        return Pixmap.pack(r: byte(c.red * c.alpha), g: byte(c.green * c.alpha), b: byte(c.blue * c.alpha),
+                           a: byte(c.alpha))
     }
 }
 

@@ -31,7 +31,8 @@ public struct DrawItem: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
         /// Snapshot `id`'s pixels through `texels`.
         case snapshot(SnapshotID, TexelMap)
-        /// A premultiplied colour, components in `0...1`.
+        /// A premultiplied colour, components in `0...1` (the layer's colour taken `Color.clamped` first, so a
+        /// spring's overshoot or a NaN reaches every backend as the same in-range value).
         case color(r: Double, g: Double, b: Double, a: Double)
     }
 
@@ -53,7 +54,8 @@ public struct DrawItem: Sendable, Equatable {
     public struct Overlay: Sendable, Equatable {
         /// `g = u * gradient.x + v * gradient.y + gradient.z` is the position along the gradient (0 at its start).
         public var gradient: (x: Double, y: Double, z: Double)
-        /// Premultiplied RGBA at `g = 0` and `g = 1`, the overlay's opacity folded in.
+        /// Premultiplied RGBA at `g = 0` and `g = 1`, the overlay's opacity folded in; every component in `0...1`
+        /// (colours `Color.clamped`, opacity at most 1).
         public var start: (Double, Double, Double, Double)
         public var end: (Double, Double, Double, Double)
 
@@ -78,7 +80,9 @@ public struct DrawItem: Sendable, Equatable {
     public var opacity: Double
     /// The layer's mask, normalised: a circle's radius above 0, a rounded rectangle's radius within half its
     /// sides, a sector's `startAngle` in `0..<2π` and its `sweep` in `0<..<2π` (turned round when it was
-    /// negative); nil for a sector of 2π or more, which keeps everything.
+    /// negative); nil for a sector of 2π or more, which keeps everything. Every value is finite: a mask with a NaN
+    /// keeps nothing (the item is dropped), a rounded rectangle's edges far past the layer are moved in
+    /// (`heldMaskRect`), and a circle of infinite radius is no mask.
     public var mask: Mask?
     public var overlay: Overlay?
     /// True when every pixel inside the outline gets alpha 1 (opaque content, opacity 1, no mask).

@@ -93,8 +93,10 @@ extension DrawItem {
         let source: Source
         let showsOverlay = layer.overlay.map { $0.opacity > 0 && ($0.startColor.alpha > 0 || $0.endColor.alpha > 0) } ?? false
         switch layer.content {
-        case let .color(c):
-            // A clear layer with an overlay is a gradient layer: only the overlay shows.
+        case let .color(colour):
+            // Components held to 0...1 here, once, for every backend (`Color.clamped`). A clear layer with an
+            // overlay is a gradient layer: only the overlay shows.
+            let c = colour.clamped
             guard c.alpha > 0 || showsOverlay else { return nil }
             source = .color(r: c.red * c.alpha, g: c.green * c.alpha, b: c.blue * c.alpha, a: c.alpha)
             opaqueContent = c.alpha >= 1
@@ -117,8 +119,11 @@ extension DrawItem {
             let d = p1 - p0
             let len2 = d.x * d.x + d.y * d.y
             let gx = len2 > 0 ? d.x / len2 : 0, gy = len2 > 0 ? d.y / len2 : 0
-            func premultiplied(_ c: Color) -> (Double, Double, Double, Double) {
-                let a = c.alpha * o.opacity
+            // Colours and opacity held to 0...1 (`Color.clamped`), so the premultiplied ends are too.
+            let opacity = min(o.opacity, 1)
+            func premultiplied(_ colour: Color) -> (Double, Double, Double, Double) {
+                let c = colour.clamped
+                let a = c.alpha * opacity
                 return (c.red * a, c.green * a, c.blue * a, a)
             }
             overlay = Overlay(gradient: (gx, gy, -(p0.x * gx + p0.y * gy)),
@@ -128,11 +133,13 @@ extension DrawItem {
         var mask = layer.mask
         switch mask {
         case let .circle(center, radius)?:
-            guard radius > 0 else { return nil }
-            mask = .circle(center: center, radius: radius)
+            // A NaN keeps nothing, as does a centre at infinity; an infinite radius about a finite centre keeps
+            // everything (no mask, rather than infinities in the backends' single-precision arithmetic).
+            guard radius > 0, center.x.isFinite, center.y.isFinite else { return nil }
+            mask = radius.isFinite ? .circle(center: center, radius: radius) : nil
         case let .roundedRect(rect, radius)?:
-            guard rect.width > 0, rect.height > 0 else { return nil }
-            mask = .roundedRect(rect, radius: max(0, min(radius, rect.width / 2, rect.height / 2)))
+            guard let held = Self.heldMaskRect(rect, radius: radius, layer: layer.bounds) else { return nil }
+            mask = .roundedRect(held.rect, radius: held.radius)
         case let .sector(center, startAngle, sweep)?:
             // A sweep of 0 keeps nothing, one of a whole turn or more everything (no mask, so no seam along
             // the ray); otherwise the sector starts at its first ray counting clockwise, in 0..<2π.
@@ -191,6 +198,27 @@ extension DrawItem {
             sum += p.x * q.y - q.x * p.y
         }
         return abs(sum) / 2
+    }
+
+    /// A rect mask as both backends can draw it, or nil when it keeps nothing. A NaN anywhere (in its
+    /// origin, its sides or its radius, or an edge at infinity minus infinity) keeps nothing, as a NaN circle
+    /// radius or sector sweep does; so does a side of 0 or less. An edge more than `reach` beyond the layer's
+    /// bounds (four times their width plus height: infinite, 1e300) is moved in to `reach` beyond them: it
+    /// clipped nothing there and clips nothing here, and the mask's coordinates stay a few layer sizes wide,
+    /// which single precision (both backends' arithmetic) holds to a small fraction of a point. The radius is
+    /// then held within half of each side, as ever: a corner rounded wider than the layer, on a rect that
+    /// reached past `reach`, is rounded to what fits the rect so moved.
+    static func heldMaskRect(_ rect: Rect, radius: Double, layer: Size) -> (rect: Rect, radius: Double)? {
+        let x0 = rect.minX, x1 = rect.maxX, y0 = rect.minY, y1 = rect.maxY
+        guard !radius.isNaN, x1 > x0, y1 > y0 else { return nil }  // false for any NaN
+        let reach = 4 * (layer.width + layer.height)
+        func held(_ t: Double, _ side: Double) -> Double { min(max(t, -reach), side + reach) }
+        let hx0 = held(x0, layer.width), hx1 = held(x1, layer.width)
+        let hy0 = held(y0, layer.height), hy1 = held(y1, layer.height)
+        // Wholly beyond one side (both edges moved onto the same place): nothing of the layer is inside.
+        guard hx1 > hx0, hy1 > hy0 else { return nil }
+        let kept = Rect(hx0, hy0, hx1 - hx0, hy1 - hy0)
+        return (kept, max(0, min(radius, kept.width / 2, kept.height / 2)))
     }
 
     static func clampedInt(_ v: Double) -> Int {
