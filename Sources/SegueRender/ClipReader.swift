@@ -8,7 +8,13 @@ import SegueImageIO
 /// `framesAhead` frames ahead of the one drawn (memory is those frames, the one shown and the pipe's buffer,
 /// never the clip), so ffmpeg's decoding and the pipe's reads overlap the drawing; past the clip's end the last
 /// frame is held, or with `loop` the clip starts over (`-stream_loop -1`). Frames skipped are read and dropped;
-/// one asked for before the last restarts the process.
+/// one asked for before the last restarts the process. A start at or past the clip's last frame (where `-ss`
+/// gives no frame) holds the last frame, as a clip that has ended does.
+///
+/// ffmpeg and ffprobe run as `ChildProcess`es, in process groups of their own that the job's control ends on a
+/// signal or the watchdog's timeout; each wait on them is timed work (`JobControl.touch(timed:)`), so
+/// `--frame-timeout` ends a decoder that never writes. What ffmpeg says on standard error while a clip decodes
+/// (a damaged clip's complaints) is passed to `note` once.
 ///
 /// A clip with a display rotation (a phone's screen recording: the container's display matrix, or the older
 /// `rotate` tag) is turned upright as a player shows it, by quarter turns (`transpose`, or `hflip,vflip`, before
@@ -42,22 +48,24 @@ final class ClipReader {
     /// Quarter turns counterclockwise that make the clip upright (0 to 3; `Probe.quarterTurns`).
     let quarterTurns: Int
 
-    /// Told of each ffmpeg process, so an interrupted job ends it.
+    /// Told of each ffmpeg process, so an interrupted job ends it, and of each wait on one (timed work).
     let control: JobControl?
-    private var process: Process?
-    private var output: FileHandle?
-    /// The thread reading `output` ahead of the drawing.
+    /// Told once of what ffmpeg said on standard error while decoding the clip (a warning, not a failure).
+    let note: (@Sendable (String) -> Void)?
+    private var process: ChildProcess?
+    /// The thread reading ffmpeg's standard output ahead of the drawing.
     private var ahead: ReadAhead?
-    /// What ffmpeg says on standard error, read by a thread of its own so a chatty decoder never blocks.
-    private let complaints = ErrorOutput()
     /// The index of the next frame the pipe will give, and the last frame read (held at the end).
     private var next = 0
     private var current: (index: Int, frame: Pixmap)?
     private var ended = false
+    /// ffmpeg's complaints have been told (in a note, or in an error).
+    private var told = false
 
     init(path: String, source: (width: Int, height: Int), quarterTurns: Int = 0, width: Int, height: Int, fps: Double,
-         playback: ClipPlayback, control: JobControl? = nil) {
+         playback: ClipPlayback, control: JobControl? = nil, note: (@Sendable (String) -> Void)? = nil) {
         self.control = control
+        self.note = note
         self.path = path
         self.source = source
         self.quarterTurns = quarterTurns
@@ -82,10 +90,17 @@ final class ClipReader {
     /// clip at 30 fps: 1 frame in 30 differed even with `-copyts`), and a shard must draw what the whole job draws.
     func frame(_ j: Int) throws -> Pixmap {
         if let current, current.index == j || (ended && j >= current.index) { return current.frame }
+        // Waiting for ffmpeg is timed work: a decoder that never writes is ended by the watchdog.
+        let (activity, timed) = (control?.activity, control?.isTimed ?? false)
+        control?.touch("waiting for frame \(j) of the clip '\(path)' from ffmpeg", timed: true)
+        defer { control?.touch(activity, timed: timed) }
         if process == nil || j < next { try start() }
         while next <= j {
             guard let frame = try read() else {
                 ended = true
+                if current == nil && playback.start > 0 && !playback.loop {
+                    return try holdLastFrame()
+                }
                 guard let current else {
                     throw JobError.failure("the clip '\(path)' has no frames ffmpeg can decode\(said())")
                 }
@@ -97,37 +112,46 @@ final class ClipReader {
         return current!.frame
     }
 
-    /// Starts ffmpeg at the clip's start (`-ss START`), frame 0.
-    private func start() throws {
+    /// The clip's start is at or past its last frame (`-ss` there gives none): the clip is read from its
+    /// beginning and its last frame held for every frame asked for.
+    private func holdLastFrame() throws -> Pixmap {
+        try start(seeking: false)
+        var last: Pixmap?
+        while let frame = try read() { last = frame }
+        ended = true
+        guard let last else { throw JobError.failure("the clip '\(path)' has no frames ffmpeg can decode\(said())") }
+        current = (0, last)
+        return last
+    }
+
+    /// `seconds` as ffmpeg reads a time: plain decimals to the microsecond (its time base), never an exponent
+    /// (`1e-05`, which Swift prints for 0.00001, is not a time to ffmpeg).
+    static func ffmpegSeconds(_ seconds: Double) -> String {
+        var text = String(format: "%.6f", seconds)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// Starts ffmpeg at the clip's start (`-ss START`, unless `seeking` is false), frame 0.
+    private func start(seeking: Bool = true) throws {
         stop()
         let ffmpeg = try FFmpegStream.locate(forClip: path)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ffmpeg)
         let shrinking = width * height <= source.width * source.height
         let turn = ["", "transpose=cclock,", "hflip,vflip,", "transpose=clock,"][quarterTurns & 3]
         let filter = "fps=\(fps.compact),\(turn)scale=\(width):\(height):flags=\(shrinking ? "area" : "bicubic"),format=rgba"
-        p.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error"]
+        let arguments = ["-hide_banner", "-nostdin", "-loglevel", "error"]
             + (playback.loop ? ["-stream_loop", "-1"] : [])
-            + (playback.start > 0 ? ["-ss", "\(playback.start)"] : [])
+            + (seeking && playback.start > 0 ? ["-ss", Self.ffmpegSeconds(playback.start)] : [])
             + ["-noautorotate", "-i", path, "-an", "-vf", filter, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
         signal(SIGPIPE, SIG_IGN)
-        do {
-            try p.run()
-        } catch {
-            throw JobError.failure("cannot start ffmpeg for the clip '\(path)': \(error.localizedDescription)")
-        }
+        let p = try ChildProcess(executable: ffmpeg, arguments: arguments, output: .pipe, control: control)
+        let fd = p.output!.fileDescriptor
         // A pipe as large as Linux lets an unprivileged process make it (1 MiB by default, not 64 KiB), so
         // ffmpeg decodes ahead of the frame being drawn rather than in lockstep with each read.
-        _ = fcntl(out.fileHandleForReading.fileDescriptor, Self.setPipeSize, Self.pipeSize)
+        _ = fcntl(fd, Self.setPipeSize, Self.pipeSize)
         process = p
-        control?.register(child: p.processIdentifier)
-        output = out.fileHandleForReading
-        complaints.start(reading: err.fileHandleForReading)
-        ahead = ReadAhead(fd: out.fileHandleForReading.fileDescriptor, width: width, height: height, frames: Self.framesAhead)
+        ahead = try ReadAhead(fd: fd, width: width, height: height, frames: Self.framesAhead)
         next = 0
         current = nil
         ended = false
@@ -145,48 +169,36 @@ final class ClipReader {
         case .end(partial: true):
             throw JobError.failure("ffmpeg stopped mid-frame decoding the clip '\(path)'\(said())")
         case .end(partial: false):
-            process?.waitUntilExit()
-            if let p = process, p.terminationStatus != 0 {
-                throw JobError.failure("ffmpeg failed (exit \(p.terminationStatus)) decoding the clip '\(path)'\(said())")
+            switch process?.wait() {
+            case let .exited(status)? where status != 0:
+                throw JobError.failure("ffmpeg failed (exit \(status)) decoding the clip '\(path)'\(said())")
+            case let .signalled(signal)?:
+                throw JobError.failure("ffmpeg was killed (signal \(signal)) decoding the clip '\(path)'\(said())")
+            default:
+                break
             }
+            tellComplaints()
             return nil
         }
     }
 
-    /// ffmpeg's last line of complaint once it has exited (`: ...`), or nothing.
+    /// ffmpeg's last line of complaint once it has exited (`: ...`), or nothing; told in the error that carries
+    /// it, so not again in a note.
     private func said() -> String {
         guard let process else { return "" }
-        process.waitUntilExit()
-        return complaints.lastLine().map { ": \($0)" } ?? ""
+        process.wait()
+        told = true
+        return process.errorLines(1).first.map { ": \($0)" } ?? ""
     }
 
-    /// The last few KiB ffmpeg wrote on standard error.
-    private final class ErrorOutput: @unchecked Sendable {
-        private let lock = NSLock()
-        private var tail = Data()
-        private var done = DispatchSemaphore(value: 0)
-
-        func start(reading handle: FileHandle) {
-            lock.withLock { tail = Data() }
-            let finished = DispatchSemaphore(value: 0)
-            done = finished
-            Thread { [self] in
-                while case let chunk = handle.availableData, !chunk.isEmpty {
-                    lock.withLock {
-                        tail.append(chunk)
-                        if tail.count > 4096 { tail = tail.suffix(4096) }
-                    }
-                }
-                finished.signal()
-            }.start()
-        }
-
-        /// Waits for the end of the stream (the process has exited) and gives its last line.
-        func lastLine() -> String? {
-            done.wait()
-            done.signal()
-            return lock.withLock { String(decoding: tail, as: UTF8.self) }.split(separator: "\n").last.map(String.init)
-        }
+    /// Tells `note`, once, what ffmpeg said on standard error while it decoded (its last lines): a damaged
+    /// clip decodes as far as it can, with ffmpeg's complaints and exit 0. Call once ffmpeg has been ended.
+    private func tellComplaints() {
+        guard !told, let process, let note else { return }
+        let lines = process.errorLines(3, waitingUntil: .now() + 1)
+        guard !lines.isEmpty else { return }
+        told = true
+        note("ffmpeg complained decoding the clip '\(path)' (it may be damaged): \(lines.joined(separator: " / "))")
     }
 
     /// Reads a clip's frames from ffmpeg's pipe on a thread of its own, premultiplied, into a ring of at most
@@ -214,14 +226,12 @@ final class ClipReader {
         private let finished = DispatchSemaphore(value: 0)
         private var stopped = false
 
-        init(fd: Int32, width: Int, height: Int, frames: Int) {
+        init(fd: Int32, width: Int, height: Int, frames: Int) throws {
             capacity = max(1, frames)
-            let thread = Thread { [self] in
+            try JobThread.start("segue clip read-ahead", stackSize: 1 << 20) { [self] in
                 run(fd: fd, width: width, height: height)
                 finished.signal()
             }
-            thread.name = "segue clip read-ahead"
-            thread.start()
         }
 
         /// The next entry, waiting for the thread when the ring is empty; an end or a failure is not taken off.
@@ -299,15 +309,13 @@ final class ClipReader {
     /// thread), then the ffmpeg process (the clip is done with, or restarts).
     func stop() {
         let process = self.process
-        ahead?.stop { if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        ahead?.stop { process?.kill() }
         ahead = nil
         guard let process else { return }
-        try? output?.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        control?.forget(child: process.processIdentifier)
+        process.kill()
+        process.wait()
+        tellComplaints()
         self.process = nil
-        output = nil
     }
 
     /// What `probe` reads of a clip.
@@ -334,8 +342,12 @@ final class ClipReader {
     static let probeTimeout: Double = 30
 
     /// The clip's pixel size and whether it is opaque, read by `ffprobe` before anything renders: a failure
-    /// naming the clip when ffmpeg cannot open it, or when ffmpeg is not installed.
-    static func probe(_ path: String) throws -> Probe {
+    /// naming the clip when ffmpeg cannot open it, or when ffmpeg is not installed. ffprobe runs in a process
+    /// group of its own, ended with everything in it after `probeTimeout` (a wrapper script's child holds the
+    /// pipe open after the script has gone), or by `control` on a signal or the watchdog's timeout (the probe is
+    /// timed work). Its output is read with `poll` on this thread: no thread pool, whose thread creation
+    /// libdispatch retries without end when the address space is exhausted.
+    static func probe(_ path: String, control: JobControl? = nil) throws -> Probe {
         let ffprobe = try FFmpegStream.locate(forClip: path, tool: "ffprobe")
         guard FileManager.default.isReadableFile(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
@@ -347,37 +359,27 @@ final class ClipReader {
               type == .typeRegular else {
             throw JobError.failure("cannot read the clip '\(path)': not a regular file")
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ffprobe)
-        p.arguments = ["-v", "error", "-select_streams", "v:0",
-                       "-show_entries", "stream=width,height,pix_fmt:stream_tags=rotate:stream_side_data=rotation",
-                       "-of", "json", path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        do {
-            try p.run()
-        } catch {
-            throw JobError.failure("cannot start ffprobe for the clip '\(path)': \(error.localizedDescription)")
-        }
-        // Standard error is read beside standard output (either could fill its pipe while the other is read),
-        // and a probe that takes longer than `probeTimeout` is ended.
-        let complaint = LockedData()
-        let reading = DispatchGroup()
-        DispatchQueue.global().async(group: reading) { complaint.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        let timeout = DispatchWorkItem { if p.isRunning { p.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.probeTimeout, execute: timeout)
-        let said = out.fileHandleForReading.readDataToEndOfFile()
-        reading.wait()
-        p.waitUntilExit()
-        timeout.cancel()
-        if p.terminationReason == .uncaughtSignal {
+        let (activity, timed) = (control?.activity, control?.isTimed ?? false)
+        control?.touch("probing the clip '\(path)' with ffprobe", timed: true)
+        defer { control?.touch(activity, timed: timed) }
+        let p = try ChildProcess(executable: ffprobe, arguments: [
+            "-v", "error", "-select_streams", "v:0",
+            "-show_entries", "stream=width,height,pix_fmt:stream_tags=rotate:stream_side_data=rotation", "-of", "json", path,
+        ], output: .pipe, control: control)
+        let deadline = DispatchTime.now() + Self.probeTimeout
+        guard let said = p.readOutput(until: deadline), let ended = p.wait(until: deadline) else {
+            p.kill()
+            p.wait()
             throw JobError.failure("ffmpeg cannot open the clip '\(path)': ffprobe took more than \(Int(Self.probeTimeout)) s")
         }
-        guard p.terminationStatus == 0, var probe = parse(said) else {
-            let why = String(decoding: complaint.value, as: UTF8.self).split(separator: "\n").last.map(String.init)
-                ?? (p.terminationStatus == 0 ? "no video stream" : "exit \(p.terminationStatus)")
+        guard ended == .exited(0), var probe = parse(said) else {
+            let why = p.errorLines(1).first ?? {
+                switch ended {
+                case .exited(0): return "no video stream"
+                case let .exited(status): return "exit \(status)"
+                case let .signalled(signal): return "ffprobe was killed (signal \(signal))"
+                }
+            }()
             throw JobError.failure("ffmpeg cannot open the clip '\(path)': \(why)")
         }
         if probe.quarterTurns % 2 == 1 { swap(&probe.width, &probe.height) }
@@ -399,13 +401,4 @@ final class ClipReader {
         let turns = degrees.isFinite ? Int((degrees / 90).rounded().truncatingRemainder(dividingBy: 4)) : 0
         return Probe(width: width, height: height, quarterTurns: (turns + 4) % 4, isOpaque: !carriesAlpha(pixelFormat: format))
     }
-}
-
-/// Bytes handed from a reading thread, under a lock.
-private final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }

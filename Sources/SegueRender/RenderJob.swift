@@ -208,7 +208,7 @@ public struct RenderJob: Sendable {
                                         gles: backend == .gles || storyboard.timeline.contains { $0.name.hasPrefix("shader:") },
                                         blurred: isBlurred, screensHeld: false)
         }
-        let inputs = try loadInputs()
+        let inputs = try loadInputs(control: control)
         let (width, height) = inputs.size
         try control.check()
 
@@ -260,7 +260,8 @@ public struct RenderJob: Sendable {
         for (name, clip) in inputs.clips {
             readers[name] = ClipReader(path: clip.path, source: clip.size, quarterTurns: clip.quarterTurns,
                                        width: width, height: height, fps: board.fps,
-                                       playback: board.playback[name] ?? ClipPlayback(), control: control)
+                                       playback: board.playback[name] ?? ClipPlayback(), control: control,
+                                       note: observer.note)
         }
         defer { readers.values.forEach { $0.stop() } }
         /// Screen `name` as frame `k` shows it: a still, or the clip's frame at its clock (`k`'s time from the first
@@ -375,8 +376,9 @@ public struct RenderJob: Sendable {
     }
 
     /// Reads every screen and checks every step against the frame; every problem is reported together for a
-    /// storyboard file, the first one as it is otherwise.
-    func loadInputs() throws -> Inputs {
+    /// storyboard file, the first one as it is otherwise. Clips are probed with `control` (timed work, its
+    /// children ended on a signal).
+    func loadInputs(control: JobControl? = nil) throws -> Inputs {
         if storyboard.timeline.isEmpty && parseProblems.isEmpty {
             throw JobError.usage("the timeline has no steps")
         }
@@ -387,7 +389,7 @@ public struct RenderJob: Sendable {
         }
         let loaded = Screens.load(storyboard.screens, order: storyboard.usedScreens,
                                   size: storyboard.size.map { ($0.width, $0.height) }, scale: storyboard.scale,
-                                  maxPixels: maxPixels, resolve: Self.resolver(storyboardFile))
+                                  maxPixels: maxPixels, control: control, resolve: Self.resolver(storyboardFile))
         let size = loaded.size ?? Screens.defaultSize(scale: storyboard.scale)
         let frame = Size(Double(size.width) / storyboard.scale, Double(size.height) / storyboard.scale)
         guard let file = storyboardFile else {

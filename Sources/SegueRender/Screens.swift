@@ -39,10 +39,12 @@ enum Screens {
 
     /// Reads every screen: those in `order` first (the first one read sets the pixel size unless `size` does),
     /// then the rest. Each still is resampled to that size where it differs (area-averaged when shrinking,
-    /// Catmull-Rom when enlarging); a clip (`ClipReader.isClip`) is only probed here, for its size and that
-    /// ffmpeg opens it. A screen that cannot be read is a problem at `$.screens.NAME`.
+    /// Catmull-Rom when enlarging); a clip (`ClipReader.isClip`) is only probed here (with `control`), for its
+    /// size and that ffmpeg opens it, and its declared size is held to `maxPixels` as a still's is, before
+    /// anything is allocated at that size. A screen that cannot be read is a problem at `$.screens.NAME`.
     static func load(_ sources: [String: String], order: [String], size: (width: Int, height: Int)?, scale: Double,
-                     maxPixels: Int, resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
+                     maxPixels: Int, control: JobControl? = nil,
+                     resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
                                                                        size: (width: Int, height: Int)?,
                                                                        problems: [(name: String, error: JobError)]) {
         var images: [String: Pixmap] = [:]
@@ -55,7 +57,11 @@ enum Screens {
             do {
                 let path = resolve(source)
                 if ClipReader.isClip(path) {
-                    let probe = try ClipReader.probe(path)
+                    let probe = try ClipReader.probe(path, control: control)
+                    let (pixels, overflow) = probe.width.multipliedReportingOverflow(by: probe.height)
+                    if overflow || pixels > maxPixels {
+                        throw ImageIOError.tooManyPixels(path: path, width: probe.width, height: probe.height, limit: maxPixels)
+                    }
                     let clip = Clip(path: path, size: (probe.width, probe.height), isOpaque: probe.isOpaque,
                                     quarterTurns: probe.quarterTurns)
                     if size == nil { size = clip.size }
