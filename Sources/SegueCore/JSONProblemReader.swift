@@ -73,7 +73,7 @@ enum JSONDuplicateKeys {
             var index = 0
             var step: Step { isObject ? .key(lastKey) : .index(index) }
         }
-        let bytes = [UInt8](data)
+        let bytes = utf8(data)
         var levels: [Level] = []
         var found: [(path: [Step], key: String)] = []
         var i = 0
@@ -113,6 +113,24 @@ enum JSONDuplicateKeys {
             i += 1
         }
         return found
+    }
+
+    /// The text as UTF-8. JSON may also come as UTF-16 or UTF-32 (JSONSerialization reads them), which UTF-8
+    /// JSON never resembles: it holds no zero byte and no byte 0xFE or 0xFF. Which one is told by its byte
+    /// order mark, else by where the first character's zero bytes fall (RFC 4627, section 3).
+    static func utf8(_ data: Data) -> [UInt8] {
+        let bytes = [UInt8](data)
+        guard bytes.contains(where: { $0 == 0 || $0 >= 0xFE }) else { return bytes }
+        let b = bytes.prefix(4) + repeatElement(1, count: max(0, 4 - bytes.count))
+        let encoding: String.Encoding
+        switch (b[0], b[1], b[2], b[3]) {
+        case (0, 0, 0xFE, 0xFF), (0, 0, 0, _): encoding = .utf32BigEndian
+        case (0xFF, 0xFE, 0, 0), (_, 0, 0, 0): encoding = .utf32LittleEndian
+        case (0xFE, 0xFF, _, _), (0, _, _, _): encoding = .utf16BigEndian
+        case (0xFF, 0xFE, _, _), (_, 0, _, _): encoding = .utf16LittleEndian
+        default: return bytes
+        }
+        return String(data: data, encoding: encoding).map { Array($0.utf8) } ?? bytes
     }
 }
 

@@ -187,6 +187,12 @@ import Testing
                 StoryboardProblem("$.layers", "the key 'layers' is given twice in one object"),
             ])
         }
+        // JSON may come as UTF-16 or UTF-32 (JSONSerialization reads them): its keys are compared as read.
+        for encoding in [String.Encoding.utf16LittleEndian, .utf16, .utf32BigEndian] {
+            let data = try #require(json.data(using: encoding))
+            let error = #expect(throws: EffectFileError.self) { try Effect(json: data, file: "x") }
+            #expect(error?.problems.map(\.path) == ["$.layers[1].opacity", "$.layers"], "\(encoding)")
+        }
         let board = #"{"fps": 30, "screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1, "duration": 2}], "fps": 10}"#
         let parsed = Storyboard.parse(json: Data(board.utf8)) { _ in "" }
         #expect(parsed.problems.map(\.description) == ["$.timeline[0].duration: the key 'duration' is given twice in one object",
