@@ -121,8 +121,9 @@ enum Console {
     }
 }
 
-/// SIGINT and SIGTERM end the command with status 130, at any moment. Before a job has created output, the
-/// process exits at once (nothing to clean up; this covers a wait on a FIFO and a long shader compile). After,
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session; not when ignored at exec, as under `nohup`)
+/// end the command with status 130, at any moment. Before a job has created output, the process exits at once, ending its children's process groups
+/// (nothing else to clean up; this covers a wait on a FIFO, a clip's probe and a long shader compile). After,
 /// the job is asked to stop after the frame in flight and removes its partial output; if it has not stopped
 /// within a second (a frame stuck in the driver), the watchdog removes the temporary files and exits.
 /// The watchdog also ends a frame or a shader compile that runs past `--frame-timeout` (exit 1).
@@ -138,17 +139,26 @@ enum Signals {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        for sig in [SIGINT, SIGTERM] {
+        // An ignored SIGHUP stays ignored: `nohup` asks that the job outlive its terminal.
+        var hangup = sigaction()
+        sigaction(SIGHUP, nil, &hangup)
+        let hangupIgnored = unsafeBitCast(hangup.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        for sig in [SIGINT, SIGTERM, SIGHUP] where !(sig == SIGHUP && hangupIgnored) {
             signal(sig) { _ in
-                if !Signals.control.hasOutput { _exit(ExitStatus.interrupted) }
+                if !Signals.control.hasOutput {
+                    Signals.control.endChildren()
+                    _exit(ExitStatus.interrupted)
+                }
                 Signals.control.cancel()
             }
         }
     }
 
-    /// Starts the watchdog (once): past `frameTimeout` seconds without progress in timed work, or a second
-    /// after a signal, it removes the job's temporary files and ends the process.
+    /// Starts the watchdog (once): past `frameTimeout` seconds without progress in timed work (a frame, a
+    /// shader compile, a clip's probe or a wait for a clip's frame), or a second after a signal, it removes the
+    /// job's temporary files, ends its children's process groups and ends the process.
     static func watch(frameTimeout: Double) {
         guard !watching else { return }
         watching = true

@@ -96,9 +96,24 @@ import Testing
         #expect(names.count == 1201 && !names.contains { $0.hasPrefix(".") })
     }
 
-    /// SIGTERM like SIGINT: frames in flight finish, exit 130, no temporary file; `--resume` completes the job
-    /// byte-identical to a clean run. A stream file being written is removed, not left partial.
-    @Test(arguments: [SIGTERM, SIGINT])
+    /// segue with `arguments`, not yet run; with `hangupAtDefault`, through perl resetting SIGHUP to its default
+    /// action first (the test runner may hand it down ignored, as `nohup` does, and segue leaves it so).
+    static func segue(_ arguments: [String], hangupAtDefault: Bool = false) throws -> Process {
+        let process = Process()
+        if hangupAtDefault {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+            process.arguments = ["-e", "$SIG{HUP} = 'DEFAULT'; exec @ARGV or die", try Segue.executable.path] + arguments
+        } else {
+            process.executableURL = try Segue.executable
+            process.arguments = arguments
+        }
+        return process
+    }
+
+    /// SIGTERM and SIGHUP (a closed terminal) like SIGINT: frames in flight finish, exit 130, no temporary file;
+    /// `--resume` completes the job byte-identical to a clean run. A stream file being written is removed, not
+    /// left partial.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func signalMidJobThenResume(_ signal: Int32) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -108,9 +123,7 @@ import Testing
         let args = ["batch", story, "--backend", "cpu", "--quiet", "--png-level", "9", "--threads", "1"]
         #expect(try Segue.run(args + ["--out", clean.path]).status == 0)
 
-        let process = Process()
-        process.executableURL = try Segue.executable
-        process.arguments = args + ["--out", out.path]
+        let process = try Self.segue(args + ["--out", out.path], hangupAtDefault: signal == SIGHUP)
         process.standardError = FileHandle.nullDevice
         try process.run()
         while ((try? frameDirectoryNames(atPath: out.path).count) ?? 0) < 10 && process.isRunning { usleep(1000) }
@@ -126,9 +139,7 @@ import Testing
         #expect(try files(out) == files(clean))
 
         let stream = dir.appendingPathComponent("story.y4m")
-        let s = Process()
-        s.executableURL = try Segue.executable
-        s.arguments = args + ["--format", "y4m", "--out", stream.path]
+        let s = try Self.segue(args + ["--format", "y4m", "--out", stream.path], hangupAtDefault: signal == SIGHUP)
         s.standardError = FileHandle.nullDevice
         try s.run()
         func temporaries() -> [String] {
@@ -145,6 +156,28 @@ import Testing
         } else {
             #expect(s.terminationStatus == 0)  // finished before the signal arrived
         }
+    }
+
+    /// Under `nohup` (SIGHUP ignored at exec) a hangup does not end the job: it finishes, every frame written.
+    @Test func aHangupUnderNohupIsIgnored() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let story = try write(BatchTests.storyboard(fps: 240, hold: 1).replacingOccurrences(of: "[48, 80]", with: "[96, 160]"),
+                              "story.json", in: dir)
+        let out = dir.appendingPathComponent("frames")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nohup")
+        process.arguments = [try Segue.executable.path, "batch", story, "--backend", "cpu", "--quiet", "--png-level", "9",
+                             "--threads", "1", "--out", out.path]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        while ((try? frameDirectoryNames(atPath: out.path).count) ?? 0) < 5 && process.isRunning { usleep(1000) }
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let names = try frameDirectoryNames(atPath: out.path)
+        #expect(names.count == 481 && !names.contains { $0.hasPrefix(".") }, "\(names.count)")
     }
 
     /// EGL context creation failing (SEGUE_EGL_FAIL=1) for a batch: a clear error with --backend gles, the
