@@ -6,9 +6,11 @@ import Foundation
 public struct Effect: Sendable, Hashable, CustomStringConvertible {
     let definition: EffectDefinition
 
-    /// Reads an effect file; throws every problem at its JSON path.
-    public init(json data: Data, file: String) throws(EffectFileError) {
-        definition = try EffectDefinition.read(data, file: file)
+    /// Reads an effect file; throws every problem at its JSON path. An option may not take a name in
+    /// `reservedOptionNames`: a program that reads options of its own beside the effect's (a command line's
+    /// flags) keeps those names, so that neither can hide the other.
+    public init(json data: Data, file: String, reservedOptionNames: Set<String> = []) throws(EffectFileError) {
+        definition = try EffectDefinition.read(data, file: file, reservedOptionNames: reservedOptionNames)
     }
 
     /// The largest effect file read (1 MiB: far more than any real one).

@@ -101,8 +101,9 @@ extension EffectDefinition {
     static let maxChoices = 64
     static let maxOperations = 16
 
-    static func read(_ data: Data, file: String) throws(EffectFileError) -> EffectDefinition {
-        var reader = EffectFileReader()
+    /// Reads `data`; an option may not take a name in `reservedOptionNames` (those its reader keeps for itself).
+    static func read(_ data: Data, file: String, reservedOptionNames: Set<String> = []) throws(EffectFileError) -> EffectDefinition {
+        var reader = EffectFileReader(reservedOptionNames: reservedOptionNames)
         if let definition = reader.definition(data) { return definition }
         throw EffectFileError(file: file, problems: reader.problems)
     }
@@ -116,6 +117,8 @@ extension EffectDefinition {
 /// Reads the JSON of an effect file, collecting every problem at its JSON path.
 private struct EffectFileReader: JSONProblemReader {
     var problems: [StoryboardProblem] = []
+    /// Names an option may not take: the program reading the file keeps them for itself.
+    var reservedOptionNames: Set<String> = []
 
     mutating func definition(_ data: Data) -> EffectDefinition? {
         guard data.count <= EffectDefinition.maxBytes else {
@@ -271,10 +274,10 @@ private struct EffectFileReader: JSONProblemReader {
         unknownKeys(o, path, allowed: ["comment", "name", "type", "placeholder", "help", "default", "computed", "says",
                               "required", "range", "note", "example", "choices", "repeatable"])
         let name = requiredString(o, "name", path)
-        if let name, name.range(of: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$", options: .regularExpression) == nil
-            || ["set", "from", "to", "out", "duration", "curve", "direction", "progress", "frames", "fps", "size", "scale",
-                "backend", "background", "shader", "help"].contains(name) {
-            problem("\(path).name", "'\(name)' cannot name an option (lower-case words joined by '-', not a flag segue has)")
+        if let name, name.range(of: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$", options: .regularExpression) == nil {
+            problem("\(path).name", "'\(name)' cannot name an option (lower-case words joined by '-')")
+        } else if let name, reservedOptionNames.contains(name) {
+            problem("\(path).name", "'\(name)' cannot name an option: the program reading this file reserves that name for itself")
         }
         var kind: EffectOption.Kind?
         if let text = requiredString(o, "type", path) {

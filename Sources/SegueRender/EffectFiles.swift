@@ -9,8 +9,9 @@ public enum EffectFiles {
     public static func isPath(_ spec: String) -> Bool { spec.contains("/") || spec.lowercased().hasSuffix(".json") }
 
     /// The built-in effect `spec`, or the effect file at `spec`; a usage error naming every problem otherwise.
-    public static func resolve(_ spec: String) throws -> Effect {
-        if isPath(spec) { return try load(spec) }
+    /// The file's options may not take `reservedOptionNames`.
+    public static func resolve(_ spec: String, reservedOptionNames: Set<String> = []) throws -> Effect {
+        if isPath(spec) { return try load(spec, reservedOptionNames: reservedOptionNames) }
         guard let effect = EffectCatalog.named(spec) else {
             throw JobError.usage("unknown effect '\(spec)' (effects: \(EffectCatalog.names); a file of your own is ./NAME.json; or --shader FILE.glsl)")
         }
@@ -18,7 +19,7 @@ public enum EffectFiles {
     }
 
     /// Reads and checks the effect file at `path`.
-    public static func load(_ path: String) throws -> Effect {
+    public static func load(_ path: String, reservedOptionNames: Set<String> = []) throws -> Effect {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: Effect.maxFileBytes)
@@ -26,7 +27,7 @@ public enum EffectFiles {
             throw JobError.usage("cannot read the effect file '\(path)': \(error)")
         }
         do {
-            return try Effect(json: Data(bytes), file: path)
+            return try Effect(json: Data(bytes), file: path, reservedOptionNames: reservedOptionNames)
         } catch {
             throw JobError.usage(error.description)
         }

@@ -49,6 +49,33 @@ enum EffectArguments {
         var settings: [(name: String, value: String)] = []
     }
 
+    /// `--set NAME=VALUE`: an option of the effect by its name.
+    static let setName = "set"
+
+    /// The names an effect file's options may not take, because `segue render` would read `--NAME` itself:
+    /// every long name of its options and flags as the argument parser describes them (`--help` and
+    /// `--version` among them), the parser's hidden built-ins that its description leaves out, and `--set`.
+    static let reservedNames: Set<String> = {
+        let names = (try? JSONDecoder().decode(ToolInfo.self, from: Data(Segue._dumpHelp().utf8)))?
+            .command.subcommands?.first { $0.commandName == Render._commandName }?
+            .arguments?.flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name)
+        // Without them no effect option would be safe: a failure here is the parser's format changing.
+        precondition(names?.isEmpty == false, "the argument parser no longer describes segue render's names")
+        return Set(names!).union(["help-hidden", "experimental-dump-help", "generate-completion-script", setName])
+    }()
+
+    /// What `reservedNames` reads of the argument parser's description of the tool (`--experimental-dump-help`).
+    private struct ToolInfo: Decodable {
+        struct Command: Decodable {
+            var commandName: String
+            var subcommands: [Command]?
+            var arguments: [Argument]?
+        }
+        struct Argument: Decodable { var names: [Name]? }
+        struct Name: Decodable { var kind: String; var name: String }
+        var command: Command
+    }
+
     /// Splits the arguments; anything that is not an option with its value, or a second effect, is a usage error.
     static func split(_ arguments: [String]) throws -> Split {
         var split = Split()
@@ -71,11 +98,11 @@ enum EffectArguments {
             if value == nil {
                 i += 1
                 guard i < arguments.count else {
-                    throw ValidationError(name == "set" ? "missing NAME=VALUE after --set" : "missing value for '--\(name)'")
+                    throw ValidationError(name == setName ? "missing NAME=VALUE after --set" : "missing value for '--\(name)'")
                 }
                 value = arguments[i]
             }
-            if name == "set" {
+            if name == setName {
                 guard let eq = value!.firstIndex(of: "="), eq != value!.startIndex else {
                     throw ValidationError("--set takes NAME=VALUE (an option of the effect), not '\(value!)'")
                 }

@@ -21,7 +21,7 @@ struct Effects: ParsableCommand {
     var json = false
 
     func run() throws {
-        let listed = effects.isEmpty ? EffectCatalog.builtIn : try effects.map(EffectFiles.resolve)
+        let listed = effects.isEmpty ? EffectCatalog.builtIn : try effects.map { try EffectFiles.resolve($0, reservedOptionNames: EffectArguments.reservedNames) }
         if json {
             let list: [[String: Any]] = listed.map { effect in
                 [

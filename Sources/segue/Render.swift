@@ -157,7 +157,7 @@ struct Render: ParsableCommand {
                                       duration: render.duration, curve: render.curve, direction: render.direction),
                            from: "from", to: "to")
         } else {
-            let effect = try EffectFiles.resolve(split.effect!)
+            let effect = try EffectFiles.resolve(split.effect!, reservedOptionNames: EffectArguments.reservedNames)
             let transition = Transition(effect, direction: render.direction,
                                         options: try EffectArguments.options(split.settings, for: effect),
                                         curve: render.curve, duration: render.duration)

@@ -54,6 +54,43 @@ import SegueCore
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown effect 'dorr'"))
     }
 
+    /// Every long name `segue render` parses itself, as its argument parser describes them: an option of an
+    /// effect file named so could never be given (the flag would win: `--version 0.9` printed the version), so
+    /// the file is refused, one line naming the option, wherever it is read; no built-in takes such a name.
+    @Test func effectOptionsMayNotTakeTheCommandLinesNames() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        struct ToolInfo: Decodable {
+            struct Command: Decodable { var arguments: [Argument]? }
+            struct Argument: Decodable { var names: [Name]? }
+            struct Name: Decodable { var kind: String; var name: String }
+            var command: Command
+        }
+        let dump = try Segue.run(["render", "--experimental-dump-help"])
+        let info = try JSONDecoder().decode(ToolInfo.self, from: dump.stdout)
+        let names = (info.command.arguments ?? []).flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name)
+        #expect(names.count >= 30 && names.contains("threads") && names.contains("version") && names.contains("help"), "\(names)")
+        // Beside them: the parser's hidden built-ins, and the effect arguments' own --set.
+        for name in names + ["help-hidden", "experimental-dump-help", "generate-completion-script", "set"] {
+            let file = try write("""
+                {"name": "mine", "summary": "s", "source": "test", "duration": 1, "curve": "linear",
+                 "options": [{"name": "\(name)", "type": "number", "default": 1, "help": "h"}], "layers": [{"content": "from"}]}
+                """, "mine.json", in: dir)
+            let r = try Segue.run(["effects", file])
+            #expect(r.status == 2 && r.stdout.isEmpty, "\(name): \(r.stderr)")
+            #expect(r.stderr == "segue: error: \(file): $.options[0].name: '\(name)' cannot name an option: the program reading this file reserves that name for itself\n")
+            #expect(EffectCatalog.builtIn.allSatisfy { $0.option(name) == nil }, "a built-in takes --\(name)")
+        }
+        let file = try write("""
+            {"name": "mine", "summary": "s", "source": "test", "duration": 1, "curve": "linear",
+             "options": [{"name": "from-start", "type": "number", "default": 1, "help": "h"}], "layers": [{"content": "from"}]}
+            """, "mine.json", in: dir)
+        let out = dir.appendingPathComponent("x.png").path
+        let r = try Segue.run(["render", file, "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--from-start", "2", "--out", out])
+        #expect(r.status == 2 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("'from-start' cannot name an option"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func effectsListsAUsersFileAsItListsABuiltIn() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

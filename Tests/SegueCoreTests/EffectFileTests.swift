@@ -200,6 +200,18 @@ import Testing
         #expect(try Effect(json: file(let: #""a": "W", "b": {"keyframes": [{"at": 0, "value": "a"}, {"at": 1, "value": 2}]}"#), file: "x").name == "mine")
     }
 
+    /// A program reading options of its own beside the effect's reserves their names; the file says which.
+    @Test func anOptionMayNotTakeAReservedName() throws {
+        let data = file(let: "", options: #"[{"name": "threads", "type": "number", "default": 1, "help": "h"}]"#)
+        #expect(try Effect(json: data, file: "x").options.map(\.name) == ["threads"])
+        do {
+            _ = try Effect(json: data, file: "x", reservedOptionNames: ["threads", "out"])
+            Issue.record("a reserved name was taken")
+        } catch {
+            #expect(error.description == "x: $.options[0].name: 'threads' cannot name an option: the program reading this file reserves that name for itself")
+        }
+    }
+
     /// A copy of a built-in under another name draws exactly what the built-in draws.
     @Test(arguments: ["door.json", "page-flip.json", "spin.json", "hero.json"])
     func aCopyDrawsWhatTheBuiltInDraws(_ file: String) throws {
