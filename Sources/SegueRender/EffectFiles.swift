@@ -8,8 +8,8 @@ public enum EffectFiles {
     /// Whether `spec` names a file rather than a built-in effect.
     public static func isPath(_ spec: String) -> Bool { spec.contains("/") || spec.lowercased().hasSuffix(".json") }
 
-    /// The built-in effect `spec`, or the effect file at `spec`; a usage error naming every problem otherwise.
-    /// The file's options may not take `reservedOptionNames`.
+    /// The built-in effect `spec`, or the effect file at `spec`; a usage error naming every problem otherwise,
+    /// a failure when the file cannot be read. The file's options may not take `reservedOptionNames`.
     public static func resolve(_ spec: String, reservedOptionNames: Set<String> = []) throws -> Effect {
         if isPath(spec) { return try load(spec, reservedOptionNames: reservedOptionNames) }
         guard let effect = EffectCatalog.named(spec) else {
@@ -18,13 +18,16 @@ public enum EffectFiles {
         return effect
     }
 
-    /// Reads and checks the effect file at `path`.
+    /// Reads and checks the effect file at `path`: a file that cannot be read is a failure, as an image that
+    /// cannot be is; one that reads but is not a good effect file, a usage error naming each problem.
     public static func load(_ path: String, reservedOptionNames: Set<String> = []) throws -> Effect {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: Effect.maxFileBytes)
+        } catch let .unreadable(_, reason) {
+            throw JobError.failure("cannot read the effect file '\(path)': \(reason)")
         } catch {
-            throw JobError.usage("cannot read the effect file '\(path)': \(error)")
+            throw JobError.failure("the effect file \(error)")
         }
         do {
             return try Effect(json: Data(bytes), file: path, reservedOptionNames: reservedOptionNames)

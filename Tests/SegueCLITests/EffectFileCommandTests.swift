@@ -3,7 +3,8 @@ import Testing
 import SegueCore
 
 /// A user's effect file runs wherever a built-in does: `segue render ./FILE.json` with `--set`, and a
-/// storyboard's `"effect:FILE.json"`; a bad file is one clear message per problem and status 2.
+/// storyboard's `"effect:FILE.json"`; a bad file is one clear message per problem and status 2, one that cannot be
+/// read one line and status 1.
 @Suite struct EffectFileCommandTests {
     /// `Sources/SegueCore/Effects/door.json` renamed: what a user copies to start their own.
     func doorCopy(in dir: URL, name: String = "my-door", edit: (String) -> String = { $0 }) throws -> String {
@@ -42,13 +43,18 @@ import SegueCore
         #expect(r.stderr.contains("broken.json: $.layers[1].transform[0].translate: unknown name 'halff'"))
         #expect(r.stderr.contains("broken.json: $.duration: expected seconds in (0, 3600]"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
-        // Not JSON, too large, missing, or a directory: one line each, status 2.
+        // Not JSON: one line, status 2. Missing, a directory or too large: one line, status 1, as for an image.
         let garbage = try write(String(repeating: "{", count: 100_000), "garbage.json", in: dir)
         let huge = try write(String(repeating: " ", count: Effect.maxFileBytes + 1), "huge.json", in: dir)
-        for path in [garbage, huge, dir.appendingPathComponent("missing.json").path, dir.path + "/"] {
+        let missing = dir.appendingPathComponent("missing.json").path
+        for (path, status, says) in [(garbage, Int32(2), "garbage.json: $: not valid JSON"),
+                                     (missing, 1, "cannot read the effect file '\(missing)': no such file"),
+                                     (dir.path + "/", 1, "cannot read the effect file '\(dir.path)/': is a directory"),
+                                     (huge, 1, "the effect file '\(huge)' is larger than \(Effect.maxFileBytes) bytes")] {
             let r = try Segue.run(["render", path, "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--out", out.path + ".png"])
-            #expect(r.status == 2, "\(path): \(r.stderr)")
-            #expect(r.stderr.hasPrefix("segue: error:") && !r.stderr.contains("Fatal"), "\(path): \(r.stderr)")
+            #expect(r.status == status, "\(path): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("segue: error: ") && r.stderr.contains(says), "\(path): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1 && !r.stderr.contains("Fatal"), "\(path): \(r.stderr)")
         }
         let unknown = try Segue.run(["render", "dorr", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--out", out.path + ".png"])
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown effect 'dorr'"))
