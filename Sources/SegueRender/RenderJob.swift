@@ -121,8 +121,9 @@ public struct RenderJob: Sendable {
 
     /// Whether `path` names a video that ffmpeg writes, by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, any
     /// case): `--out` with one of these writes a video rather than a directory of frames.
+    /// A path that ends in `/` is a directory whatever its extension.
     public static func isVideoPath(_ path: String) -> Bool {
-        path != "-" && FFmpegStream.defaults[(path as NSString).pathExtension.lowercased()] != nil
+        path != "-" && !path.hasSuffix("/") && FFmpegStream.defaults[(path as NSString).pathExtension.lowercased()] != nil
     }
 
     /// ffmpeg arguments given as one text, split as a shell splits words and checked (`FFmpegArguments`).
@@ -200,7 +201,10 @@ public struct RenderJob: Sendable {
         let control = givenControl ?? JobControl()
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
-        if memory == nil { try checkOutputsCarryAlpha() }
+        if memory == nil {
+            try checkOutputPaths()
+            try checkOutputsCarryAlpha()
+        }
         if let size = storyboard.size {
             // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
             _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
@@ -460,6 +464,44 @@ public struct RenderJob: Sendable {
             }
         }
         return h.hex
+    }
+
+    /// Checks what each output's path means before anything is read: a video or a file names a file (not a
+    /// directory, not `.mp4` alone, a hidden name with no name before its extension, which would otherwise
+    /// become a hidden directory of frames), and no output is one of the job's inputs (the storyboard file or a
+    /// screen, as the same file by device and inode, or a screen named as a frame inside a directory of frames),
+    /// which the job would overwrite.
+    func checkOutputPaths() throws {
+        func name(_ path: String) -> String {
+            (String(path.reversed().drop { $0 == "/" }.reversed()) as NSString).lastPathComponent
+        }
+        let resolve = Self.resolver(storyboardFile)
+        let inputs = storyboard.usedScreens.compactMap { storyboard.screens[$0] }.filter { !$0.hasPrefix("sample:") }.map(resolve)
+            + (storyboardFile.map { [$0] } ?? [])
+        for output in outputs {
+            switch output {
+            case let .image(path), let .stream(path, _, _), let .video(path, _):
+                guard path != "-" else { continue }
+                if path.hasSuffix("/") {
+                    throw JobError.usage("'\(path)' ends in '/', a directory, but this output is one file")
+                }
+                if let input = inputs.first(where: { FileIdentity.same($0, path) }) {
+                    throw JobError.usage("the output '\(path)' is the input '\(input)': writing it would destroy the input")
+                }
+            case let .frames(directory):
+                let base = name(directory)
+                if !directory.hasSuffix("/"), base.hasPrefix("."),
+                   FFmpegStream.defaults[String(base.dropFirst()).lowercased()] != nil {
+                    throw JobError.usage("'\(directory)' has no name before its extension: name the video (for example 'out\(base)'), or end the path with '/' for a hidden directory of frames")
+                }
+                for input in inputs where FileIdentity.same((input as NSString).deletingLastPathComponent.isEmpty ? "." : (input as NSString).deletingLastPathComponent, directory) {
+                    let file = (input as NSString).lastPathComponent
+                    if file.hasPrefix("frame_") && file.hasSuffix(".png") {
+                        throw JobError.usage("the input '\(input)' is inside the directory of frames '\(directory)', named as a frame: the job would overwrite it")
+                    }
+                }
+            }
+        }
     }
 
     /// A transparent background needs outputs that carry alpha: PNG, raw RGBA, ProRes 4444 (`.mov`) or VP9
