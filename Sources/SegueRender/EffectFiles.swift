@@ -32,7 +32,7 @@ public enum EffectFiles {
         do {
             return try Effect(json: Data(bytes), file: path, reservedOptionNames: reservedOptionNames)
         } catch {
-            throw JobError.usage(error.description)
+            throw JobError(.usage, lines: error.problems.map { "\(error.file): \($0)" })
         }
     }
 }

@@ -15,10 +15,22 @@ public struct JobError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public let kind: Kind
     public let message: String
+    /// The message's lines: the message itself, or one line per problem of a list (a storyboard's, an effect
+    /// file's). A line break inside a line (a file name holding one) is part of that line, never a line of its
+    /// own: a program that shows each line on its own must escape it there.
+    public let lines: [String]
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
+        lines = [message]
+    }
+
+    /// An error of several problems, one a line.
+    public init(_ kind: Kind, lines: [String]) {
+        self.kind = kind
+        self.lines = lines
+        message = lines.joined(separator: "\n")
     }
 
     public var description: String { message }
@@ -33,7 +45,7 @@ public struct JobError: Error, Equatable, Sendable, CustomStringConvertible {
         switch error {
         case let e as JobError: self = e
         case let e as SegueError: self.init(e.isUsageError ? .usage : .failure, e.description)
-        case let e as StoryboardError: self.init(.usage, e.description)
+        case let e as StoryboardError: self.init(.usage, lines: e.problems.map(\.description))
         case let e as ImageIOError: self.init(.failure, e.description)
         case let e as EGLError: self.init(.failure, e.description)
         case let e as GLError: self.init(.failure, e.description)

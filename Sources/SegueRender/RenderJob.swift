@@ -256,7 +256,7 @@ public struct RenderJob: Sendable {
         let total = runs.reduce(0) { $0 + $1.frames.count }
         if skipped > 0 { observer.status("resuming: \(skipped) frames already complete, \(total) to render") }
 
-        let pipeline = FramePipeline(outputs: sink.outputs, capacity: inFlight, progress: { observer.progress($0, total) })
+        let pipeline = try FramePipeline(outputs: sink.outputs, capacity: inFlight, progress: { observer.progress($0, total) })
         let scale = storyboard.scale, background = storyboard.background, board = storyboard
         let frameSize = inputs.frame
         // One decoder per clip, shared by the runs that show it: frames are asked for in order.
@@ -410,7 +410,7 @@ public struct RenderJob: Sendable {
             // Unreadable images alone are a failure; anything the file itself says wrong is a usage error.
             let onlyImages = problems.count == screenProblems.count
                 && loaded.problems.allSatisfy { $0.error.kind == .failure }
-            throw JobError(onlyImages ? .failure : .usage, problems.map { "\(file): \($0)" }.joined(separator: "\n"))
+            throw JobError(onlyImages ? .failure : .usage, lines: problems.map { "\(file): \($0)" })
         }
         return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
     }

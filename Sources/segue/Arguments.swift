@@ -64,6 +64,12 @@ enum EffectArguments {
         return Set(names!).union(["help-hidden", "experimental-dump-help", "generate-completion-script", setName])
     }()
 
+    /// The effect `spec` names: a built-in, or a file whose options may not take `reservedNames` (worked out
+    /// only then: describing the tool takes a moment).
+    static func resolve(_ spec: String) throws -> Effect {
+        try EffectFiles.resolve(spec, reservedOptionNames: EffectFiles.isPath(spec) ? reservedNames : [])
+    }
+
     /// What `reservedNames` reads of the argument parser's description of the tool (`--experimental-dump-help`).
     private struct ToolInfo: Decodable {
         struct Command: Decodable {

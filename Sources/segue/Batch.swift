@@ -89,6 +89,7 @@ struct Batch: ParsableCommand {
             }
         }
         let stream = out == "-" || format != .png ? out : nil
+        try Console.checkStandardOutput(stream)
         if stream != nil && video != nil {
             throw ValidationError("--video and a stream (--out - or --format \(format.rawValue)) do not combine: choose one")
         }

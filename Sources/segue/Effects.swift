@@ -21,7 +21,7 @@ struct Effects: ParsableCommand {
     var json = false
 
     func run() throws {
-        let listed = effects.isEmpty ? EffectCatalog.builtIn : try effects.map { try EffectFiles.resolve($0, reservedOptionNames: EffectArguments.reservedNames) }
+        let listed = effects.isEmpty ? EffectCatalog.builtIn : try effects.map(EffectArguments.resolve)
         if json {
             let list: [[String: Any]] = listed.map { effect in
                 [

@@ -157,7 +157,7 @@ struct Render: ParsableCommand {
                                       duration: render.duration, curve: render.curve, direction: render.direction),
                            from: "from", to: "to")
         } else {
-            let effect = try EffectFiles.resolve(split.effect!, reservedOptionNames: EffectArguments.reservedNames)
+            let effect = try EffectArguments.resolve(split.effect!)
             let transition = Transition(effect, direction: render.direction,
                                         options: try EffectArguments.options(split.settings, for: effect),
                                         curve: render.curve, duration: render.duration)
@@ -204,6 +204,7 @@ extension RenderOptions {
             return .video(out, ffmpegArguments: try RenderJob.ffmpegArguments(ffmpegArgs))
         }
         if out == "-" || jobOptions.outputFormat != .png {
+            try Console.checkStandardOutput(out)
             return .stream(out, format: jobOptions.outputFormat, y4mChroma: jobOptions.chroma)
         }
         var isDirectory: ObjCBool = false

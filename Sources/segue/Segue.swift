@@ -49,7 +49,10 @@ enum Main {
         signal(SIGPIPE, SIG_IGN)
         // A closed standard stream (`2>&-`) would let the next file opened take its descriptor, and progress
         // lines would be written into an output file: hold each closed one open on /dev/null instead.
-        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 { _ = open("/dev/null", O_RDWR) }
+        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 {
+            if fd == STDOUT_FILENO { Console.standardOutputWasClosed = true }
+            _ = open("/dev/null", O_RDWR)
+        }
         segue_startup_linked()  // keeps the early handlers' object file in the link
         Signals.install()
         do {
@@ -59,7 +62,7 @@ enum Main {
             // The library's errors (and the core's, the codecs' and the backends') carry their kind; the rest
             // are the argument parser's.
             if let failure = JobError(classifying: error) {
-                fail(failure.message, status: ExitStatus.of(failure.kind))
+                fail(lines: failure.lines, status: ExitStatus.of(failure.kind))
             }
             let code = Segue.exitCode(for: error)
             if code == .success {
@@ -71,10 +74,15 @@ enum Main {
         }
     }
 
-    /// Prints each line of `message` as `segue: error: ...` and exits.
+    /// Prints `message` as one `segue: error: ...` line and exits.
     static func fail(_ message: String, status: Int32) -> Never {
-        Console.write(message.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { "segue: error: \(Console.printable(String($0)))\n" }.joined())
+        fail(lines: [message], status: status)
+    }
+
+    /// Prints each of `lines` as a `segue: error: ...` line and exits. A line break or other control character
+    /// inside a line (a file name holding one) is printed escaped (`\x0A`), so no line can pass for another.
+    static func fail(lines: [String], status: Int32) -> Never {
+        Console.write(lines.map { "segue: error: \(Console.printable($0))\n" }.joined())
         exit(status)
     }
 }
@@ -82,6 +90,17 @@ enum Main {
 /// Lines for the user on standard error, written with plain write(2): a closed or full standard error loses
 /// the line, never the job.
 enum Console {
+    /// Standard output was closed when segue started (`>&-`): it is held on /dev/null, and a stream to it
+    /// (`--out -`) would write nothing and succeed.
+    nonisolated(unsafe) static var standardOutputWasClosed = false
+
+    /// Refuses a stream to standard output when it was closed at start.
+    static func checkStandardOutput(_ out: String?) throws {
+        if out == "-" && standardOutputWasClosed {
+            throw JobError.failure("standard output is closed: there is nothing to stream the frames into")
+        }
+    }
+
     static func note(_ line: String) { write("segue: \(printable(line))\n") }
 
     /// `text` safe to print on a terminal: control characters (a file name can hold any) as `\x1B`, and a run

@@ -55,6 +55,31 @@ private let hasVideoFFmpeg: Bool = {
     }
 }
 
+/// Messages and standard streams: one line per error whatever a file name holds, and a stream to a closed
+/// standard output is a failure, not a silent success.
+@Suite struct MessageCommandTests {
+    @Test func aFileNameWithANewlineCannotForgeALine() throws {
+        let r = try Segue.run(["render", "door", "--from", "x\nsegue: error: forged.png", "--to", "sample:detail",
+                               "--progress", "0.5", "--out", "/nonexistent-dir/a.png"])
+        #expect(r.status != 0)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("x\\x0Asegue"), "\(r.stderr)")
+    }
+
+    @Test func aStreamToAClosedStandardOutputFails() throws {
+        let segue = try Segue.executable.path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "exec \"$0\" render door --from sample:home --to sample:detail --size 40x72 --fps 10 --backend cpu --quiet --out - --format rgba >&-", segue]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus != 0 && said.contains("standard output is closed"), "\(p.terminationStatus) \(said)")
+    }
+}
+
 /// `--ffmpeg-args`: words split as a shell splits them, options only, the even-size pad kept, and ffmpeg's
 /// own words in its errors.
 @Suite(.enabled(if: hasVideoFFmpeg, "ffmpeg is not on PATH"))
