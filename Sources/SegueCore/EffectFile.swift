@@ -445,35 +445,39 @@ private struct EffectFileReader: JSONProblemReader {
         }
     }
 
-    /// `keys` ordered so that each comes after every key it `uses`, by one depth-first walk; and each cycle
-    /// found, its keys in the order they use one another. A key in a cycle, or using one, is left out.
+    /// `keys` ordered so that each comes after every key it `uses`, by one depth-first walk; and the cycles
+    /// found, each as its keys in the order they use one another. A key in a cycle, or using one, is left out.
+    /// Each key is named in one cycle at most: keys that all use one another make as many cycles as they
+    /// have uses, and the first through each key is enough to say what is wrong.
     static func dependencyOrder(_ keys: [String], uses: [String: [String]]) -> (order: [String], cycles: [[String]]) {
-        enum Mark { case open, done, blocked }
+        enum Mark: Equatable { case open(depth: Int), done, blocked }
         var mark: [String: Mark] = [:]
         var order: [String] = [], cycles: [[String]] = []
-        var inCycle: Set<String> = []
+        var named: Set<String> = []
         for root in keys where mark[root] == nil {
             // The keys being walked, each with the index of the next key it uses to visit.
             var stack: [(key: String, next: Int)] = [(root, 0)]
-            mark[root] = .open
+            mark[root] = .open(depth: 0)
             while let (key, next) = stack.last {
                 let used = uses[key] ?? []
                 if next < used.count {
                     stack[stack.count - 1].next += 1
                     switch mark[used[next]] {
                     case nil:
-                        mark[used[next]] = .open
+                        mark[used[next]] = .open(depth: stack.count)
                         stack.append((used[next], 0))
-                    case .open:
-                        let start = stack.lastIndex { $0.key == used[next] }!
-                        cycles.append(stack[start...].map(\.key))
-                        inCycle.formUnion(stack[start...].map(\.key))
-                    case .done, .blocked:
+                    case let .open(depth) where !named.contains(key) && !named.contains(used[next]):
+                        // A key being walked: the keys from it to here use one another.
+                        let cycle = stack[depth...].map(\.key)
+                        cycles.append(cycle)
+                        named.formUnion(cycle)
+                    default:
                         break
                     }
                 } else {
                     stack.removeLast()
-                    if inCycle.contains(key) || used.contains(where: { mark[$0] == .blocked }) {
+                    // A key using one still being walked is in a cycle with it.
+                    if used.contains(where: { if case .open = mark[$0] { true } else { mark[$0] == .blocked } }) {
                         mark[key] = .blocked
                     } else {
                         mark[key] = .done

@@ -163,6 +163,15 @@ import Testing
                 StoryboardProblem("$.let.self", "named values in a cycle, each using the next: self -> self"),
             ])
         }
+        // 256 values each using every one (65,536 uses): each named in one cycle at most, in a moment.
+        let all = (0..<256).map { "v\($0)" }
+        let tangle = file(let: all.map { "\"\($0)\": \"\(all.joined(separator: " + "))\"" }.joined(separator: ", "))
+        let clock = ContinuousClock(), start = clock.now
+        let error = #expect(throws: EffectFileError.self) { try Effect(json: tangle, file: "x") }
+        #expect(clock.now - start < .seconds(5))
+        let problems = error?.problems ?? []
+        #expect(!problems.isEmpty && problems.count <= 256 && problems.allSatisfy { $0.message.hasPrefix("named values in a cycle") })
+        #expect(Set(problems.flatMap { $0.message.split(separator: ": ").last!.split(separator: " -> ").map(String.init) }) == Set(all))
         // The same names in no cycle: each reads, whatever the order of the file.
         let fine = file(let: #""a": "b + 1", "b": "[c, r.b].x", "c": "r.w * 2", "r": "[0, 0, 3, 1]""#,
                         layers: #"[{"content": "from", "position": ["a", "b"]}]"#)
