@@ -58,9 +58,12 @@ extension JSONProblemReader {
 
 /// The keys a JSON text gives twice in one object, which `JSONSerialization` reads without a word (the last
 /// wins). One pass over the bytes of a text already read as valid JSON, keeping the keys of each open object;
-/// each key given twice is found once, with the path of the object holding it.
+/// each key given twice is found once, with the path of the object holding it, and the pass stops at the
+/// `limit`th: a hostile file could repeat keys in every one of a million objects.
 enum JSONDuplicateKeys {
     enum Step: Equatable { case key(String), index(Int) }
+
+    static let limit = 10
 
     static func find(in data: Data) -> [(path: [Step], key: String)] {
         /// An open object or list: the keys seen so far and whether a key comes next, or the item's index.
@@ -95,6 +98,7 @@ enum JSONDuplicateKeys {
                             : String(decoding: bytes[start..<min(i, bytes.count)], as: UTF8.self)
                         if !level.keys.insert(name).inserted && level.repeated.insert(name).inserted {
                             found.append((levels.map(\.step), name))
+                            if found.count == limit { return found }
                         }
                         level.lastKey = name
                         level.expectingKey = false

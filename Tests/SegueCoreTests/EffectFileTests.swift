@@ -206,6 +206,10 @@ import Testing
         let parsed = Storyboard.parse(json: Data(board.utf8)) { _ in "" }
         #expect(parsed.problems.map(\.description) == ["$.timeline[0].duration: the key 'duration' is given twice in one object",
                                                         "$.fps: the key 'fps' is given twice in one object"])
+        // A file repeating keys in every object is reported by its first few.
+        let many = Data(("{\"layers\": [" + Array(repeating: #"{"content": "from", "content": "to"}"#, count: 10_000).joined(separator: ",") + "]}").utf8)
+        let repeated = #expect(throws: EffectFileError.self) { try Effect(json: many, file: "x") }
+        #expect(repeated?.problems.map(\.path) == (0..<JSONDuplicateKeys.limit).map { "$.layers[\($0)].content" })
         #expect(try Effect(json: file(let: #""a": "W", "b": {"keyframes": [{"at": 0, "value": "a"}, {"at": 1, "value": 2}]}"#), file: "x").name == "mine")
     }
 
