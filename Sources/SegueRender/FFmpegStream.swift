@@ -216,7 +216,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         errorDone.signal()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else { throw failure() }
         guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = ErrnoReason.text(errno)
             unlink(temporaryPath)
             throw JobError.failure("cannot write '\(path)': \(reason)")
         }

@@ -100,7 +100,7 @@ final class FrameDirectory: @unchecked Sendable {
         key = request.key
         let metaPath = file(Self.metadata)
         if mkdir(metaPath, 0o755) != 0 && errno != EEXIST {
-            throw JobError.failure("cannot create '\(metaPath)': \(String(cString: strerror(errno)))")
+            throw JobError.failure("cannot create '\(metaPath)': \(ErrnoReason.text(errno))")
         }
         let exclusive = try lock(shard: request.shard.count > 1)
         let recorded = Self.readManifest(meta("job"))
@@ -177,7 +177,7 @@ final class FrameDirectory: @unchecked Sendable {
         let log = meta("frames-\(request.shard.count > 1 ? "\(request.shard.index)of\(request.shard.count)" : "all").jsonl")
         logFD = Glibc.open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         if logFD < 0 {
-            throw JobError.failure("cannot write '\(log)': \(String(cString: strerror(errno)))")
+            throw JobError.failure("cannot write '\(log)': \(ErrnoReason.text(errno))")
         }
         for (k, hash) in legacy.sorted(by: { $0.key < $1.key }) { append(k, hash: hash, bytes: nil) }
         return complete
@@ -246,7 +246,7 @@ final class FrameDirectory: @unchecked Sendable {
     private func remove(_ name: String) throws {
         if unlink(file(name)) == 0 || errno == ENOENT { return }
         if (errno == EISDIR || errno == EPERM) && rmdir(file(name)) == 0 { return }
-        throw JobError.failure("cannot remove '\(file(name))', which is in the way of the frames: \(String(cString: strerror(errno)))")
+        throw JobError.failure("cannot remove '\(file(name))', which is in the way of the frames: \(ErrnoReason.text(errno))")
     }
 
     static func readManifest(_ path: String) -> String? {
@@ -264,7 +264,7 @@ final class FrameDirectory: @unchecked Sendable {
         let lockPath = meta("lock")
         lockFD = Glibc.open(lockPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard lockFD >= 0 else {
-            throw JobError.failure("cannot open '\(lockPath)': \(String(cString: strerror(errno)))")
+            throw JobError.failure("cannot open '\(lockPath)': \(ErrnoReason.text(errno))")
         }
         var exclusive = true
         if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {

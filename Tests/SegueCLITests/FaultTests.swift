@@ -41,7 +41,7 @@ import Testing
 
         let r = try runLimited(4, args + ["--out", full.path])
         #expect(r.status == 1, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("segue: error: ") && r.stderr.contains("file too large"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("segue: error: ") && r.stderr.contains("file too large (the limit on file size, ulimit -f)"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         let left = try frameDirectoryNames(atPath: full.path)
         #expect(left.isEmpty, "left behind: \(left)")
