@@ -1,4 +1,6 @@
+#include <malloc.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "CSegueStartup.h"
 
@@ -10,6 +12,14 @@ static void segue_exit_interrupted(int signal_number) {
 // Runs when the executable is loaded, before the Swift runtime and main: a signal in a job's first
 // milliseconds ends it as any interruption does (130), not with the default action (143).
 __attribute__((constructor)) static void segue_early_signals(void) {
+    // Under an address-space limit (`ulimit -v`) every thread's malloc arena reserves 64 MiB that the limit
+    // counts, and a frame's allocation then failed (an abort) in a job the memory check had accepted: one
+    // arena, so that what the job may use is what MemoryBudget counts.
+    struct rlimit space;
+    if (getrlimit(RLIMIT_AS, &space) == 0 && space.rlim_cur != RLIM_INFINITY) {
+        mallopt(M_ARENA_MAX, 1);
+    }
+
     signal(SIGINT, segue_exit_interrupted);
     signal(SIGTERM, segue_exit_interrupted);
     // SIGHUP (a closed terminal) too, unless it was ignored at exec, as `nohup` asks: that job outlives its terminal.

@@ -43,13 +43,13 @@ final class FramePipeline: @unchecked Sendable {
     private var submitted = 0
     /// Frames are written by `submit` on the caller's thread (see the type's comment).
     private let direct: Bool
-    private var threads: [Thread] = []
     private let finished = DispatchGroup()
 
     /// `workers` encoding threads (the cores by default); `capacity` frames at most in flight (twice the workers).
     /// `progress` is told how many frames are complete after each one, on the pipeline's threads, one call at
-    /// a time.
-    init(outputs: Outputs, workers: Int? = nil, capacity: Int? = nil, progress: @escaping (Int) -> Void = { _ in }) {
+    /// a time. Throws when a thread cannot start (`JobThread`), once the threads already started have ended and
+    /// the stream is abandoned.
+    init(outputs: Outputs, workers: Int? = nil, capacity: Int? = nil, progress: @escaping (Int) -> Void = { _ in }) throws {
         self.outputs = outputs
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workerCount = max(1, workers ?? cores)
@@ -59,19 +59,21 @@ final class FramePipeline: @unchecked Sendable {
         self.progress = progress
         direct = outputs.directory == nil && outputs.stream?.passesPixelsThrough == true
         if direct { return }
-        for n in 0..<workerCount {
-            let t = Thread { [unowned self] in self.work() }
-            t.name = "segue-encode-\(n)"
-            threads.append(t)
+        var threads: [(name: String, body: @Sendable () -> Void)] = (0..<workerCount).map { n in
+            ("segue-encode-\(n)", { [unowned self] in self.work() })
         }
         if outputs.stream != nil {
-            let t = Thread { [unowned self] in self.writeStream() }
-            t.name = "segue-write"
-            threads.append(t)
+            threads.append(("segue-write", { [unowned self] in self.writeStream() }))
         }
-        for t in threads {
+        for (name, body) in threads {
             finished.enter()
-            t.start()
+            do {
+                try JobThread.start(name, body)
+            } catch {
+                finished.leave()
+                abandon()
+                throw error
+            }
         }
     }
 

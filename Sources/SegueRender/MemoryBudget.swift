@@ -30,6 +30,18 @@ struct MemoryBudget {
         return overflow ? Int.max / 2 : bytes + 64 << 20
     }
 
+    /// Threads the job runs at once: the compositor's and the pipeline's (a core each), the stream writer, the
+    /// watchdog and an encoder's standard-error reader, and each clip's frame reader and ffmpeg's standard-error
+    /// reader.
+    var threads: Int { 2 * ProcessInfo.processInfo.activeProcessorCount + 3 + 2 * clips }
+
+    /// Address space each thread reserves beyond what the frames count, little of it ever touched: its stack
+    /// (8 MiB under the usual `ulimit -s`). `ulimit -v` counts it. (Each thread's malloc arena would reserve
+    /// 64 MiB more: the command line keeps to one arena under an address-space limit, see CSegueStartup. Without
+    /// that, a two-clip 1080x1920 job on 2 cores peaked at 585 MiB of address space, about 200 MiB at the check
+    /// and 152 MiB of frames and buffers, and under a limit the check accepted a frame's allocation failed.)
+    static let addressSpacePerThread = 8 << 20
+
     /// Frames in flight: up to `wanted`, as many as fit in `available` bytes; nil when not even one does.
     func inFlight(wanted: Int, available: Int?) -> Int? {
         guard let available else { return wanted }
@@ -39,9 +51,9 @@ struct MemoryBudget {
     }
 
     /// Bytes the process may still allocate: the least of the memory the kernel says is available, the room
-    /// left under a cgroup limit, and the room left under an address-space limit (`ulimit -v`); nil when
-    /// none can be read.
-    static func available() -> Int? {
+    /// left under a cgroup limit, and the room left under an address-space limit (`ulimit -v`) once `threads`
+    /// threads have reserved theirs (`addressSpacePerThread`); nil when none can be read.
+    static func available(threads: Int = 0) -> Int? {
         var limits: [Int] = []
         if let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
            let kib = field(meminfo, "MemAvailable:") {
@@ -57,7 +69,7 @@ struct MemoryBudget {
         if getrlimit(Int32(RLIMIT_AS.rawValue), &rl) == 0, rl.rlim_cur != rlim_t.max,
            let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
            let vm = field(status, "VmSize:") {
-            limits.append(Int(clamping: rl.rlim_cur) - vm * 1024)
+            limits.append(Int(clamping: rl.rlim_cur) - vm * 1024 - threads * addressSpacePerThread)
         }
         return limits.min()
     }
@@ -68,5 +80,5 @@ struct MemoryBudget {
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
-    static func mebibytes(_ bytes: Int) -> String { "\((bytes + (1 << 20) - 1) >> 20) MiB" }
+    static func mebibytes(_ bytes: Int) -> String { "\((max(0, bytes) + (1 << 20) - 1) >> 20) MiB" }
 }

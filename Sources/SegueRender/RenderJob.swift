@@ -357,7 +357,7 @@ public struct RenderJob: Sendable {
                                screensHeld: Bool) throws -> Int {
         let budget = MemoryBudget(frameBytes: width * height * 4, screens: screens, clips: clips, gles: gles, blurred: blurred)
         let held = screensHeld ? budget.frameBytes * screens : 0
-        let available = MemoryBudget.available().map { $0 + held }
+        let available = MemoryBudget.available(threads: budget.threads).map { $0 + held }
         guard let inFlight = budget.inFlight(wanted: 2 * ProcessInfo.processInfo.activeProcessorCount, available: available) else {
             throw JobError.failure("""
                 a \(width)x\(height) job needs about \(MemoryBudget.mebibytes(budget.peak(inFlight: 1))) at its peak \

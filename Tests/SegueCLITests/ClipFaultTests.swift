@@ -67,13 +67,17 @@ struct ClipFaultTests {
     /// segue with `arguments`, killed (and the run recorded as hung) past `hung` seconds; `during` runs once
     /// it has started, with its pid. Standard error goes to a file in `dir` (a hung stand-in's child could hold
     /// a pipe open for ever).
-    static func runBounded(_ arguments: [String], in dir: URL, environment: [String: String] = [:],
+    static func runBounded(_ arguments: [String], in dir: URL, environment: [String: String] = [:], addressSpaceKiB: Int? = nil,
                            during: ((Int32) -> Void)? = nil) throws -> (status: Int32, stderr: String, hung: Bool) {
         let log = dir.appendingPathComponent("stderr-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let err = try FileHandle(forWritingTo: log)
         defer { try? err.close() }
         let process = try FaultTests.segue(arguments, hangupAtDefault: true)
+        if let kib = addressSpaceKiB {
+            process.arguments = ["-c", "ulimit -v \(kib) && exec \"$@\"", "bash", process.executableURL!.path] + (process.arguments ?? [])
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -114,6 +118,33 @@ struct ClipFaultTests {
         #expect(r.stderr.hasPrefix("segue: error: ") && r.stderr.contains("2000x2000") && r.stderr.contains("--max-pixels"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// Under an address-space limit (`ulimit -v`) a two-clip 1080x1920 job ends cleanly whatever the limit:
+    /// done, or one line (refused by the memory check, or ffmpeg failing under the same limit). It once hung
+    /// for ever (libdispatch retrying thread creation in the probe; a frame reader that never started) or
+    /// aborted (a frame's allocation failing in a job the check had accepted).
+    @Test(.enabled(if: dlsym(dlopen(nil, RTLD_NOW), "__asan_init") == nil && dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") == nil,
+                   "a sanitizer's runtime reserves terabytes of address space"),
+          arguments: [300_000, 600_000, 800_000, 1_000_000])
+    func aClipJobUnderAnAddressSpaceLimitEndsCleanly(_ kib: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("tall.mp4").path
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        make.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
+                          "-i", "testsrc2=size=1080x1920:rate=10:duration=0.3", "-c:v", "libx264", "-preset", "ultrafast", clip]
+        try make.run()
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0)
+        let r = try Self.runBounded(["render", "door", "--from", clip, "--to", clip, "--fps", "10", "--duration", "0.2",
+                                     "--backend", "cpu", "--quiet", "--out", dir.appendingPathComponent("out").path],
+                                    in: dir, addressSpaceKiB: kib)
+        #expect(!r.hung, "ulimit -v \(kib): hung")
+        #expect(r.status == 0 || r.status == 1, "ulimit -v \(kib): exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.isEmpty || (r.stderr.hasPrefix("segue: error: ") && r.stderr.split(separator: "\n").count == 1),
+                "ulimit -v \(kib): \(r.stderr)")
     }
 
     // MARK: Children that never finish
