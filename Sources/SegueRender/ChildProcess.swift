@@ -70,6 +70,10 @@ final class ChildProcess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             }
             posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
+            // Nothing else is handed down: a descriptor this process holds without close-on-exec (one it
+            // inherited) would otherwise stay open in the child's whole group, and whoever waits for its end
+            // (a parent watching for segue's exit) would wait for the group too.
+            if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
 
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
@@ -119,6 +123,10 @@ final class ChildProcess: @unchecked Sendable {
             _ = wait()
         }
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; not imported into Swift).
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? =
+        dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self) }
 
     private static func failure(_ call: String, _ executable: String, _ code: Int32) -> JobError {
         JobError.failure("cannot start \((executable as NSString).lastPathComponent): \(call): \(String(cString: strerror(code)))")

@@ -197,9 +197,11 @@ enum Signals {
                     }
                 } else if control.isTimed, case let last = control.lastProgress, now > last, now - last > limit {
                     // `lastProgress` read once: the job moves it on concurrently, and a second read could be
-                    // later than `now` (an overflow trap killed a job mid-sequence this way).
+                    // later than `now` (an overflow trap killed a job mid-sequence this way). The activity is
+                    // read before the children are ended: the job moves on once a child it waits for is gone.
+                    let activity = control.activity
                     control.removeTemporaries()
-                    Console.write("segue: error: \(control.activity) took longer than \(frameTimeout.compact) s (--frame-timeout): stopped\n")
+                    Console.write("segue: error: \(activity) took longer than \(frameTimeout.compact) s (--frame-timeout): stopped\n")
                     _exit(ExitStatus.failure)
                 }
             }
