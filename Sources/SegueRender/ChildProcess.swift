@@ -33,11 +33,11 @@ final class ChildProcess: @unchecked Sendable {
     /// The read end of the child's standard output (`output: .pipe`).
     let output: FileHandle?
 
-    private let control: JobControl?
     private let errors = ErrorTail()
     private let lock = NSLock()
     // Guarded by `lock`:
     private var termination: Termination?
+    private var control: JobControl?
 
     /// Spawns `executable` with `arguments` (without the program's name) in a new process group; throws
     /// `JobError.failure` naming the executable and the failing call.
@@ -130,6 +130,17 @@ final class ChildProcess: @unchecked Sendable {
 
     private static func failure(_ call: String, _ executable: String, _ code: Int32) -> JobError {
         JobError.failure("cannot start \((executable as NSString).lastPathComponent): \(call): \(String(cString: strerror(code)))")
+    }
+
+    /// Records the child's process group with `control` (for a child started before the job's control was at
+    /// hand, as an encoder's stream is), so that a signal or the watchdog ends it; nothing once it has been
+    /// waited for.
+    func register(with control: JobControl) {
+        lock.withLock {
+            guard termination == nil, self.control == nil else { return }
+            self.control = control
+            control.register(processGroup: pid)
+        }
     }
 
     /// Ends the child's whole process group (SIGKILL), unless the child has been waited for.
