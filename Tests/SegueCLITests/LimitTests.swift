@@ -143,7 +143,7 @@ import Testing
         #expect(reader.stderr.hasPrefix("segue: error: the reader of standard output closed it after ")
                  && reader.stderr.hasSuffix(" whole frames; stopped\n"), "\(reader.stderr)")
         let full = try Self.shell("\(job) --out /dev/full --format rgba", in: dir)
-        #expect(full.status == 1 && full.stderr.contains("'/dev/full'") && full.stderr.contains("No space left"), "\(full)")
+        #expect(full.status == 1 && full.stderr.contains("'/dev/full'") && full.stderr.contains("no space left on device"), "\(full)")
     }
 
     /// A job whose frames cannot fit in memory is refused before it writes, saying what it needs.
