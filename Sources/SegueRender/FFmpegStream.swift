@@ -61,12 +61,10 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     let y4m: Y4M?
     /// The whole `ffmpeg` command line after the executable.
     let arguments: [String]
-    private let process = Process()
-    private let input = Pipe()
+    /// ffmpeg, in a process group of its own (a signal or the watchdog ends the group).
+    private let child: ChildProcess
     private let temporaryPath: String
     private var wroteHeader = false
-    private nonisolated(unsafe) var errorOutput = Data()
-    private let errorDone = DispatchSemaphore(value: 0)
 
     /// The arguments of an ffmpeg that encodes `width` x `height` frames at `fps` into `output`, a video of the
     /// container `ext` (with `alpha` for a transparent background), and how frames go in. `extraArguments`
@@ -144,29 +142,13 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         (arguments, y4m) = Self.command(ext: ext, width: width, height: height, fps: fps, alpha: alpha,
                                         extraArguments: ffmpegArguments, output: temporaryPath)
         StaleTemporaries.remove(besides: path)
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = arguments
-        process.standardInput = input
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let done = errorDone
         signal(SIGPIPE, SIG_IGN)
-        do {
-            try process.run()
-        } catch {
-            throw JobError.failure("cannot start ffmpeg: \(error.localizedDescription)")
-        }
-        let reader = Thread { [unowned self] in
-            self.errorOutput = errors.fileHandleForReading.readDataToEndOfFile()
-            done.signal()
-        }
-        reader.start()
+        child = try ChildProcess(executable: ffmpeg, arguments: arguments, input: .pipe)
     }
 
     func register(with control: JobControl) {
         control.register(temporaryFile: temporaryPath)
-        control.register(child: process.processIdentifier)
+        child.register(with: control)
     }
 
     func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload {
@@ -177,10 +159,10 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     func write(_ payload: FramePayload) throws {
         do {
             if !wroteHeader, let y4m {
-                try input.fileHandleForWriting.write(contentsOf: y4m.header)
+                try child.input!.write(contentsOf: y4m.header)
                 wroteHeader = true
             }
-            try payload.withBytes { try input.fileHandleForWriting.write(contentsOf: $0) }
+            try payload.withBytes { try child.input!.write(contentsOf: $0) }
         } catch {
             throw failure()
         }
@@ -188,33 +170,28 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
 
     /// What ffmpeg said, once it has exited.
     private func failure() -> JobError {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        errorDone.wait()
-        errorDone.signal()
+        try? child.input?.close()
+        let ended = child.wait()
         unlink(temporaryPath)
-        return JobError.failure("ffmpeg failed (\(exitDescription)) writing '\(path)': \(said)")
-    }
-
-    /// How ffmpeg ended: its exit status or the signal that ended it.
-    private var exitDescription: String {
-        process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)" : "exit \(process.terminationStatus)"
+        let how = switch ended {
+        case let .signalled(signal)?: "killed by signal \(signal)"
+        case let .exited(status)?: "exit \(status)"
+        case nil: "still running"
+        }
+        return JobError.failure("ffmpeg failed (\(how)) writing '\(path)': \(said)")
     }
 
     /// ffmpeg's last lines (at most three), on one line, with the temporary file it wrote named as the video.
     private var said: String {
-        let lines = String(decoding: errorOutput, as: UTF8.self)
-            .replacingOccurrences(of: temporaryPath, with: path)
-            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return lines.isEmpty ? "it printed nothing" : lines.suffix(3).joined(separator: " / ")
+        let lines = child.errorLines(3).map { $0.replacingOccurrences(of: temporaryPath, with: path) }
+        return lines.isEmpty ? "it printed nothing" : lines.joined(separator: " / ")
     }
 
     func finish() throws {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        errorDone.wait()
-        errorDone.signal()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else { throw failure() }
+        try? child.input?.close()
+        // Not timed: flushing a slow codec's look-ahead at 8K can take longer than any frame; a signal still
+        // ends it, with its group.
+        guard child.wait() == .exited(0) else { throw failure() }
         guard rename(temporaryPath, path) == 0 else {
             let reason = ErrnoReason.text(errno)
             unlink(temporaryPath)
@@ -223,9 +200,9 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     }
 
     func abandon() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        try? child.input?.close()
+        child.kill()
+        child.wait()
         unlink(temporaryPath)
     }
 }

@@ -72,7 +72,6 @@ public final class JobControl: @unchecked Sendable {
     private var activityText = "starting"
     private var temporaryFiles: Set<String> = []
     private var temporaryDirectories: Set<String> = []
-    private var children: Set<Int32> = []
     private var extraGroups: Set<Int32> = []
     /// The process groups of the job's children (`ChildProcess`), in slots a signal handler reads without a
     /// lock (0: free); past the slots, in `extraGroups`.
@@ -103,12 +102,11 @@ public final class JobControl: @unchecked Sendable {
     public var activity: String { lock.withLock { activityText } }
 
     /// Deletes every temporary file the job has open or in flight (a stream's, each frame's) and stops any
-    /// ffmpeg it started (with its whole process group, where it has one). Files under their final names are
+    /// ffmpeg it started, with its whole process group. Files under their final names are
     /// complete and stay.
     public func removeTemporaries() {
         endChildren()
-        let (files, directories, pids, extra) = lock.withLock { (temporaryFiles, temporaryDirectories, children, extraGroups) }
-        for pid in pids { kill(pid, SIGKILL) }
+        let (files, directories, extra) = lock.withLock { (temporaryFiles, temporaryDirectories, extraGroups) }
         for group in extra { kill(-group, SIGKILL) }
         for path in files { unlink(path) }
         let suffix = ".tmp-\(getpid())"
@@ -144,8 +142,6 @@ public final class JobControl: @unchecked Sendable {
 
     func register(temporaryFile path: String) { _ = lock.withLock { temporaryFiles.insert(path) } }
     func register(directory path: String) { _ = lock.withLock { temporaryDirectories.insert(path) } }
-    func register(child pid: Int32) { _ = lock.withLock { children.insert(pid) } }
-    func forget(child pid: Int32) { _ = lock.withLock { children.remove(pid) } }
     /// A child's process group, ended with the job's temporaries; forgotten before its leader is reaped (so
     /// its id cannot be another's when it is ended).
     func register(processGroup group: Int32) {

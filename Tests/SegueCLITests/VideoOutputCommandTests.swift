@@ -118,3 +118,27 @@ struct FFmpegArgumentsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 }
+
+/// The encoder is a child like the clips' decoders: in a process group of its own, ended with everything it
+/// started when the job is signalled, and nothing left under the video's name or a temporary one.
+@Suite(.enabled(if: hasVideoFFmpeg, "ffmpeg is not on PATH"))
+struct VideoEncoderFaultTests {
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalWhileTheEncoderHangsEndsItsGroup(_ signal: Int32) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An ffmpeg that starts a child and never reads its input: segue blocks writing the first frame.
+        let (bin, pidFile) = try ClipFaultTests.hangingTool("ffmpeg", in: dir)
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let r = try ClipFaultTests.runBounded(["render", "door", "--from", "sample:home", "--to", "sample:detail", "--backend", "cpu",
+                                               "--quiet", "--out", out.appendingPathComponent("door.mp4").path],
+                                              in: dir, environment: ["PATH": bin.path]) { pid in
+            ClipFaultTests.waitFor(pidFile)
+            kill(pid, signal)
+        }
+        #expect(!r.hung && r.status == 130, "\(r.stderr)")
+        ClipFaultTests.expectEnded(pidFile: pidFile)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+}
