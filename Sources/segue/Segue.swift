@@ -55,6 +55,7 @@ enum Main {
         }
         segue_startup_linked()  // keeps the early handlers' object file in the link
         Signals.install()
+        refuseValuedBuiltInFlags(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try Segue.parseAsRoot()
             try command.run()
@@ -71,6 +72,21 @@ enum Main {
             let message = Segue.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             let isUsage = code == .validationFailure || error is ValidationError
             fail(message.replacingOccurrences(of: "Error: ", with: ""), status: isUsage ? ExitStatus.usage : ExitStatus.failure)
+        }
+    }
+
+    /// The argument parser acts on `--version` and `--help` wherever they are, before anything else: in
+    /// `segue render ./fx.json --version 0.9` the user meant an effect option (which no effect may be named
+    /// after a flag, `EffectArguments.reservedNames`), and would get the version, exit 0 and no frames. A
+    /// built-in flag followed by a value is a usage error instead.
+    static func refuseValuedBuiltInFlags(_ arguments: [String]) {
+        guard arguments.first == "render" else { return }
+        for (i, word) in arguments.enumerated() where ["--version", "--help", "-h"].contains(word) && i + 1 < arguments.count {
+            let next = arguments[i + 1]
+            if !next.hasPrefix("-") || Double(next) != nil {
+                fail("\(word) takes no value, but '\(next)' follows it (no effect has an option named \(word.drop { $0 == "-" }))",
+                     status: ExitStatus.usage)
+            }
         }
     }
 

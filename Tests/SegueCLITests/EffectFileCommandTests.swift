@@ -95,6 +95,14 @@ import SegueCore
         let r = try Segue.run(["render", file, "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--from-start", "2", "--out", out])
         #expect(r.status == 2 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("'from-start' cannot name an option"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+
+        // The parser's own --version and --help act before any file is read: with a value after them they are a
+        // usage error, not the version printed, exit 0 and no frame.
+        for flag in ["--version", "--help"] {
+            let v = try Segue.run(["render", file, "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", flag, "0.9", "--out", out])
+            #expect(v.status == 2 && v.stdout.isEmpty && v.stderr.contains("\(flag) takes no value"), "\(flag): \(v.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
     }
 
     @Test func effectsListsAUsersFileAsItListsABuiltIn() throws {
