@@ -1,6 +1,7 @@
 import ArgumentParser
 import CSegueStartup
 import Foundation
+import Synchronization
 import SegueCore
 import SegueRender
 
@@ -60,6 +61,15 @@ enum Main {
             var command = try Segue.parseAsRoot()
             try command.run()
         } catch {
+            // A job ended by the watchdog or a signal fails as a consequence (a child it waited for was ended):
+            // the watchdog's line and status are the ones that count.
+            if Signals.timedOut.load(ordering: .acquiring) {
+                while true { pause() }  // the watchdog is writing its line and ending the process
+            }
+            if Signals.control.isCancelled {
+                Signals.control.removeTemporaries()
+                fail("interrupted", status: ExitStatus.interrupted)
+            }
             // The library's errors (and the core's, the codecs' and the backends') carry their kind; the rest
             // are the argument parser's.
             if let failure = JobError(classifying: error) {
@@ -164,6 +174,9 @@ enum Console {
 /// The watchdog also ends a frame or a shader compile that runs past `--frame-timeout` (exit 1).
 enum Signals {
     static let control = JobControl()
+    /// Set by the watchdog before it ends the job's children, so that the job's own failure (a child gone)
+    /// never prints before the watchdog's line.
+    static let timedOut = Atomic<Bool>(false)
     nonisolated(unsafe) private static var watching = false
 
     /// Installed first thing in `main`, before arguments are parsed.
@@ -216,8 +229,9 @@ enum Signals {
                     // later than `now` (an overflow trap killed a job mid-sequence this way). The activity is
                     // read before the children are ended: the job moves on once a child it waits for is gone.
                     let activity = control.activity
-                    control.removeTemporaries()
+                    timedOut.store(true, ordering: .releasing)
                     Console.write("segue: error: \(activity) took longer than \(frameTimeout.compact) s (--frame-timeout): stopped\n")
+                    control.removeTemporaries()
                     _exit(ExitStatus.failure)
                 }
             }
