@@ -7,7 +7,7 @@ public enum FFmpegArguments {
         "-an", "-vn", "-sn", "-dn", "-shortest", "-copyts", "-start_at_zero", "-accurate_seek", "-noaccurate_seek",
         "-stats", "-nostats", "-hide_banner", "-nostdin", "-stdin", "-benchmark", "-benchmark_all", "-xerror",
         "-ignore_unknown", "-copy_unknown", "-debug_ts", "-qphist", "-autorotate", "-noautorotate", "-autoscale",
-        "-noautoscale", "-fix_sub_duration", "-bitexact", "-y", "-n",
+        "-noautoscale", "-fix_sub_duration", "-bitexact",
     ]
     /// Options that read or write files of their own, or change what the video is: refused.
     static let refused: Set<String> = [

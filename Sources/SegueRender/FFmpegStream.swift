@@ -76,9 +76,8 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         // With arguments of the caller's own, ffmpeg converts from 4:4:4 to whatever they ask for.
         let chroma = extraArguments == nil ? container.chroma : container.chroma.map { _ in .c444 }
         let y4m = chroma.map { Y4M(width: width, height: height, fps: fps, chroma: $0, encoding: encoding) }
-        let rgba = Y4M(width: width, height: height, fps: fps, chroma: .c444)
         let source = y4m == nil
-            ? ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", rgba.rate, "-i", "pipe:0"]
+            ? ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", Y4M.rate(fps), "-i", "pipe:0"]
             : ["-f", "yuv4mpegpipe", "-i", "pipe:0"]
         var filters = [container.filter].compactMap { $0 }
         if container.tagged {

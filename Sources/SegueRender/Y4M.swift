@@ -23,7 +23,10 @@ public struct Y4M: Sendable {
     }
 
     /// The frame rate as ffmpeg takes it: `30/1`, `29970/1000`.
-    var rate: String {
+    var rate: String { Self.rate(fps) }
+
+    /// `fps` as ffmpeg takes a frame rate, for Y4M's header and for a raw stream's `-r`.
+    static func rate(_ fps: Double) -> String {
         fps == fps.rounded() ? "\(Int(fps))/1" : "\(Int((fps * 1000).rounded()))/1000"
     }
 
