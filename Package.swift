@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs,
-// the job layer (SegueRender) and the command line are their own targets, and the C wrappers (CEGL, CGBM,
+// the job layer (SegueRender) and the command line are their own targets, and the C wrappers (CEGL,
 // CSPNG, CDeflate, CTurboJPEG) and kernels (CSegueKernels) are never public API. No target has unsafe flags: a package that depends on Segue by
 // version could not build otherwise (the hot loops use wrapping arithmetic and pointers instead).
 
@@ -27,7 +27,6 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CEGL", pkgConfig: "egl glesv2", providers: [.apt(["libegl-dev", "libgles-dev"])]),
-        .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
 
         // The built-in effects are files (Sources/SegueCore/Effects/*.json), embedded as the shaders are.
         .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
@@ -36,7 +35,7 @@ let package = Package(
         // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).
         .target(name: "CSegueKernels"),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CSegueKernels"]),
-        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL", "CGBM"], resources: [.embedInCode("Shaders")]),
+        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSegueKernels"]),
         // Signal handlers installed before main runs (a C constructor), for the command line only.

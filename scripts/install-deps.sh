@@ -4,7 +4,7 @@
 #          libjpeg-turbo, glslang, and ffmpeg, which the tests of --video and Y4M streams run (make demo, make test)
 #   bench: also ffmpeg, pixman and matplotlib (make bench)
 set -euo pipefail
-packages=(pkg-config libegl-dev libgles-dev libgbm-dev libegl-mesa0 libgl1-mesa-dri libspng-dev libdeflate-dev libturbojpeg0-dev glslang-tools ffmpeg)
+packages=(pkg-config libegl-dev libgles-dev libgbm1 libegl-mesa0 libgl1-mesa-dri libspng-dev libdeflate-dev libturbojpeg0-dev glslang-tools ffmpeg)
 if [ "${1:-build}" = bench ]; then
   packages+=(ffmpeg libpixman-1-dev python3-matplotlib)
 fi

@@ -19,6 +19,14 @@ public struct Transition: Sendable, Equatable {
         self.duration = duration ?? effect.defaultDuration(direction)
     }
 
+    /// `effect` with each option set to the example its declaration gives (the hero flies between two
+    /// rects, the circles grow from the upper left): the transition `segue demo` and `segue doctor` draw.
+    public static func example(_ effect: Effect, direction: Direction = .forward) -> Transition {
+        var options = EffectOptions()
+        for option in effect.options { options[option.name] = option.example }
+        return Transition(effect, direction: direction, options: options)
+    }
+
     /// Checks the options against the effect's declarations and a frame of `frame` points; throws a usage
     /// error naming the first problem.
     public func validate(frame: Size) throws {

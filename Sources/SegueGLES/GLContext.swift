@@ -1,5 +1,4 @@
 import CEGL
-import CGBM
 import Foundation
 
 /// An EGL display and a GLES 3 context made current with no surface on the thread that created it; drawing
@@ -31,7 +30,7 @@ final class GLContext {
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
         EGLDisplayRegistry.release(display)
-        if let gbmDevice { gbm_device_destroy(gbmDevice) }
+        if let gbmDevice, case let .success(gbm) = GBMLibrary.entries { gbm.destroyDevice(gbmDevice) }
         if drmFD >= 0 { close(drmFD) }
         gbmDevice = nil
         drmFD = -1
@@ -44,9 +43,11 @@ final class GLContext {
     /// The environment switch that makes context creation fail, for fault tests.
     static let failSwitch = "SEGUE_EGL_FAIL"
 
-    /// A context on `forced`, or on the first platform of `EGLPlatform.allCases` that gives one; with the
-    /// probe of each platform tried. `environment` is the process's unless a test passes its own.
-    static func create(forced: EGLPlatform?, environment: [String: String] = ProcessInfo.processInfo.environment)
+    /// A context on `forced` (on its device `device`, where given), or on the first platform of
+    /// `EGLPlatform.allCases` that gives one; with the probe of each platform tried. `environment` is the
+    /// process's unless a test passes its own.
+    static func create(forced: EGLPlatform?, device: EGLDeviceChoice? = nil,
+                       environment: [String: String] = ProcessInfo.processInfo.environment)
         -> (Result<GLContext, EGLError>, [PlatformProbe]) {
         let platforms = forced.map { [$0] } ?? EGLPlatform.allCases
         if environment[failSwitch] == "1" {
@@ -56,7 +57,7 @@ final class GLContext {
         var probes: [PlatformProbe] = []
         for platform in platforms {
             do {
-                let context = try open(platform)
+                let context = try open(platform, device: device)
                 probes.append(PlatformProbe(platform: platform, ok: true, detail: context.probeDetail))
                 return (.success(context), probes)
             } catch {
@@ -75,8 +76,38 @@ final class GLContext {
         return "\(error)"
     }
 
-    /// A context on `platform`, made current on this thread.
-    static func open(_ platform: EGLPlatform) throws -> GLContext {
+    /// The DRM render nodes (`/dev/dri/renderD*`), in name order: the GBM platform's devices.
+    static func renderNodes() -> [EGLDeviceEntry] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? [])
+            .filter { $0.hasPrefix("renderD") }.sorted()
+            .enumerated().map { EGLDeviceEntry(index: $0.offset, software: false, node: "/dev/dri/" + $0.element) }
+    }
+
+    /// The EGL devices `eglQueryDevicesEXT` lists, with each one's handle; throws where EGL has no
+    /// `EGL_EXT_platform_device` or lists none.
+    static func eglDevices(_ procs: EGLProcs, client: Set<Substring>) throws -> [(entry: EGLDeviceEntry, handle: EGLDeviceEXT)] {
+        guard client.contains("EGL_EXT_platform_device"), let queryDevices = procs.queryDevices,
+              let queryDeviceString = procs.queryDeviceString else {
+            throw EGLError.platformUnavailable(.device, reason: "EGL has no EGL_EXT_platform_device / eglQueryDevicesEXT")
+        }
+        var count: EGLint = 0
+        guard queryDevices(0, nil, &count) != 0 else { throw EGLError.last("eglQueryDevicesEXT") }
+        var devices = [EGLDeviceEXT?](repeating: nil, count: Int(count))
+        guard count > 0, queryDevices(count, &devices, &count) != 0 else {
+            throw EGLError.platformUnavailable(.device, reason: "eglQueryDevicesEXT found no device")
+        }
+        return devices.prefix(Int(count)).enumerated().compactMap { index, device in
+            guard let device else { return nil }
+            func string(_ name: EGLint) -> String? { queryDeviceString(device, name).map { String(cString: $0) } }
+            let software = (string(EGL_EXTENSIONS) ?? "").split(separator: " ").contains("EGL_MESA_device_software")
+            let node = string(EGL_DRM_RENDER_NODE_FILE_EXT) ?? string(EGL_DRM_DEVICE_FILE_EXT)
+            return (EGLDeviceEntry(index: index, software: software, node: node), device)
+        }
+    }
+
+    /// A context on `platform` (on `device`, where given; else its first device that works, hardware before
+    /// software), made current on this thread.
+    static func open(_ platform: EGLPlatform, device choice: EGLDeviceChoice? = nil) throws -> GLContext {
         let procs = EGLProcs.load()
         let client = EGLProcs.clientExtensions()
         guard let getPlatformDisplay = procs.getPlatformDisplay, client.contains("EGL_EXT_platform_base") else {
@@ -87,19 +118,20 @@ final class GLContext {
             guard client.contains("EGL_KHR_platform_gbm") || client.contains("EGL_MESA_platform_gbm") else {
                 throw EGLError.platformUnavailable(.gbm, reason: "EGL has no EGL_KHR_platform_gbm")
             }
-            let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? [])
-                .filter { $0.hasPrefix("renderD") }.sorted().map { "/dev/dri/" + $0 }
+            let nodes = renderNodes()
             guard !nodes.isEmpty else {
                 throw EGLError.platformUnavailable(.gbm, reason: "no DRM render node (/dev/dri/renderD*)")
             }
+            let gbm = try GBMLibrary.entries.get()
             var failures: [String] = []
-            for node in nodes {
+            for entry in try EGLDeviceEntry.candidates(nodes, choice: choice, platform: .gbm) {
+                let node = entry.node ?? ""
                 let fd = Foundation.open(node, O_RDWR | O_CLOEXEC)
                 guard fd >= 0 else {
                     failures.append("open \(node): \(String(cString: strerror(errno)))")
                     continue
                 }
-                guard let device = gbm_create_device(fd) else {
+                guard let device = gbm.createDevice(fd) else {
                     close(fd)
                     failures.append("gbm_create_device(\(node)) failed")
                     continue
@@ -110,7 +142,7 @@ final class GLContext {
                     }
                     return try finish(.gbm, display: display, location: node, gbmDevice: device, drmFD: fd)
                 } catch {
-                    gbm_device_destroy(device)
+                    gbm.destroyDevice(device)
                     close(fd)
                     failures.append("\(node): \(error)")
                 }
@@ -118,30 +150,13 @@ final class GLContext {
             throw EGLError.platformUnavailable(.gbm, reason: failures.joined(separator: "; "))
 
         case .device:
-            guard client.contains("EGL_EXT_platform_device"), let queryDevices = procs.queryDevices,
-                  let queryDeviceString = procs.queryDeviceString else {
-                throw EGLError.platformUnavailable(.device, reason: "EGL has no EGL_EXT_platform_device / eglQueryDevicesEXT")
-            }
-            var count: EGLint = 0
-            guard queryDevices(0, nil, &count) != 0 else { throw EGLError.last("eglQueryDevicesEXT") }
-            var devices = [EGLDeviceEXT?](repeating: nil, count: Int(count))
-            guard count > 0, queryDevices(count, &devices, &count) != 0 else {
-                throw EGLError.platformUnavailable(.device, reason: "eglQueryDevicesEXT found no device")
-            }
-            // Hardware first: a device whose extensions name EGL_MESA_device_software is llvmpipe.
-            let described = devices.prefix(Int(count)).enumerated().compactMap { index, device -> (Int, EGLDeviceEXT, Bool, String)? in
-                guard let device else { return nil }
-                let extensions = queryDeviceString(device, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
-                let software = extensions.split(separator: " ").contains("EGL_MESA_device_software")
-                let file = queryDeviceString(device, EGL_DRM_RENDER_NODE_FILE_EXT).map { String(cString: $0) }
-                    ?? queryDeviceString(device, EGL_DRM_DEVICE_FILE_EXT).map { String(cString: $0) }
-                let kind = software ? "software (EGL_MESA_device_software)" : "hardware" + (file.map { " " + $0 } ?? "")
-                return (index, device, software, "device \(index + 1) of \(count), \(kind)")
-            }.sorted { !$0.2 && $1.2 }
+            let devices = try eglDevices(procs, client: client)
             var failures: [String] = []
-            for (_, device, _, name) in described {
+            for entry in try EGLDeviceEntry.candidates(devices.map(\.entry), choice: choice) {
+                let name = "device \(entry.index) of \(devices.count), \(entry.kind)"
                 do {
-                    guard let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil) else {
+                    let handle = devices.first { $0.entry == entry }!.handle
+                    guard let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), handle, nil) else {
                         throw EGLError.last("eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT)")
                     }
                     return try finish(.device, display: display, location: name, gbmDevice: nil, drmFD: -1)
@@ -152,6 +167,9 @@ final class GLContext {
             throw EGLError.platformUnavailable(.device, reason: failures.joined(separator: "; "))
 
         case .surfaceless:
+            if let choice {
+                throw EGLError.platformUnavailable(.surfaceless, reason: "it has no devices to choose from (\(choice) given)")
+            }
             guard client.contains("EGL_MESA_platform_surfaceless") else {
                 throw EGLError.platformUnavailable(.surfaceless, reason: "EGL has no EGL_MESA_platform_surfaceless")
             }

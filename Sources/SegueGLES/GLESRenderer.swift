@@ -19,19 +19,21 @@ public final class GLESRenderer: Renderer {
     let thread: GLThread
     let pipeline: GLPipeline
 
-    /// A renderer on `platform`, or on the first of gbm, device, surfaceless that gives a GLES 3 context.
-    /// Throws `EGLError.platformUnavailable` when a forced platform cannot be used, `EGLError.noPlatform` when
-    /// none can, `EGLError.disabled` when `SEGUE_EGL_FAIL=1`, and `GLError.shaderCompile` if a shader fails.
-    public convenience init(platform: EGLPlatform? = nil) throws {
-        try self.init(platform: platform, environment: ProcessInfo.processInfo.environment)
+    /// A renderer on `platform`, or on the first of gbm, device, surfaceless that gives a GLES 3 context; on
+    /// the platform's `device` where given (with several, a hardware device is taken before a software one).
+    /// Throws `EGLError.platformUnavailable` when a forced platform or device cannot be used,
+    /// `EGLError.noPlatform` when none can, `EGLError.disabled` when `SEGUE_EGL_FAIL=1`, and
+    /// `GLError.shaderCompile` if a shader fails.
+    public convenience init(platform: EGLPlatform? = nil, device: EGLDeviceChoice? = nil) throws {
+        try self.init(platform: platform, device: device, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// As `init(platform:)`, reading `SEGUE_EGL_FAIL` from `environment` (tests pass their own rather than
-    /// changing the process's, which other tests and child processes share).
-    init(platform: EGLPlatform?, environment: [String: String]) throws {
+    /// As `init(platform:device:)`, reading `SEGUE_EGL_FAIL` and `SEGUE_GLES_FAULT` from `environment` (tests
+    /// pass their own rather than changing the process's, which other tests and child processes share).
+    init(platform: EGLPlatform?, device: EGLDeviceChoice? = nil, environment: [String: String]) throws {
         let thread = GLThread(name: "segue.gles")
         do {
-            pipeline = try thread.sync { try GLPipeline(platform: platform, environment: environment) }
+            pipeline = try thread.sync { try GLPipeline(platform: platform, device: device, environment: environment) }
         } catch {
             thread.stop()
             throw error
@@ -50,6 +52,30 @@ public final class GLESRenderer: Renderer {
     /// `llvmpipe (LLVM 15.0.6, 256 bits), OpenGL ES 3.2 Mesa 22.3.6, EGL surfaceless`.
     public var details: String {
         "\(info.renderer), \(info.version), EGL \(platform.rawValue)" + (pipeline.context.location.map { " (\($0))" } ?? "")
+    }
+
+    /// Which device or render node it runs on (`device 0, hardware /dev/dri/renderD128 of 2`), where the
+    /// platform has a choice.
+    public var location: String? { pipeline.context.location }
+
+    /// The devices `platform` offers here (the EGL devices, or the render nodes for `gbm`; none for
+    /// `surfaceless`), or why it has none.
+    public static func devices(on platform: EGLPlatform) -> Result<[EGLDeviceEntry], EGLError> {
+        let thread = GLThread(name: "segue.gles.devices")
+        defer { thread.stop() }
+        do {
+            return .success(try thread.sync {
+                switch platform {
+                case .gbm: return GLContext.renderNodes()
+                case .device: return try GLContext.eglDevices(EGLProcs.load(), client: EGLProcs.clientExtensions()).map(\.entry)
+                case .surfaceless: return []
+                }
+            })
+        } catch let error as EGLError {
+            return .failure(error)
+        } catch {
+            return .failure(.platformUnavailable(platform, reason: "\(error)"))
+        }
     }
 
     /// `GL_MAX_TEXTURE_SIZE`: the largest snapshot side it can load.

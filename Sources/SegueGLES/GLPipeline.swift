@@ -22,6 +22,11 @@ final class GLPipeline {
     /// The pixel unpack buffer clip frames are uploaded through (`update`); 0 until the first.
     private var unpackBuffer: GLuint = 0
     private var textures: [GLuint] = []
+    /// `SEGUE_GLES_FAULT=perspective`: the perspective variants of the layer program are compiled without
+    /// their perspective divide, so every 3D effect draws wrong while the flat ones stay right. For testing
+    /// that `segue doctor` catches a driver that draws wrong, and names the effect.
+    private let perspectiveFault: Bool
+    static let faultSwitch = "SEGUE_GLES_FAULT"
     /// Each loaded snapshot's size, for `update`.
     private var sizes: [(Int, Int)] = []
     var stats = GLESStats()
@@ -29,8 +34,9 @@ final class GLPipeline {
 
     /// Creates the context (on `platform`, or the first that works) and compiles the most common variant of
     /// the layer program; the others are compiled when an item first needs them.
-    init(platform: EGLPlatform?, environment: [String: String]) throws {
-        let (result, probes) = GLContext.create(forced: platform, environment: environment)
+    init(platform: EGLPlatform?, device: EGLDeviceChoice?, environment: [String: String]) throws {
+        perspectiveFault = environment[Self.faultSwitch] == "perspective"
+        let (result, probes) = GLContext.create(forced: platform, device: device, environment: environment)
         self.probes = probes
         context = try result.get()
         target = RenderTarget(ledger: ledger, info: context.info)
@@ -53,7 +59,9 @@ final class GLPipeline {
 
     private func program(for variant: LayerVariant) throws -> LayerProgram {
         if let program = programs[variant] { return program }
-        let program = try LayerProgram(variant, ledger: ledger)
+        var compiled = variant
+        if perspectiveFault { compiled.perspective = false }
+        let program = try LayerProgram(compiled, ledger: ledger)
         programs[variant] = program
         return program
     }

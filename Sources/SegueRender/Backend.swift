@@ -14,7 +14,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// rasterizer (llvmpipe, softpipe, SwiftShader) or when no context can be made (then with one `note`
     /// saying why); `gles`, or a forced `platform`, with no usable EGL is a failure. A job that plays
     /// custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then a usage error.
-    public func makeRenderer(platform: EGLPlatform? = nil, threads: Int? = nil, needsShaders: String? = nil,
+    public func makeRenderer(platform: EGLPlatform? = nil, device: EGLDeviceChoice? = nil, threads: Int? = nil, needsShaders: String? = nil,
                              note: (String) -> Void = { _ in }) throws -> any Renderer {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let shaders = needsShaders {
@@ -22,22 +22,22 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                 throw JobError.usage("\(shaders) needs the GLES backend (--backend auto or gles): the CPU compositor does not run GLSL")
             }
             do {
-                return Self.tuned(try GLESRenderer(platform: platform))
+                return Self.tuned(try GLESRenderer(platform: platform, device: device))
             } catch {
                 throw JobError.failure("\(shaders) needs the GLES backend, which is unavailable: \(error)")
             }
         }
         if self == .cpu { return CPUCompositor(threads: threads ?? cores) }
         do {
-            let gles = try GLESRenderer(platform: platform)
+            let gles = try GLESRenderer(platform: platform, device: device)
             // `auto` draws with the faster backend: on a software rasterizer (llvmpipe shares the CPU's cores
             // and runs a general shader per pixel) that is the CPU compositor, 2x to 20x faster in the bench.
-            if self == .auto, platform == nil, Self.softwareRasterizer(gles) != nil {
+            if self == .auto, platform == nil, device == nil, Self.softwareRasterizer(gles) != nil {
                 return CPUCompositor(threads: threads ?? cores)
             }
             return Self.tuned(gles)
         } catch {
-            if self == .gles || platform != nil {
+            if self == .gles || platform != nil || device != nil {
                 throw JobError.failure("the GLES backend is unavailable: \(error)")
             }
             note("GLES is unavailable (\(error)); using the CPU compositor")

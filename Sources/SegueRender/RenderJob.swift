@@ -32,6 +32,8 @@ public struct RenderJob: Sendable {
     public var progress: [Double]?
     public var backend: BackendChoice = .auto
     public var eglPlatform: EGLPlatform?
+    /// Which device of `eglPlatform` (nil: a hardware one before a software one).
+    public var eglDevice: EGLDeviceChoice?
     /// CPU compositor threads (all cores when nil).
     public var threads: Int?
     /// PNG compression, 0 (fastest) ... 9 (smallest).
@@ -218,7 +220,7 @@ public struct RenderJob: Sendable {
 
         let shaderSteps = storyboard.timeline.indices.filter { if case .shader = storyboard.timeline[$0] { true } else { false } }
         let renderer = try given ?? backend.makeRenderer(
-            platform: eglPlatform, threads: threads,
+            platform: eglPlatform, device: eglDevice, threads: threads,
             needsShaders: shaderSteps.first.map { storyboardFile == nil ? "--shader" : "step \($0) of the timeline is a custom shader, which" },
             note: observer.note)
         if let step = shaderSteps.first, !renderer.capabilities.contains(.customShaders) {

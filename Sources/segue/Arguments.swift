@@ -39,6 +39,10 @@ extension Direction: ExpressibleByArgument {
 
 extension EGLPlatform: ExpressibleByArgument {}
 
+extension EGLTarget: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
+
 /// The effect and its options on the command line (`door --zoom 0.5`, `./mine.json --set depth=40`):
 /// `Render` collects the arguments it does not know itself; they are split here, and once the effect is known
 /// (a built-in or a file) each option is read by the effect's own declaration.

@@ -38,9 +38,7 @@ struct Demo: ParsableCommand {
     /// Each effect with its options' examples (the hero flies the home screen's first tile into the
     /// detail screen's header picture; the circles grow from the upper left).
     static func transition(_ effect: Effect, _ direction: Direction) -> Transition {
-        var options = EffectOptions()
-        for option in effect.options { options[option.name] = option.example }
-        return Transition(effect, direction: direction, options: options)
+        Transition.example(effect, direction: direction)
     }
 
     func run() throws {

@@ -15,11 +15,15 @@ struct Info: ParsableCommand {
         let probes = GLESRenderer.probe()
         for probe in probes {
             print("  \(probe.platform.rawValue): \(probe.ok ? "available" : "unavailable") - \(probe.detail)")
+            // Each device the platform offers, as --egl-platform PLATFORM:INDEX names it.
+            if probe.platform != .surfaceless, case let .success(devices) = GLESRenderer.devices(on: probe.platform) {
+                for device in devices { print("    \(probe.platform.rawValue):\(device.index) - \(device.kind)") }
+            }
         }
         do {
             let gles = try GLESRenderer()
             let i = gles.info
-            print("gles: available on \(gles.platform.rawValue)")
+            print("gles: available on \(gles.platform.rawValue)" + (gles.location.map { " (\($0))" } ?? ""))
             print("  EGL vendor \(i.eglVendor), EGL \(i.eglVersion)")
             print("  GL_RENDERER \(i.renderer)")
             print("  GL_VERSION \(i.version)")

@@ -18,8 +18,8 @@ struct JobOptions: ParsableArguments {
     @Option(help: ArgumentHelp("auto (GLES on a hardware GPU; the CPU compositor on a software rasterizer such as llvmpipe, or without EGL), cpu or gles. Custom shaders always use GLES.", valueName: "name"))
     var backend: String = "auto"
 
-    @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order).", valueName: "name"))
-    var eglPlatform: EGLPlatform?
+    @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order), optionally one of its devices: device:1 (an index, as segue info lists them), gbm:/dev/dri/renderD129, or a DRM node alone.", valueName: "name"))
+    var eglPlatform: EGLTarget?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
     var threads: Int?
@@ -75,7 +75,8 @@ struct JobOptions: ParsableArguments {
     /// Sets `job`'s backend, encoding and limits from these options.
     func configure(_ job: inout RenderJob) {
         job.backend = BackendChoice(rawValue: backend)!
-        job.eglPlatform = eglPlatform
+        job.eglPlatform = eglPlatform?.platform
+        job.eglDevice = eglPlatform?.device
         job.threads = threads
         job.pngLevel = pngLevel
         job.maxPixels = maxPixels

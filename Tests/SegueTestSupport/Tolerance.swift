@@ -1,19 +1,10 @@
-/// How close a backend's frame must be to the reference (the CPU compositor's): a named value, one per
-/// pairing, so a loosened tolerance shows in review.
-public struct Tolerance: Sendable, CustomStringConvertible {
-    /// Lowest peak signal-to-noise ratio over all channels, in dB.
-    public var minPSNR: Double
-    /// A pixel is "within" when every channel differs by at most this many 8-bit levels...
-    public var maxLevelDiff: Int
-    /// ...and at least this fraction of the pixels must be within.
-    public var minFractionWithin: Double
+import SegueCore
 
-    public init(minPSNR: Double, maxLevelDiff: Int, minFractionWithin: Double) {
-        self.minPSNR = minPSNR
-        self.maxLevelDiff = maxLevelDiff
-        self.minFractionWithin = minFractionWithin
-    }
+/// The tolerances frames are compared with (`FrameTolerance`, shared with `segue doctor`), and the named
+/// values only the tests use.
+public typealias Tolerance = FrameTolerance
 
+extension FrameTolerance {
     /// CPU frames against the recorded goldens (PNG files): the compositor is deterministic on one machine,
     /// but float rounding may differ between compilers or machines, so 99.9% of the pixels must be within one
     /// level and the rest may differ by more, as long as the PSNR stays at or above 50 dB.
@@ -23,21 +14,10 @@ public struct Tolerance: Sendable, CustomStringConvertible {
     /// differing only where edges and texture detail are sampled more finely.
     public static let scaleIndependence = Tolerance(minPSNR: 28, maxLevelDiff: 24, minFractionWithin: 0.97)
 
-    /// GLES on any driver against the CPU compositor: the shader computes in float and rounds once, the CPU
-    /// rounds after each 8-bit step, so edges and blends may differ by a level or two.
-    public static let glesVsCPU = Tolerance(minPSNR: 40, maxLevelDiff: 2, minFractionWithin: 0.995)
-
     /// The CPU compositor's shortcuts against its general per-pixel function on the same machine: perspective
     /// interiors step texel positions linearly over sub-spans (`LayerShader.subSpanError`, 1/128 texel) where
     /// the general function divides at every pixel in single precision, so a bilinear weight may round a step
     /// or two apart; everything else is exact. Measured over the whole catalogue at 1920x1080: PSNR 80 dB at
     /// worst, under 0.07% of the pixels a level apart, a handful two. Far tighter than `golden`.
     public static let fastPath = Tolerance(minPSNR: 70, maxLevelDiff: 1, minFractionWithin: 0.9999)
-
-    /// Bit-exact.
-    public static let exact = Tolerance(minPSNR: .infinity, maxLevelDiff: 0, minFractionWithin: 1)
-
-    public var description: String {
-        "PSNR >= \(minPSNR) dB and >= \(minFractionWithin * 100)% of pixels within \(maxLevelDiff) levels"
-    }
 }

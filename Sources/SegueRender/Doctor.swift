@@ -1,0 +1,311 @@
+import Foundation
+import SegueCore
+import SegueCPU
+import SegueGLES
+import SegueSamples
+
+/// A self-check of this machine's backends, for a user to run before a long job (`segue doctor`): every GLES
+/// backend that can be made (one per EGL platform that initialises) draws the whole built-in catalogue, both
+/// directions, at both ends and the middle, at a phone size and at 4K, and each frame is compared with the CPU
+/// compositor's under `FrameTolerance.glesVsCPU`; the shipped custom shaders are checked against their own
+/// contract (progress 0 shows `from`, 1 shows `to`, the middle is a picture of its own). Then each backend's
+/// speed is measured at 1920x1080 and 3840x2160: drawing, reading back, both pipelined, and the read-back of a
+/// frame with nothing drawn (the bus's own rate).
+public struct Doctor: Sendable {
+    /// What to check.
+    public struct Options: Sendable {
+        /// The GLES platform (and device) to check; nil: every platform that initialises.
+        public var target: EGLTarget?
+        /// Check GLES (against the CPU compositor), and time the CPU compositor.
+        public var gles = true
+        public var cpu = true
+        /// The frames compared: (frame size in points, pixels per point).
+        public var sizes: [(frame: Size, scale: Double)] = [(Size(375, 667), 1), (Size(1280, 720), 3)]
+        public var progress: [Double] = [0, 0.5, 1]
+        /// The frame sizes timed, in pixels, and how long each stage is timed for.
+        public var timedSizes: [(width: Int, height: Int)] = [(1920, 1080), (3840, 2160)]
+        public var secondsPerTiming = 1.0
+        public var tolerance = FrameTolerance.glesVsCPU
+        /// CPU compositor threads (all cores when nil).
+        public var threads: Int?
+
+        public init() {}
+    }
+
+    /// One backend's result.
+    public struct BackendReport: Sendable, Codable {
+        /// `gles` or `cpu`.
+        public var backend: String
+        /// The EGL platform (and device) for GLES.
+        public var platform: String?
+        /// What it runs on (`NVIDIA H200/PCIe/SSE2, OpenGL ES 3.2 NVIDIA 580.159.03, EGL device`).
+        public var details: String
+        public var software: Bool
+        /// GL_RENDERER and GL_VERSION, for GLES.
+        public var driver: String?
+        public var framesCompared = 0
+        /// The lowest PSNR of any compared frame (dB; nil when every frame was exact or none was compared).
+        public var worstPSNR: Double?
+        public var worstFrame: String?
+        /// Every frame outside the tolerance: `door back t=0.5 3840x2160: upside down (...)`.
+        public var failures: [String] = []
+        public var timings: [Timing] = []
+        /// Why it could not be made (a platform asked for that is not there).
+        public var unavailable: String?
+        /// Why it failed while drawing (a call that failed, a shader that did not compile).
+        public var error: String?
+
+        /// It was made and every frame it drew agrees with the reference.
+        public var ok: Bool { unavailable == nil && error == nil && failures.isEmpty }
+
+        /// One line: `gles on device (...): ok, 348 frames within ..., worst PSNR 52.1 dB (door back t=0.5)`.
+        public var verdict: String {
+            let name = backend + (platform.map { " on \($0)" } ?? "")
+            if let unavailable { return "\(name): unavailable - \(unavailable)" }
+            if let error { return "\(name): FAILED - \(error)" }
+            let worst = worstPSNR.map { String(format: ", worst PSNR %.1f dB", $0) + (worstFrame.map { " (\($0))" } ?? "") } ?? ""
+            if backend == "cpu" { return "\(name): ok (the reference), \(details)" }
+            if let first = failures.first {
+                return "\(name): FAILED - \(failures.count) of \(framesCompared) frames wrong; first: \(first)"
+            }
+            return "\(name): ok - \(framesCompared) frames agree with the CPU compositor\(worst); \(details)"
+        }
+    }
+
+    /// Frames per second of one stage at one size.
+    public struct Timing: Sendable, Codable {
+        public var width: Int
+        public var height: Int
+        /// `draw`, `readback`, `draw+readback pipelined`, `readback of an empty frame`, or `draw` for the CPU.
+        public var stage: String
+        public var framesPerSecond: Double
+        public var msPerFrame: Double { framesPerSecond > 0 ? 1000 / framesPerSecond : 0 }
+    }
+
+    public struct Report: Sendable, Codable {
+        public var backends: [BackendReport]
+        /// What `--backend auto` takes here and why.
+        public var auto: String
+        public var tolerance: String
+        public var seconds: Double
+        /// Every backend that could be made agrees with the CPU compositor; a platform that was asked for by
+        /// name must also be there.
+        public var ok: Bool { backends.allSatisfy { $0.ok || ($0.unavailable != nil && !forced) } }
+        /// Whether the GLES platform was asked for by name.
+        public var forced: Bool
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Moves the job on (see `run`), or throws once it was cancelled.
+    private func step(_ control: JobControl?, _ activity: @autoclosure () -> String) throws {
+        guard let control else { return }
+        try control.check()
+        control.touch(activity())
+    }
+
+    /// Runs the checks; `progress` hears a line as each part starts. Each frame and each timing moves
+    /// `control` on (so a watchdog on it catches a driver that hangs), and a cancelled `control` ends the
+    /// check at the next frame with that backend reported as failed.
+    public func run(control: JobControl? = nil, progress: (String) -> Void = { _ in }) -> Report {
+        defer { control?.idle() }
+        let start = Date()
+        var backends: [BackendReport] = []
+        let reference = CPUCompositor(threads: options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        if options.gles {
+            var checked: Set<String> = []
+            for target in glesTargets() {
+                progress("checking gles on \(target)")
+                backends.append(checkGLES(target, reference: reference, checkedDrivers: checked, control: control, progress: progress))
+                if let driver = backends.last?.driver { checked.insert(driver) }
+            }
+        }
+        if options.cpu {
+            progress("timing cpu")
+            var report = BackendReport(backend: "cpu", details: reference.details, software: true)
+            report.timings = timeCPU(reference, control: control)
+            backends.append(report)
+        }
+        return Report(backends: backends, auto: BackendChoice.autoChoice(), tolerance: options.tolerance.description,
+                      seconds: Date().timeIntervalSince(start), forced: options.target != nil)
+    }
+
+    /// The platforms to check: the one asked for, or each one that initialises (tried in order).
+    private func glesTargets() -> [EGLTarget] {
+        if let target = options.target { return [target] }
+        return GLESRenderer.probe().filter(\.ok).map { EGLTarget(platform: $0.platform) }
+    }
+
+    // MARK: GLES against the CPU
+
+    /// Checks one platform. A driver already checked in full on another platform (llvmpipe is both the
+    /// `device` and the `surfaceless` platform where there is no GPU) is compared at the first size only: the
+    /// platform changes how the context is made, not how the driver draws.
+    private func checkGLES(_ target: EGLTarget, reference: CPUCompositor, checkedDrivers: Set<String>, control: JobControl?,
+                           progress: (String) -> Void) -> BackendReport {
+        let gles: GLESRenderer
+        do {
+            try step(control, "making a GLES context on \(target)")
+            gles = try GLESRenderer(platform: target.platform, device: target.device)
+        } catch {
+            return BackendReport(backend: "gles", platform: target.description, details: "", software: false,
+                                 unavailable: "\(error)")
+        }
+        var report = BackendReport(backend: "gles", platform: target.description + (gles.location.map { " (\($0))" } ?? ""),
+                                   details: gles.details, software: BackendChoice.softwareRasterizer(gles) != nil,
+                                   driver: "\(gles.info.renderer), \(gles.info.version)")
+        do {
+            let sizes = checkedDrivers.contains(report.driver ?? "") ? Array(options.sizes.prefix(1)) : options.sizes
+            try compareCatalogue(gles, reference: reference, sizes: sizes, into: &report, control: control, progress: progress)
+            try checkShippedShaders(gles, into: &report, control: control)
+            progress("timing gles on \(target)")
+            report.timings = try timeGLES(gles, control: control)
+        } catch {
+            report.error = "\(error)"
+        }
+        return report
+    }
+
+    private func compareCatalogue(_ gles: GLESRenderer, reference: CPUCompositor, sizes: [(frame: Size, scale: Double)],
+                                  into report: inout BackendReport, control: JobControl?, progress: (String) -> Void) throws {
+        for (frame, scale) in sizes {
+            let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
+                             SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+            try gles.load(snapshots: snapshots)
+            try reference.load(snapshots: snapshots)
+            let info = snapshots.map(SnapshotInfo.init)
+            var actual = Pixmap(width: 0, height: 0), expected = Pixmap(width: 0, height: 0)
+            progress("  \(snapshots[0].width)x\(snapshots[0].height): \(EffectCatalog.builtIn.count) effects")
+            for effect in EffectCatalog.builtIn {
+                for direction in Direction.allCases {
+                    let transition = Transition.example(effect, direction: direction)
+                    for t in options.progress {
+                        let list = DrawList(scene: transition.scene(at: t, frame: frame, scale: scale), scale: scale,
+                                            snapshots: info, background: Color(red: 0.1, green: 0.2, blue: 0.3))
+                        try step(control, "drawing \(effect.name) \(direction.rawValue) t=\(t.formatted()) (segue doctor)")
+                        try gles.draw(list, into: &actual)
+                        try reference.draw(list, into: &expected)
+                        let name = "\(effect.name) \(direction.rawValue) t=\(t.formatted()) \(list.width)x\(list.height)"
+                        record(actual: actual, expected: expected, name: name, into: &report)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counts a compared frame, keeps the worst PSNR, and names a failure with what is wrong with it (the
+    /// first few are diagnosed; the rest only counted, as diagnosing tries several transforms of the frame).
+    private func record(actual: Pixmap, expected: Pixmap, name: String, into report: inout BackendReport) {
+        report.framesCompared += 1
+        let comparison = FrameComparison(actual: actual, expected: expected, levels: options.tolerance.maxLevelDiff)
+        if comparison.psnr.isFinite, comparison.psnr < (report.worstPSNR ?? .infinity) {
+            report.worstPSNR = comparison.psnr
+            report.worstFrame = name
+        }
+        guard !comparison.passes(options.tolerance) else { return }
+        if report.failures.count < 3 {
+            let fault = FrameFault.diagnose(actual: actual, expected: expected, tolerance: options.tolerance) ?? .differs
+            report.failures.append("\(name): \(fault) (\(comparison))")
+        } else {
+            report.failures.append("\(name): \(comparison)")
+        }
+    }
+
+    /// Each shipped shader at progress 0 against `from`, at 1 against `to` (both stretched to the frame, which
+    /// is their size here), and in the middle: a picture that is neither blank nor either end.
+    private func checkShippedShaders(_ gles: GLESRenderer, into report: inout BackendReport, control: JobControl?) throws {
+        guard let (frame, scale) = options.sizes.first else { return }
+        let ends = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
+                    SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+        try gles.load(snapshots: ends)
+        var actual = Pixmap(width: 0, height: 0)
+        for (name, transition) in ShippedTransitions.all {
+            try step(control, "drawing shader:\(name) (segue doctor)")
+            let prepared = try gles.prepare(transition)
+            for (t, expected) in [(0.0, ends[0]), (1.0, ends[1])] {
+                try gles.draw(prepared, progress: t, width: expected.width, height: expected.height, into: &actual)
+                record(actual: actual, expected: expected, name: "shader:\(name) t=\(t.formatted()) \(actual.width)x\(actual.height)",
+                       into: &report)
+            }
+            try gles.draw(prepared, progress: 0.5, width: ends[0].width, height: ends[0].height, into: &actual)
+            report.framesCompared += 1
+            let first = actual.pixels.first
+            let middle = "shader:\(name) t=0.5 \(actual.width)x\(actual.height)"
+            if !actual.pixels.contains(where: { $0 != first }) {
+                report.failures.append("\(middle): \(FrameFault.blank(first ?? 0))")
+            } else if ends.contains(where: { FrameComparison(actual: actual, expected: $0, levels: 0).psnr.isInfinite }) {
+                report.failures.append("\(middle): the same as one end (nothing moved)")
+            }
+        }
+    }
+
+    // MARK: Speed
+
+    /// The frames timed at `width` x `height`: the door half open (two perspective layers and a shade), a
+    /// frame with real work in every stage.
+    private func timedLists(width: Int, height: Int) -> (snapshots: [Pixmap], lists: [DrawList]) {
+        let scale = Double(width) / 1280
+        let frame = Size(1280, Double(height) / scale)
+        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
+                         SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+        let transition = Transition(EffectCatalog.named("door") ?? EffectCatalog.builtIn[0])
+        let lists = stride(from: 0.1, through: 0.9, by: 0.1).map {
+            DrawList(scene: transition.scene(at: $0, frame: frame, scale: scale), scale: scale, snapshots: snapshots.map(SnapshotInfo.init))
+        }
+        return (snapshots, lists)
+    }
+
+    /// Runs `body` (which draws `frames` frames) until `secondsPerTiming` have passed, at least twice; frames/s.
+    private func rate(frames: Int, _ body: () throws -> Void) rethrows -> Double {
+        try body()  // warm-up: programs compiled, buffers sized
+        let start = Date()
+        var done = 0
+        repeat {
+            try body()
+            done += frames
+        } while Date().timeIntervalSince(start) < options.secondsPerTiming || done < 2 * frames
+        return Double(done) / Date().timeIntervalSince(start)
+    }
+
+    private func timeGLES(_ gles: GLESRenderer, control: JobControl?) throws -> [Timing] {
+        var timings: [Timing] = []
+        for (width, height) in options.timedSizes {
+            try step(control, "timing gles at \(width)x\(height) (segue doctor)")
+            let (snapshots, lists) = timedLists(width: width, height: height)
+            try gles.load(snapshots: snapshots)
+            var out = Pixmap(width: width, height: height)
+            // Drawn one at a time: the stats split each frame into drawing (to its fence) and reading back.
+            _ = try rate(frames: lists.count) { for list in lists { try gles.draw(list, into: &out) } }
+            gles.resetStats()
+            for list in lists { try gles.draw(list, into: &out) }
+            let stats = gles.stats
+            timings.append(Timing(width: width, height: height, stage: "draw", framesPerSecond: 1 / max(stats.drawPerFrame, 1e-9)))
+            timings.append(Timing(width: width, height: height, stage: "readback", framesPerSecond: 1 / max(stats.readbackPerFrame, 1e-9)))
+            let pipelined = try rate(frames: lists.count) {
+                try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+            }
+            timings.append(Timing(width: width, height: height, stage: "draw+readback pipelined", framesPerSecond: pipelined))
+            // Nothing drawn but the clear: what reading a frame back costs on its own.
+            let cleared = DrawList(scene: Scene(size: Size(Double(width), Double(height)), layers: []), scale: 1, snapshots: [])
+            gles.resetStats()
+            _ = try rate(frames: 4) { for _ in 0..<4 { try gles.draw(cleared, into: &out) } }
+            let readOnly = gles.stats
+            timings.append(Timing(width: width, height: height, stage: "readback of an empty frame",
+                                  framesPerSecond: 1 / max(readOnly.readbackPerFrame, 1e-9)))
+        }
+        return timings
+    }
+
+    private func timeCPU(_ cpu: CPUCompositor, control: JobControl?) -> [Timing] {
+        options.timedSizes.compactMap { width, height in
+            guard (try? step(control, "timing cpu at \(width)x\(height) (segue doctor)")) != nil else { return nil }
+            let (snapshots, lists) = timedLists(width: width, height: height)
+            guard (try? cpu.load(snapshots: snapshots)) != nil else { return nil }
+            var out = Pixmap(width: width, height: height)
+            let fps = try? rate(frames: lists.count) { for list in lists { try cpu.draw(list, into: &out) } }
+            return fps.map { Timing(width: width, height: height, stage: "draw", framesPerSecond: $0) }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import SegueCore
+import SegueGLES
+import SegueRender
+
+/// `segue doctor`: whether this machine draws right, and how fast, before a long job.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check that every backend here draws what the CPU compositor draws, and measure its speed.",
+        discussion: """
+            For each EGL platform that gives a GLES 3 context (or the one --egl-platform names), draws every \
+            built-in effect in both directions at t = 0, 0.5 and 1, at 375x667 and 3840x2160, and compares \
+            each frame with the CPU compositor's (PSNR >= 40 dB, 99.5% of pixels within 2 levels); a frame \
+            outside that is named with what is wrong with it (blank, upside down, shifted, red and blue \
+            swapped, alpha wrong, not premultiplied). The shipped custom shaders must show 'from' at 0 and \
+            'to' at 1. Then times drawing, reading back, both pipelined, and reading back an empty frame, at \
+            1920x1080 and 3840x2160. Ends with one line per backend and an overall verdict.
+
+            Exit status: 0 when every backend that could be made draws right, 1 when one draws wrong (or a \
+            platform named with --egl-platform is unavailable).
+            """)
+
+    @Flag(help: "Write the report as JSON on standard output instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Check only this backend: gles or cpu (default: both).", valueName: "name"))
+    var backend: String?
+
+    @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Check only this EGL platform (and device): gbm, device, device:1, surfaceless, or a DRM node.", valueName: "name"))
+    var eglPlatform: EGLTarget?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
+    var threads: Int?
+
+    @Option(help: ArgumentHelp("Seconds each speed figure is measured for.", valueName: "s"))
+    var seconds: Double = 1.5
+
+    @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp("Stop with an error when one frame or one timing takes longer than this many seconds (a driver that hangs).", valueName: "s"))
+    var frameTimeout: Double = 60
+
+    @Flag(help: "A quick check: compare at 188x334 only (the phone size at half scale), and time 1920x1080 for 0.2 s a figure.")
+    var quick = false
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if let backend, backend != "gles", backend != "cpu" { throw ValidationError("--backend takes gles or cpu") }
+        if backend == "cpu", eglPlatform != nil { throw ValidationError("--egl-platform applies to the gles backend, not cpu") }
+        guard frameTimeout > 0, frameTimeout <= 86_400 else { throw ValidationError("--frame-timeout must be in (0, 86400]") }
+        guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds must be in (0, 60]") }
+        if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be in 1...1024") }
+    }
+
+    func run() throws {
+        var options = Doctor.Options()
+        options.target = eglPlatform
+        options.gles = backend != "cpu"
+        options.cpu = backend != "gles"
+        options.threads = threads
+        options.secondsPerTiming = seconds
+        if quick {
+            options.sizes = [(Size(375, 667), 0.5)]
+            options.timedSizes = Array(options.timedSizes.prefix(1))
+            options.secondsPerTiming = min(seconds, 0.2)
+        }
+        Signals.watch(frameTimeout: frameTimeout)
+        let report = Doctor(options: options).run(control: Signals.control, progress: { line in if !quiet { Console.note(line) } })
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(JSONReport(report)), as: UTF8.self))
+        } else {
+            printText(report)
+        }
+        if !report.ok { throw ExitCode(ExitStatus.failure) }
+    }
+
+    private func printText(_ report: Doctor.Report) {
+        for backend in report.backends {
+            if !backend.timings.isEmpty {
+                print("\(backend.backend)\(backend.platform.map { " on \($0)" } ?? ""): \(backend.details)")
+                for timing in backend.timings {
+                    print(String(format: "  %@ %@: %.1f frames/s (%.2f ms)", "\(timing.width)x\(timing.height)", timing.stage,
+                                 timing.framesPerSecond, timing.msPerFrame))
+                }
+            }
+            for failure in backend.failures.prefix(10) { print("  wrong: \(failure)") }
+            if backend.failures.count > 10 { print("  ... and \(backend.failures.count - 10) more") }
+        }
+        for backend in report.backends { print(backend.verdict) }
+        print("auto: \(report.auto)")
+        print(report.ok ? String(format: "doctor: ok (%.0f s)", report.seconds)
+                        : String(format: "doctor: FAILED - a backend draws wrong (%.0f s)", report.seconds))
+    }
+
+    /// The report with each backend's verdict line and the overall result spelled out.
+    private struct JSONReport: Encodable {
+        var ok: Bool
+        var auto: String
+        var tolerance: String
+        var seconds: Double
+        var backends: [Backend]
+
+        struct Backend: Encodable {
+            var verdict: String
+            var ok: Bool
+            var report: Doctor.BackendReport
+        }
+
+        init(_ report: Doctor.Report) {
+            ok = report.ok; auto = report.auto; tolerance = report.tolerance; seconds = report.seconds
+            backends = report.backends.map { Backend(verdict: $0.verdict, ok: $0.ok, report: $0) }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `segue doctor` passes where the backends agree, and fails naming the effect, the frame and what is wrong
+/// when GLES draws wrong (`SEGUE_GLES_FAULT=perspective` compiles the perspective variants without their
+/// divide: the 3D effects go wrong, the flat ones stay right).
+@Suite(.serialized) struct DoctorCommandTests {
+    /// Runs `segue` with `arguments`; its status and standard output as text.
+    func doctor(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String) {
+        let r = try Segue.run(arguments, environment: environment)
+        return (r.status, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
+    }
+
+    let quick = ["doctor", "--quick", "--egl-platform", "surfaceless", "--quiet", "--seconds", "0.05"]
+
+    @Test func agreeingBackendsPass() throws {
+        let r = try doctor(quick)
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("gles on surfaceless: ok - 189 frames agree with the CPU compositor"), "\(r.stdout)")
+        #expect(r.stdout.contains("1920x1080 readback of an empty frame: "), "\(r.stdout)")
+        #expect(r.stdout.contains("\nauto: "), "\(r.stdout)")
+        #expect(r.stdout.contains("doctor: ok ("), "\(r.stdout)")
+    }
+
+    /// The first 3D frame that differs is named by effect, direction, progress and size, in the JSON report
+    /// as in its verdict line.
+    @Test func aDriverThatDrawsWrongFailsNamingTheEffect() throws {
+        let r = try Segue.run(quick + ["--json"], environment: ["SEGUE_GLES_FAULT": "perspective"])
+        #expect(r.status == 1)
+        let json = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        #expect(json?["ok"] as? Bool == false)
+        let backends = json?["backends"] as? [[String: Any]] ?? []
+        #expect(backends.map { $0["ok"] as? Bool } == [false, true], "\(r.stderr)")
+        let report = backends.first?["report"] as? [String: Any]
+        #expect((report?["failures"] as? [String])?.first?.hasPrefix("cube forward t=0.5 188x334: ") == true, "\(r.stderr)")
+        #expect((backends.first?["verdict"] as? String)?.hasPrefix("gles on surfaceless: FAILED - ") == true)
+        #expect(json?["auto"] is String)
+        #expect((report?["timings"] as? [Any])?.count == 4)
+    }
+
+    @Test func aPlatformOrDeviceThatIsNotThereFails() throws {
+        let gbm = try doctor(["doctor", "--quick", "--quiet", "--backend", "gles", "--egl-platform", "gbm"])
+        #expect(gbm.status == 1, "\(gbm.stdout)")
+        #expect(gbm.stdout.contains("gles on gbm: unavailable - "), "\(gbm.stdout)")
+        let device = try doctor(["doctor", "--quick", "--quiet", "--backend", "gles", "--egl-platform", "device:7"])
+        #expect(device.status == 1)
+        #expect(device.stdout.contains("no device 7 (found: device 0, "), "\(device.stdout)")
+        let bad = try doctor(["doctor", "--egl-platform", "device:gpu"])
+        #expect(bad.status == 2, "\(bad.stdout)")
+    }
+}
