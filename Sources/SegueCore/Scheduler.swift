@@ -31,6 +31,12 @@ public struct Scheduler: Sendable, Equatable, CustomStringConvertible {
         /// 0 ..< count.
         public let index: Int
         public let count: Int
+
+        public init(scheduler: Scheduler, index: Int, count: Int) {
+            self.scheduler = scheduler
+            self.index = index
+            self.count = count
+        }
     }
 
     /// Why a task's environment cannot be used: each case names the variables at fault.
