@@ -597,7 +597,8 @@ public struct RenderJob: Sendable {
         case let .video(path, arguments)?:
             try checkOutputsCarryAlpha()
             stream = try FFmpegStream(path: videoFile ?? path, width: width, height: height, fps: storyboard.fps,
-                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments)
+                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments,
+                                      chunk: videoFile != nil)
         case .frames?, nil:
             break
         }
