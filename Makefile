@@ -45,7 +45,9 @@ test: deps
 	scripts/check-shaders.sh
 
 # A real single-node Slurm (installed if missing) renders a storyboard as a 4-task job array; the frames must
-# equal a single-process run byte for byte (scripts/test-slurm.sh; needs root or sudo, about 10 s).
+# equal a single-process run byte for byte; then as 4 chunks of an .mp4, joined by the last task, which must
+# have the single run's frame count and duration and every frame's PSNR within 0.5 dB of it
+# (scripts/test-slurm.sh; needs root or sudo, about 15 s).
 test-slurm: deps
 	$(SWIFT) build --product segue
 	scripts/test-slurm.sh .build/debug/segue
@@ -82,7 +84,7 @@ bench-quick: bench-deps .build/bench/pixman_peer
 
 # The bad-input, limit, fault, output-directory and effect-file suites against a release build, what users run, in its own
 # build tree (the tests' @testable imports need -enable-testing there).
-RELEASE_SUITES := DoctorCommandTests|HostileInputTests|LimitTests|FaultTests|ClipFaultTests|OutputDirectoryTests|EffectFileCommandTests|FastPathTests|OutputPathCommandTests|FFmpegArgumentsCommandTests|MessageCommandTests|VideoEncoderFaultTests
+RELEASE_SUITES := DoctorCommandTests|HostileInputTests|LimitTests|FaultTests|ClipFaultTests|OutputDirectoryTests|EffectFileCommandTests|FastPathTests|OutputPathCommandTests|FFmpegArgumentsCommandTests|MessageCommandTests|VideoEncoderFaultTests|ChunkCommandTests
 test-release: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-release
 	$(SWIFT) test -c release --skip-build --scratch-path .build-release --filter '$(RELEASE_SUITES)'

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make test-slurm: a real single-node Slurm cluster on localhost renders a storyboard as a 4-task job array
 # (each task takes its shard from SLURM_ARRAY_TASK_ID/COUNT) into one directory, and the result must be
-# byte-identical to a single-process run.
+# byte-identical to a single-process run. Then a second 4-task array renders the storyboard's .mp4 as 4 chunks
+# (--chunk auto --join: the last task to finish joins them); the joined video must have exactly the single
+# run's frame count and duration, and every frame a PSNR against the PNG frames at least the single run's
+# minus 0.5 dB (the frames on both sides of each chunk boundary are printed).
 #
 # Usage: scripts/test-slurm.sh [path/to/segue]   (default .build/debug/segue; needs root or sudo)
 # Installs Debian's slurm-wlm and munge if missing; munged runs as the munge user with a generated
@@ -142,3 +145,50 @@ say "single process: $single frames; job array: $sharded files"
 # .segue/ (each directory's lock and manifest: the job array's records its four writers) is not compared.
 diff -r -x .segue "$work/single" "$work/sharded" >/dev/null || { say "FAIL: the job array's frames differ from the single run"; diff -rq -x .segue "$work/single" "$work/sharded" | head; exit 1; }
 say "PASS: the 4-task job array wrote the same $single frames, byte for byte, as one process"
+
+# 4 chunks of the video, joined by the last task to finish.
+cat >"$work/chunks.sbatch" <<EOF
+#!/bin/bash
+#SBATCH --job-name=segue-chunks
+#SBATCH --array=0-3
+#SBATCH --output=$work/chunk_%a.log
+exec "$segue" batch "$work/story.json" --video "$work/joined.mp4" --chunk auto --join --backend cpu --quiet
+EOF
+job=$(sbatch --parsable "$work/chunks.sbatch")
+say "submitted array job $job (4 chunks of an .mp4)"
+for _ in $(seq 1 600); do
+  [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
+  sleep 0.2
+done
+[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || { say "job $job did not finish in 120 s"; exit 1; }
+for a in 0 1 2 3; do [ -s "$work/chunk_$a.log" ] && say "chunk task $a: $(tr '\n' ' ' <"$work/chunk_$a.log")"; done
+[ -f "$work/joined.mp4" ] || { say "FAIL: no task joined the chunks"; ls -la "$work/joined.mp4.chunks"; exit 1; }
+# Joining again is a no-op (the same chunks are already joined).
+"$segue" join "$work/joined.mp4" 2>&1 | grep -q "already joined" || { say "FAIL: a second join did not see the first"; exit 1; }
+env -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT "$segue" batch "$work/story.json" --video "$work/single.mp4" --backend cpu --quiet
+
+probe() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,duration_ts,time_base,duration -of compact "$1"; }
+say "single run: $(probe "$work/single.mp4")"
+say "joined:     $(probe "$work/joined.mp4")"
+[ "$(probe "$work/single.mp4")" = "$(probe "$work/joined.mp4")" ] || { say "FAIL: the joined video's frame count or duration differs from the single run's"; exit 1; }
+probe "$work/joined.mp4" | grep -q "nb_read_frames=46" || { say "FAIL: the joined video does not have 46 frames"; exit 1; }
+
+# PSNR of every decoded frame against the single run's PNG frames, both videos decoded the same way.
+psnr() {
+  ffmpeg -v error -i "$1" -framerate 30 -i "$work/single/frame_%05d.png" \
+    -lavfi "[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr=stats_file=$2" -f null -
+  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { v = substr($i, 10); if (v == "inf") v = 99; print v } }' "$2"
+}
+psnr "$work/single.mp4" "$work/single.psnr" >"$work/single.db"
+psnr "$work/joined.mp4" "$work/joined.psnr" >"$work/joined.db"
+[ "$(wc -l <"$work/joined.db")" -eq 46 ] || { say "FAIL: PSNR of $(wc -l <"$work/joined.db") frames, not 46"; exit 1; }
+# Chunk boundaries of 46 frames in 4: 11, 23, 34 (frames k-1 and k on each side).
+paste "$work/single.db" "$work/joined.db" | awk '
+  BEGIN { split("10 11 22 23 33 34", edge, " "); for (i in edge) at[edge[i]] = 1; worst = 1e9 }
+  { k = NR - 1; margin = $2 - ($1 - 0.5); if (margin < worst) { worst = margin; wk = k }
+    if (k in at) printf "test-slurm: frame %d (chunk boundary): single %.2f dB, joined %.2f dB\n", k, $1, $2
+    if (margin < 0) { printf "test-slurm: FAIL: frame %d: joined %.2f dB < single %.2f dB - 0.5\n", k, $2, $1; bad = 1 }
+    s += $1; j += $2 }
+  END { printf "test-slurm: mean PSNR single %.2f dB, joined %.2f dB; smallest margin over (single - 0.5 dB): %.2f dB at frame %d\n", s / NR, j / NR, worst, wk
+        exit bad }'
+say "PASS: 4 chunks joined into $(probe "$work/joined.mp4" | grep -o 'nb_read_frames=[0-9]*'), the single run's frame count and duration, every frame within 0.5 dB of the single run's PSNR"

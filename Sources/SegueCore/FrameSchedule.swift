@@ -163,10 +163,10 @@ public struct FrameSchedule: Sendable {
     }
 
     /// The frames `k` with `k mod shard.count == shard.index`, grouped into runs of consecutive frames that fall
-    /// in the same step.
-    public func runs(shard: Shard = .whole) -> [Run] {
+    /// in the same step; only those in `range` when given (a chunk's frames).
+    public func runs(shard: Shard = .whole, in range: Range<Int>? = nil) -> [Run] {
         var runs: [Run] = []
-        for k in stride(from: shard.index, to: count, by: shard.count) {
+        for k in stride(from: shard.index, to: count, by: shard.count) where range?.contains(k) ?? true {
             let f = frame(k)
             if let last = runs.last, last.step == f.step {
                 runs[runs.count - 1].frames.append(f)

@@ -28,29 +28,11 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         try self.init(index: i, count: n)
     }
 
-    /// The shard of a Slurm job array (`SLURM_ARRAY_TASK_ID` of `SLURM_ARRAY_TASK_COUNT`, counted from
-    /// `SLURM_ARRAY_TASK_MIN`) or of a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` of `SEGUE_SHARDS`);
-    /// `nil` when neither is set.
-    public static func fromEnvironment(_ env: [String: String]) throws -> Shard? {
-        func int(_ name: String) throws -> Int? {
-            guard let v = env[name], !v.isEmpty else { return nil }
-            guard let n = Int(v) else { throw SegueError.invalidValue("\(name)='\(v)' is not an integer") }
-            return n
-        }
-        if let id = try int("SLURM_ARRAY_TASK_ID") {
-            guard let count = try int("SLURM_ARRAY_TASK_COUNT") else {
-                throw SegueError.invalidValue("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
-            }
-            let first = try int("SLURM_ARRAY_TASK_MIN") ?? 0
-            return try Shard(index: id - first, count: count)
-        }
-        if let index = try int("JOB_COMPLETION_INDEX") {
-            guard let count = try int("SEGUE_SHARDS") else {
-                throw SegueError.invalidValue("JOB_COMPLETION_INDEX is set but SEGUE_SHARDS (the Job's completions) is not")
-            }
-            return try Shard(index: index, count: count)
-        }
-        return nil
+    /// The shard of the scheduler's task this process is (`Scheduler.task(in:)`: a Slurm job array, a
+    /// Kubernetes Indexed Job, an AWS Batch array job, a Cloud Run job); `nil` when no scheduler's index is set.
+    public static func fromEnvironment(_ env: [String: String]) throws(Scheduler.Problem) -> Shard? {
+        guard let task = try Scheduler.task(in: env) else { return nil }
+        return Shard(uncheckedIndex: task.index, count: task.count)
     }
 
     public func contains(_ k: Int) -> Bool { k % count == index }

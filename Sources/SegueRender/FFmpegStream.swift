@@ -23,13 +23,19 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         let filter: String?
         /// Whether the video gets colour tags (GIF has no YCbCr).
         var tagged = true
+        /// Codec arguments added for a chunk of a video (`ChunkedVideo`), after `codec`.
+        var chunkCodec: [String] = []
     }
 
     /// Video containers, opaque. Odd sizes are padded to even ones for 4:2:0 and 4:2:2.
     static let defaults: [String: Container] = [
         "mp4": Container(muxer: "mp4", codec: ["-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
                                                "-movflags", "+faststart"],
-                         chroma: .c420, filter: evenPad),
+                         chroma: .c420, filter: evenPad,
+                         // x264's macroblock tree spends fewer bits on frames that no later frame refers to:
+                         // at a chunk's end, the frames before a seam (0.55 dB under the single run's there,
+                         // 120x214, 4 chunks of 46 frames); without it they are within 0.15 dB.
+                         chunkCodec: ["-x264-params", "mbtree=0"]),
         "webm": Container(muxer: "webm", codec: ["-c:v", "libvpx-vp9", "-crf", "30", "-b:v", "0", "-row-mt", "1",
                                                  "-cpu-used", "4", "-pix_fmt", "yuv420p"],
                           chroma: .c420, filter: evenPad),
@@ -70,7 +76,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     /// container `ext` (with `alpha` for a transparent background), and how frames go in. `extraArguments`
     /// replace the codec's arguments (the pad stays unless they set filters of their own).
     static func command(ext: String, width: Int, height: Int, fps: Double, alpha: Bool, extraArguments: [String]?,
-                        output: String) -> (arguments: [String], y4m: Y4M?) {
+                        chunk: Bool = false, output: String) -> (arguments: [String], y4m: Y4M?) {
         let container = alpha ? alphaDefaults[ext] ?? defaults[ext]! : defaults[ext]!
         let encoding = YCbCrEncoding.video(width: width, height: height)
         // With arguments of the caller's own, ffmpeg converts from 4:4:4 to whatever they ask for.
@@ -98,7 +104,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
             }
         }
         let arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + source + filter
-            + (extraArguments ?? container.codec) + (container.tagged ? encoding.ffmpegTags : [])
+            + (extraArguments ?? container.codec + (chunk ? container.chunkCodec : [])) + (container.tagged ? encoding.ffmpegTags : [])
             + ["-f", container.muxer, output]
         return (arguments, y4m)
     }
@@ -131,7 +137,8 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         }
     }
 
-    init(path: String, width: Int, height: Int, fps: Double, alpha: Bool = false, ffmpegArguments: [String]?) throws {
+    init(path: String, width: Int, height: Int, fps: Double, alpha: Bool = false, ffmpegArguments: [String]?,
+         chunk: Bool = false) throws {
         try Self.validate(path)
         if let ffmpegArguments { try FFmpegArguments.check(ffmpegArguments) }
         let ffmpeg = try Self.locate(for: path)
@@ -139,7 +146,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         self.path = path
         temporaryPath = FileWriter.temporaryPath(for: path)
         (arguments, y4m) = Self.command(ext: ext, width: width, height: height, fps: fps, alpha: alpha,
-                                        extraArguments: ffmpegArguments, output: temporaryPath)
+                                        extraArguments: ffmpegArguments, chunk: chunk, output: temporaryPath)
         StaleTemporaries.remove(besides: path)
         signal(SIGPIPE, SIG_IGN)
         child = try ChildProcess(executable: ffmpeg, arguments: arguments, input: .pipe)

@@ -45,6 +45,9 @@ public struct JobError: Error, Equatable, Sendable, CustomStringConvertible {
         switch error {
         case let e as JobError: self = e
         case let e as SegueError: self.init(e.isUsageError ? .usage : .failure, e.description)
+        case let e as Chunk.Problem: self.init(.usage, e.description)
+        case let e as Scheduler.Problem: self.init(.usage, e.description)
+        case let e as ChunkedVideo.Problem: self.init(e.isUsage ? .usage : .failure, e.description)
         case let e as StoryboardError: self.init(.usage, lines: e.problems.map(\.description))
         case let e as ImageIOError: self.init(.failure, e.description)
         case let e as EGLError: self.init(.failure, e.description)

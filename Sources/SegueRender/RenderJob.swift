@@ -44,6 +44,9 @@ public struct RenderJob: Sendable {
     public var maxFrames = 1_000_000
     /// Only frames `k` with `k mod count == index`.
     public var shard: Shard = .whole
+    /// Only the contiguous frames of this chunk (`Chunk.frames(of:)`), encoded as a video of their own in the
+    /// chunk directory beside the job's one video output, to be joined with the others (`ChunkedVideo`).
+    public var chunk: Chunk?
     /// Skip frames already complete in the output directory (see `FrameDirectory`: a regular file named
     /// `frame_%05d.png`, recorded in the directory's manifest for this job with the hash its bytes have).
     public var resume = false
@@ -193,6 +196,7 @@ public struct RenderJob: Sendable {
 
     private func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
                      memory: MemoryStream?) throws -> Summary {
+        if memory == nil { try checkChunk() }
         if memory == nil, let rate = gifRate, rate != storyboard.fps {
             // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
             observer.note("a GIF's frame delays are whole hundredths of a second (players show a delay under 2 as 10): rendering at \(rate.compact) frames/s instead of \(storyboard.fps.compact)")
@@ -243,9 +247,23 @@ public struct RenderJob: Sendable {
         let schedule = progress.map {
             FrameSchedule(progress: $0, duration: storyboard.timeline.first?.duration ?? 1, fps: storyboard.fps)
         } ?? FrameSchedule(storyboard)
-        var runs = schedule.runs(shard: shard)
+        let chunkFrames = try chunk?.frames(of: schedule.count)
+        var runs = schedule.runs(shard: shard, in: chunkFrames)
         control.creatingOutput()
+        var chunked: (video: ChunkedVideo, manifest: ChunkedVideo.Manifest)?
+        if memory == nil, let chunk, let chunkFrames, case let .video(path, arguments)? = outputs.first {
+            let video = ChunkedVideo(path)
+            let manifest = ChunkedVideo.Manifest(job: chunkKey(pictureKey(inputs, frameCount: schedule.count), arguments: arguments),
+                                                 frames: schedule.count, chunks: chunk.count, width: width, height: height,
+                                                 fps: storyboard.fps)
+            if try video.open(manifest, chunk: chunk, replace: overwrite || resume), resume {
+                observer.status("resuming: chunk \(chunk) (\(chunkFrames.count) frames) is already complete")
+                return Summary(rendered: 0, skipped: chunkFrames.count, width: width, height: height, renderer: renderer.name)
+            }
+            chunked = (video, manifest)
+        }
         let sink = try makeSink(width: width, height: height, memory: memory, control: control, frameCount: schedule.count,
+                                videoFile: chunked.map { $0.video.chunkPath(chunk!.index, of: chunk!.count) },
                                 key: { pictureKey(inputs, frameCount: schedule.count) })
         var skipped = 0
         if !sink.complete.isEmpty {
@@ -336,6 +354,7 @@ public struct RenderJob: Sendable {
         try withExtendedLifetime(sink) {
             try FrameDriver.render(driverRuns, with: renderer, into: pipeline, control: control)
         }
+        if let chunked, let chunk { try chunked.video.record(chunk, of: chunked.manifest) }
         return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
     }
 
@@ -506,6 +525,28 @@ public struct RenderJob: Sendable {
         }
     }
 
+    /// A chunk's job writes one video, whole (not sharded), of a container whose chunks join by stream copy
+    /// (usage errors, before anything is read).
+    func checkChunk() throws {
+        guard let chunk else { return }
+        guard outputs.count == 1, case let .video(path, _) = outputs[0] else {
+            throw JobError.usage("chunk \(chunk) is part of a video: the job's one output must be a .mp4, .webm or .mov video")
+        }
+        guard shard == .whole else { throw JobError.usage("a job is split into shards or into chunks, not both (shard \(shard), chunk \(chunk))") }
+        try ChunkedVideo.check(path, transparent: storyboard.background.isTransparent)
+    }
+
+    /// The key of a chunked video's chunks: the picture key with the container and the encoder's arguments,
+    /// so that only chunks encoded alike are joined.
+    func chunkKey(_ pictureKey: String, arguments: [String]?) -> String {
+        var h = ContentHash()
+        h.combine("segue-chunks 1 \(pictureKey)")
+        if case let .video(path, _)? = outputs.first { h.combine((path as NSString).pathExtension.lowercased()) }
+        h.combine(storyboard.background.isTransparent ? "alpha" : "opaque")
+        h.combine(arguments.map { "args \($0.count) " + $0.joined(separator: "\u{0}") } ?? "default arguments")
+        return h.hex
+    }
+
     /// A transparent background needs outputs that carry alpha: PNG, raw RGBA, ProRes 4444 (`.mov`) or VP9
     /// (`.webm`); Y4M, `.mp4` and `.gif` cannot (a usage error, before anything is read).
     func checkOutputsCarryAlpha() throws {
@@ -533,7 +574,7 @@ public struct RenderJob: Sendable {
     /// Creates the outputs (nothing is created before every check has passed): at most one directory of
     /// frames, and at most one stream, video or image.
     func makeSink(width: Int, height: Int, memory: MemoryStream?, control: JobControl, frameCount: Int,
-                  key: () -> String) throws -> Sink {
+                  videoFile: String? = nil, key: () -> String) throws -> Sink {
         // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
         let opaque = !storyboard.background.isTransparent
         if let memory {
@@ -544,7 +585,7 @@ public struct RenderJob: Sendable {
         guard !outputs.isEmpty, directories.count <= 1, streams.count <= 1 else {
             throw JobError.usage("a job writes one directory of frames and one stream or video at most, not \(outputs.count) outputs")
         }
-        if let partial = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame" : resume ? "--resume skips frames already written" : nil,
+        if chunk == nil, let partial = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame" : resume ? "--resume skips frames already written" : nil,
            !streams.isEmpty {
             throw JobError.usage("\(partial), which only PNG frames in a directory (--out DIR) can do: a stream or a video needs every frame")
         }
@@ -557,8 +598,9 @@ public struct RenderJob: Sendable {
             stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
         case let .video(path, arguments)?:
             try checkOutputsCarryAlpha()
-            stream = try FFmpegStream(path: path, width: width, height: height, fps: storyboard.fps,
-                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments)
+            stream = try FFmpegStream(path: videoFile ?? path, width: width, height: height, fps: storyboard.fps,
+                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments,
+                                      chunk: videoFile != nil)
         case .frames?, nil:
             break
         }

@@ -19,6 +19,8 @@ struct Batch: ParsableCommand {
               segue batch story.json --video story.mp4
               segue batch story.json --out - --format y4m | ffmpeg -i - story.webm
               segue batch story.json --out frames/ --shard 2/4 --resume
+              segue batch story.json --video story.mp4 --chunk 2/4 --join
+              segue join story.mp4
             """)
 
     @Argument(help: ArgumentHelp("The storyboard (JSON).", valueName: "storyboard"))
@@ -62,10 +64,15 @@ struct Batch: ParsableCommand {
         var job = try RenderJob(storyboardFile: storyboard, output: .frames(directory: ""))
         let board = job.storyboard, relative = RenderJob.resolver(storyboard)
 
-        // Shard: --shard, else a Slurm array task or a Kubernetes Indexed Job.
+        // Shard: --shard, else the scheduler's task (Slurm, Kubernetes, AWS Batch, Cloud Run); none with --chunk,
+        // which takes the task instead.
+        let chunk = try jobOptions.chunk()
+        if chunk != nil && shard != nil { throw ValidationError("--shard and --chunk do not combine: a job is split into shards of frames or chunks of a video") }
         do {
-            job.shard = try shard.map { try Shard(parsing: $0) } ?? Shard.fromEnvironment(ProcessInfo.processInfo.environment) ?? .whole
+            job.shard = try shard.map { try Shard(parsing: $0) } ?? (chunk != nil ? nil : Shard.fromEnvironment(ProcessInfo.processInfo.environment)) ?? .whole
         } catch let error as SegueError {
+            throw ValidationError(error.description)
+        } catch let error as Scheduler.Problem {
             throw ValidationError(error.description)
         }
         job.resume = resume
@@ -77,11 +84,12 @@ struct Batch: ParsableCommand {
         // --out FILE.mp4 (.webm, .mov, .gif) is --video FILE.mp4.
         let (outOption, videoOption) = out.map(RenderJob.isVideoPath) == true ? (nil, out) : (out, self.video)
         let explicit = outOption != nil || videoOption != nil
-        var out = explicit ? outOption : board.output.frames.map(relative)
+        // A chunk writes its part of the video only, never the storyboard's frames.
+        var out = explicit ? outOption : chunk != nil ? nil : board.output.frames.map(relative)
         if format != .png && out == nil { out = "-" }
         var video = videoOption
         if !explicit, let v = board.output.video {
-            if job.shard.count > 1 || resume {
+            if chunk == nil && (job.shard.count > 1 || resume) {
                 let why = job.shard.count > 1 ? "shard \(job.shard) renders part of the frames" : "--resume renders part of the frames"
                 Console.note("not writing the storyboard's video '\(v)': \(why); join the frames with ffmpeg afterwards")
             } else {
@@ -105,7 +113,7 @@ struct Batch: ParsableCommand {
         if job.outputs.isEmpty {
             throw ValidationError("nothing to write: give --out DIR, --video FILE or \"output\" in the storyboard")
         }
-        jobOptions.configure(&job)
+        try jobOptions.configure(&job)
         try jobOptions.run(job)
     }
 }

@@ -34,5 +34,19 @@ struct Info: ParsableCommand {
         }
         print("cpu: available - \(CPUCompositor().details)")
         print("auto: \(BackendChoice.autoChoice())")
+        print(Self.schedulerLine(ProcessInfo.processInfo.environment))
+    }
+
+    /// Which scheduler's task this process is, as `--chunk auto` and the shard default read it.
+    static func schedulerLine(_ environment: [String: String]) -> String {
+        do {
+            guard let task = try Scheduler.task(in: environment) else {
+                return "scheduler: none (looked for \(Scheduler.all.map { "\($0.indexVariable) (\($0.name))" }.joined(separator: ", ")))"
+            }
+            let s = task.scheduler
+            return "scheduler: \(s.name), task \(task.index) of \(task.count) (\(s.indexVariable)=\(environment[s.indexVariable] ?? ""), \(s.countVariable)=\(environment[s.countVariable] ?? ""))"
+        } catch {
+            return "scheduler: unusable - \(error.description)"
+        }
     }
 }

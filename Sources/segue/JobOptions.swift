@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import SegueCore
 import SegueGLES
@@ -40,6 +41,15 @@ struct JobOptions: ParsableArguments {
         valueName: "degrees"))
     var shutter: Double?
 
+    @Option(help: ArgumentHelp("""
+        With a video output: render only chunk I of N, the frames [I*F/N, (I+1)*F/N), as a video of its own in \
+        VIDEO.chunks/ for 'segue join'; 'auto' takes I and N from the scheduler (\(Scheduler.all.map(\.indexVariable).joined(separator: ", "))).
+        """, valueName: "I/N|auto"))
+    var chunk: String?
+
+    @Flag(help: "With --chunk: once every chunk is complete, join them into the video (the last chunk to finish does; see 'segue join').")
+    var join = false
+
     @Flag(help: "Replace the frames of another job in the output directory (refused without it).")
     var overwrite = false
 
@@ -64,6 +74,27 @@ struct JobOptions: ParsableArguments {
             throw ValidationError("--motion-blur/--shutter: \(problem)")
         }
         if shutter != nil && motionBlur == nil { throw ValidationError("--shutter needs --motion-blur N") }
+        if join && chunk == nil { throw ValidationError("--join needs --chunk I/N (or --chunk auto)") }
+        if let chunk, chunk != "auto" {
+            do { _ = try Chunk(parsing: chunk) } catch { throw ValidationError("--chunk: \(error.description)") }
+        }
+    }
+
+    /// The chunk `--chunk` asks for: `I/N`, or the scheduler's task with `auto` (a usage error when no
+    /// scheduler's index is set, or its variables are wrong).
+    func chunk(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Chunk? {
+        guard let chunk else { return nil }
+        do {
+            if chunk != "auto" { return try Chunk(parsing: chunk) }
+            guard let task = try Scheduler.task(in: environment) else {
+                throw ValidationError("--chunk auto: no scheduler's task index is set (\(Scheduler.all.map(\.indexVariable).joined(separator: ", "))): give --chunk I/N")
+            }
+            return try Chunk(task)
+        } catch let error as Scheduler.Problem {
+            throw ValidationError("--chunk auto: \(error.description)")
+        } catch let error as Chunk.Problem {
+            throw ValidationError("--chunk: \(error.description)")
+        }
     }
 
     var outputFormat: OutputFormat { OutputFormat(rawValue: format)! }
@@ -73,7 +104,8 @@ struct JobOptions: ParsableArguments {
     var blur: MotionBlur? { motionBlur.map { MotionBlur(samples: $0, shutter: shutter ?? MotionBlur.defaultShutter) } }
 
     /// Sets `job`'s backend, encoding and limits from these options.
-    func configure(_ job: inout RenderJob) {
+    func configure(_ job: inout RenderJob) throws {
+        job.chunk = try chunk()
         job.backend = BackendChoice(rawValue: backend)!
         job.eglPlatform = eglPlatform?.platform
         job.eglDevice = eglPlatform?.device
@@ -88,6 +120,22 @@ struct JobOptions: ParsableArguments {
     @discardableResult
     func run(_ job: RenderJob) throws -> RenderJob.Summary {
         Signals.watch(frameTimeout: frameTimeout)
-        return try job.run(control: Signals.control, observer: JobConsole(quiet: quiet).observer)
+        let summary: RenderJob.Summary
+        do {
+            summary = try job.run(control: Signals.control, observer: JobConsole(quiet: quiet).observer)
+        } catch ChunkedVideo.Problem.otherJob(let directory) {
+            throw JobError.usage("'\(directory)' holds the chunks of another job: use --overwrite to replace them, or --out another video")
+        }
+        if join, let chunk = job.chunk, case let .video(path, _)? = job.outputs.first {
+            switch try ChunkedVideo(path).join(ifComplete: true, control: Signals.control) {
+            case let .joined(chunks, frames):
+                if !quiet { Console.note("joined \(chunks) chunks (\(frames) frames) into '\(path)'") }
+            case .alreadyJoined:
+                if !quiet { Console.note("'\(path)' is already joined from these chunks") }
+            case let .notYet(problem):
+                if !quiet { Console.note("chunk \(chunk) is complete; not joining yet: \(problem)") }
+            }
+        }
+        return summary
     }
 }

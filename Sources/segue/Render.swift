@@ -77,6 +77,9 @@ struct RenderOptions: ParsableArguments {
         valueName: "RRGGBB|transparent"), transform: Parse.background)
     var background: Color = .black
 
+    @Flag(help: "Skip what is already complete (frames in the output directory, or this --chunk) and render the rest.")
+    var resume = false
+
     @OptionGroup var jobOptions: JobOptions
 
     func validate() throws {
@@ -179,7 +182,8 @@ struct Render: ParsableCommand {
         job.progress = render.progress.map { [$0] }
         job.storyboard.playback = ["from": ClipPlayback(start: render.fromStart), "to": ClipPlayback(start: render.toStart)]
         job.storyboard.motionBlur = render.jobOptions.blur
-        render.jobOptions.configure(&job)
+        job.resume = render.resume
+        try render.jobOptions.configure(&job)
         try render.jobOptions.run(job)
     }
 

@@ -19,7 +19,7 @@ struct Segue: ParsableCommand {
             130 interrupted.
             """,
         version: "0.1.0",
-        subcommands: [Render.self, Batch.self, Effects.self, Info.self, DoctorCommand.self, Demo.self])
+        subcommands: [Render.self, Batch.self, Join.self, Effects.self, Info.self, DoctorCommand.self, Demo.self])
 }
 
 /// Exit statuses, as `--help` documents them.

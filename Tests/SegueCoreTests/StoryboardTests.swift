@@ -116,7 +116,7 @@ import Testing
         #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"]) == Shard(index: 2, count: 4))
         #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "3"]) == Shard(index: 2, count: 4))
         #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "1", "SEGUE_SHARDS": "3"]) == Shard(index: 1, count: 3))
-        #expect(throws: SegueError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "1"]) }
+        #expect(throws: Scheduler.Problem.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "1"]) }
         #expect(try Shard(parsing: "3/4") == Shard(index: 3, count: 4))
         #expect(throws: SegueError.self) { try Shard(parsing: "4/4") }
         #expect(throws: SegueError.self) { try Shard(parsing: "x") }

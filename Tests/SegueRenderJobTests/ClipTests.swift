@@ -201,6 +201,26 @@ struct ClipTests {
         }
     }
 
+    /// A chunk starts mid-way through the clips (frames 3...6 of 11 here) and draws the frames the whole job
+    /// draws there: each chunk's clips start at its first frame's time.
+    @Test func aChunkOfAClipJobDrawsTheWholeJobsFrames() throws {
+        let clips = try Clips()
+        defer { clips.remove() }
+        var job = RenderJob(Transition(.door, duration: 1), from: clips.a, to: clips.b, fps: Self.fps, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        let whole = try job.frames()
+        #expect(whole.count == 11)
+        var joined: [Pixmap] = []
+        for i in 0..<3 {
+            job.chunk = try Chunk(index: i, count: 3)
+            let part = try job.frames()
+            #expect(part.count == Chunk.frames(i, of: 3, in: 11).count)
+            joined += part
+        }
+        #expect(joined.count == whole.count)
+        for k in whole.indices { Self.expectSame(joined[k], whole[k], Self.clipVsStills, "frame \(k) of the chunks") }
+    }
+
     /// A 24 fps clip in a 30 fps job: each output frame is the clip's frame nearest its time, and a shard, which
     /// starts mid-way, picks the same frames as the whole job (a seek would not, where the rates tie in rounding).
     @Test func aClipAtAnotherRateGivesAShardTheWholeJobsFrames() throws {
