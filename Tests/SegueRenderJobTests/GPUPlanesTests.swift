@@ -1,0 +1,84 @@
+@testable import SegueRender
+import SegueCore
+import SegueSamples
+import SegueTestSupport
+import Testing
+
+/// YCbCr planes converted on the GPU (`GLESRenderer.drawFrames(count:frame:planes:deliver:)`, on llvmpipe here)
+/// against the C kernel's planes (`Y4M.frame`) of the same frame read back as RGBA: for every encoding, both
+/// chroma layouts, at real sizes with odd edges, under `Tolerance.gpuPlanes`.
+@Suite(.serialized) struct GPUPlanesTests {
+    static let encodings = YCbCrEncoding.Matrix.allCases.flatMap { matrix in
+        YCbCrEncoding.Range.allCases.map { YCbCrEncoding(matrix, $0) }
+    }
+    static let sizes = [(1280, 720), (375, 667), (1921, 1081), (3, 1)]
+
+    /// A door half open between the home screen and noise (every level of every channel, next to flat colour
+    /// and edges), `width` x `height` pixels.
+    static func frame(width: Int, height: Int) -> (snapshots: [Pixmap], frame: RenderFrame) {
+        let snapshots = [SampleScreens.home(width: Double(width), height: Double(height)),
+                         Y4MPlaneTests.noise(width: width, height: height, seed: UInt64(width * 31 + height))]
+        let scene = Transition(.door).scene(at: 0.5, frame: Size(Double(width), Double(height)), scale: 1)
+        let list = DrawList(scene: scene, scale: 1, snapshots: snapshots.map(SnapshotInfo.init))
+        return (snapshots, .layers(list))
+    }
+
+    /// The largest difference between `gpu` and `kernel`, and how many samples differ.
+    static func compare(_ gpu: [UInt8], _ kernel: ArraySlice<UInt8>) -> (worst: Int, differing: Int) {
+        var worst = 0, differing = 0
+        for (a, b) in zip(gpu, kernel) where a != b {
+            worst = max(worst, abs(Int(a) - Int(b)))
+            differing += 1
+        }
+        return (worst, differing)
+    }
+
+    @Test(arguments: [Y4M.Chroma.c420, .c444])
+    func gpuPlanesMatchTheKernel(chroma: Y4M.Chroma) throws {
+        let renderer = try BackendChoice.gles.makeRenderer()
+        #expect(renderer.capabilities.contains(.ycbcrPlanes))
+        for (width, height) in Self.sizes {
+            let (snapshots, frame) = Self.frame(width: width, height: height)
+            try renderer.load(snapshots: snapshots)
+            var rgba = Pixmap(width: 0, height: 0)
+            try renderer.drawFrames(count: 1, frame: { _ in frame }, buffer: { nil }, deliver: { rgba = $1 })
+            for encoding in Self.encodings {
+                let y4m = Y4M(width: width, height: height, fps: 30, chroma: chroma, encoding: encoding)
+                let kernel = y4m.frame(rgba).dropFirst(6)
+                var gpu: [UInt8] = []
+                try renderer.drawFrames(count: 1, frame: { _ in frame }, planes: encoding.planes(subsampled: chroma == .c420),
+                                        deliver: { gpu = Array($1) })
+                let (worst, differing) = Self.compare(gpu, kernel)
+                let what = "\(width)x\(height) \(chroma.rawValue) \(encoding.matrix.rawValue) \(encoding.range.rawValue)"
+                #expect(gpu.count == kernel.count, "\(what): \(gpu.count) bytes, the kernel's \(kernel.count)")
+                #expect(worst <= Tolerance.gpuPlanes.maxLevelDiff,
+                        "\(what): \(differing) of \(kernel.count) samples differ, by up to \(worst) levels")
+            }
+        }
+    }
+
+    /// Frames of several sizes in one run, pipelined: each frame's planes are its own (no frame delivered
+    /// with another's bytes or size), including an empty frame between two others.
+    @Test func pipelinedFramesKeepTheirOwnPlanes() throws {
+        let renderer = try BackendChoice.gles.makeRenderer()
+        let encoding = YCbCrEncoding.video(width: 64, height: 36)
+        let sizes = [(64, 36), (64, 36), (64, 36), (64, 36), (0, 0), (33, 17), (33, 17)]
+        let (snapshots, _) = Self.frame(width: 64, height: 36)
+        try renderer.load(snapshots: snapshots)
+        func list(_ k: Int) -> DrawList {
+            let (w, h) = sizes[k]
+            let scene = Transition(.door).scene(at: Double(k) / 8, frame: Size(Double(w), Double(h)), scale: 1)
+            return DrawList(scene: scene, scale: 1, snapshots: snapshots.map(SnapshotInfo.init))
+        }
+        var rgba: [Pixmap] = []
+        try renderer.drawFrames(count: sizes.count, frame: { .layers(list($0)) }, buffer: { nil }, deliver: { rgba.append($1) })
+        var planes: [[UInt8]] = []
+        try renderer.drawFrames(count: sizes.count, frame: { .layers(list($0)) }, planes: encoding.planes(subsampled: true),
+                                deliver: { planes.append(Array($1)) })
+        #expect(planes.count == sizes.count)
+        for (k, frame) in rgba.enumerated() where k < planes.count {
+            let kernel = Y4M(width: frame.width, height: frame.height, fps: 30, chroma: .c420, encoding: encoding).frame(frame).dropFirst(6)
+            #expect(planes[k] == Array(kernel), "frame \(k) (\(frame.width)x\(frame.height))")
+        }
+    }
+}
