@@ -50,7 +50,7 @@ let package = Package(
 
         .executableTarget(
             name: "segue-bench",
-            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSPNG"],
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueRender", "SegueSamples", "CSPNG"],
             path: "bench/Sources/SegueBench"),
 
         // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).

@@ -66,7 +66,7 @@ public struct YCbCrEncoding: Sendable, Equatable {
 
     /// The planes of this encoding for a renderer that converts frames itself (`.ycbcrPlanes`), 4:2:0 when
     /// `subsampled`.
-    func planes(subsampled: Bool) -> YCbCrPlanes {
+    public func planes(subsampled: Bool) -> YCbCrPlanes {
         YCbCrPlanes(weights: integerWeights, subsampled: subsampled)
     }
 
