@@ -35,11 +35,14 @@ int weighted(ivec3 w, ivec3 rgb, int offset) {
 // right or bottom edge averages the pixels it has.
 ivec3 blockMean(ivec2 block) {
     ivec2 origin = block << uChromaShift;
-    int side = 1 << uChromaShift;
+    if (uChromaShift == 0) return levels(origin);
+    if (origin.x + 1 < uFrameSize.x && origin.y + 1 < uFrameSize.y) {
+        return (levels(origin) + levels(origin + ivec2(1, 0)) + levels(origin + ivec2(0, 1)) + levels(origin + ivec2(1, 1))) >> 2;
+    }
     ivec3 sum = ivec3(0);
     int count = 0;
-    for (int dy = 0; dy < side; dy++) {
-        for (int dx = 0; dx < side; dx++) {
+    for (int dy = 0; dy < 2; dy++) {
+        for (int dx = 0; dx < 2; dx++) {
             ivec2 pixel = origin + ivec2(dx, dy);
             if (pixel.x < uFrameSize.x && pixel.y < uFrameSize.y) {
                 sum += levels(pixel);
@@ -65,10 +68,34 @@ int planeByte(int i) {
     return weighted(isCr ? uCr : uCb, mean, 128);
 }
 
+// Bytes first...first + 3 of the planes: where all four lie in one row of one plane (nearly every texel), its
+// position worked out once; else byte by byte.
+ivec4 planeBytes(int first) {
+    int lumaCount = uFrameSize.x * uFrameSize.y;
+    int chromaCount = uChromaSize.x * uChromaSize.y;
+    if (first + 3 < lumaCount) {
+        ivec2 p = ivec2(first % uFrameSize.x, first / uFrameSize.x);
+        if (p.x + 3 < uFrameSize.x) {
+            return ivec4(weighted(uLuma.xyz, levels(p), uLuma.w), weighted(uLuma.xyz, levels(p + ivec2(1, 0)), uLuma.w),
+                         weighted(uLuma.xyz, levels(p + ivec2(2, 0)), uLuma.w), weighted(uLuma.xyz, levels(p + ivec2(3, 0)), uLuma.w));
+        }
+    } else if (first >= lumaCount) {
+        int i = first - lumaCount;
+        bool isCr = i >= chromaCount;
+        if (isCr) i -= chromaCount;
+        ivec2 b = ivec2(i % uChromaSize.x, i / uChromaSize.x);
+        if (i + 3 < chromaCount && b.x + 3 < uChromaSize.x) {
+            ivec3 w = isCr ? uCr : uCb;
+            return ivec4(weighted(w, blockMean(b), 128), weighted(w, blockMean(b + ivec2(1, 0)), 128),
+                         weighted(w, blockMean(b + ivec2(2, 0)), 128), weighted(w, blockMean(b + ivec2(3, 0)), 128));
+        }
+    }
+    return ivec4(planeByte(first), planeByte(first + 1), planeByte(first + 2), planeByte(first + 3));
+}
+
 void main() {
     ivec2 texel = ivec2(gl_FragCoord.xy);
-    int first = 4 * (texel.y * uPackedWidth + texel.x);
-    vec4 bytes = vec4(planeByte(first), planeByte(first + 1), planeByte(first + 2), planeByte(first + 3));
+    vec4 bytes = vec4(planeBytes(4 * (texel.y * uPackedWidth + texel.x)));
     // A quarter level up: the byte stored is the same whether the conversion to 8 bits rounds or truncates.
     fragColor = (bytes + 0.25) / 255.0;
 }
