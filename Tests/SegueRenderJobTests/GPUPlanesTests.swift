@@ -1,3 +1,4 @@
+import Foundation
 @testable import SegueRender
 import SegueCore
 import SegueSamples
@@ -80,5 +81,65 @@ import Testing
             let kernel = Y4M(width: frame.width, height: frame.height, fps: 30, chroma: .c420, encoding: encoding).frame(frame).dropFirst(6)
             #expect(planes[k] == Array(kernel), "frame \(k) (\(frame.width)x\(frame.height))")
         }
+    }
+}
+
+/// A Y4M stream rendered on GLES, its planes converted on the GPU, against the same job on the same renderer
+/// with the planes converted on the CPU by the C kernel (the renderer's `.ycbcrPlanes` hidden): the same bytes.
+@Suite(.serialized) struct GPUPlanesJobTests {
+    /// A renderer that forwards to `base`, with or without its `.ycbcrPlanes`, and counts the runs it converted.
+    final class Forwarding: Renderer {
+        let base: any Renderer
+        let convertsPlanes: Bool
+        private(set) var planeRuns = 0
+        init(_ base: any Renderer, convertsPlanes: Bool) {
+            self.base = base
+            self.convertsPlanes = convertsPlanes
+        }
+        var name: String { base.name }
+        var details: String { base.details }
+        var capabilities: RendererCapabilities {
+            convertsPlanes ? base.capabilities : base.capabilities.subtracting(.ycbcrPlanes)
+        }
+        func load(snapshots: [Pixmap]) throws { try base.load(snapshots: snapshots) }
+        func update(snapshot index: Int, with pixmap: Pixmap) throws { try base.update(snapshot: index, with: pixmap) }
+        func draw(_ list: DrawList, into target: inout Pixmap) throws { try base.draw(list, into: &target) }
+        func draw(_ frame: RenderFrame, into target: inout Pixmap) throws { try base.draw(frame, into: &target) }
+        func prepareShader(_ transition: ShaderTransition, values: [String: ShaderValue]) throws -> any PreparedShader {
+            try base.prepareShader(transition, values: values)
+        }
+        func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,
+                        deliver: (Int, Pixmap) throws -> Void) throws {
+            try base.drawFrames(count: count, frame: frame, buffer: buffer, deliver: deliver)
+        }
+        func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
+                        deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+            planeRuns += 1
+            try base.drawFrames(count: count, frame: frame, planes: planes, deliver: deliver)
+        }
+    }
+
+    @Test(arguments: [Y4M.Chroma.c420, .c444])
+    func aY4MStreamFromGLESIsTheCPUConvertedOne(chroma: Y4M.Chroma) throws {
+        let dir = try RenderJobTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gles = try BackendChoice.gles.makeRenderer()
+        var outputs: [[UInt8]] = []
+        for convertsPlanes in [true, false] {
+            let path = dir.appendingPathComponent("\(convertsPlanes ? "gpu" : "cpu").y4m").path
+            // An odd size: 4:2:0's last chroma column and row average fewer pixels.
+            var job = RenderJob(Transition(.circleSpread, curve: .linear, duration: 1), from: "sample:home", to: "sample:detail",
+                                fps: 10, size: (187, 333), output: .stream(path, format: .y4m, y4mChroma: chroma))
+            job.backend = .gles
+            let renderer = Forwarding(gles, convertsPlanes: convertsPlanes)
+            try job.run(renderer: renderer)
+            #expect((renderer.planeRuns > 0) == convertsPlanes)
+            outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+        let (gpu, cpu) = (outputs[0], outputs[1])
+        let differing = zip(gpu, cpu).filter { $0 != $1 }.count
+        let worst = zip(gpu, cpu).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(gpu.count == cpu.count && cpu.count > 11 * 187 * 333)
+        #expect(worst <= Tolerance.gpuPlanes.maxLevelDiff, "\(differing) of \(cpu.count) bytes differ, by up to \(worst)")
     }
 }
