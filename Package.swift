@@ -72,7 +72,7 @@ let package = Package(
             exclude: ["Goldens"]),
         // Runs the `segue` binary: declared so that building the tests builds it (found beside the test bundle).
         .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueCore", "SegueImageIO", "SegueTestSupport"]),
-        .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueRender", "SegueImageIO", "SegueTestSupport"]),
+        .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueGLES", "SegueRender", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -108,7 +108,17 @@ public final class GLESRenderer: Renderer {
         try thread.sync { try pipeline.draw(list, into: &frame) }
     }
 
-    public var capabilities: RendererCapabilities { [.customShaders, .pipelinedReadback, .ycbcrPlanes] }
+    public var capabilities: RendererCapabilities {
+        convertsPlanesOnGPU ? [.customShaders, .pipelinedReadback, .ycbcrPlanes] : [.customShaders, .pipelinedReadback]
+    }
+
+    /// Whether it offers `.ycbcrPlanes` to jobs (true by default): the planes are worth converting on the GPU
+    /// where reading back is what costs; on a software rasterizer the pass costs more than the bytes it saves.
+    /// `drawFrames(count:frame:planes:deliver:)` works either way.
+    public var convertsPlanesOnGPU: Bool {
+        get { (try? thread.sync { pipeline.convertsPlanesOnGPU }) ?? false }
+        set { try? thread.sync { pipeline.convertsPlanesOnGPU = newValue } }
+    }
 
     public var liveObjects: Int { liveGLObjects }
 

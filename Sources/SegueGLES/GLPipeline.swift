@@ -19,6 +19,8 @@ final class GLPipeline {
     private let ring: ReadbackRing
     /// Motion blur's sum on the GPU; nil where the context lacks float framebuffers with blending.
     private let shutter: ShutterAccumulator?
+    /// Whether the renderer offers `.ycbcrPlanes` (`GLESRenderer.convertsPlanesOnGPU`).
+    var convertsPlanesOnGPU = true
     /// Frames converted to YCbCr planes on the GPU; made when first used.
     private var planesPass: YCbCrPlanesPass?
     /// The pixel unpack buffer clip frames are uploaded through (`update`); 0 until the first.
