@@ -49,7 +49,7 @@ let package = Package(
 
         .executableTarget(
             name: "segue-bench",
-            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSPNG"],
+            dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueRender", "SegueSamples", "CSPNG"],
             path: "bench/Sources/SegueBench"),
 
         // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).
@@ -71,7 +71,7 @@ let package = Package(
             exclude: ["Goldens"]),
         // Runs the `segue` binary: declared so that building the tests builds it (found beside the test bundle).
         .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueCore", "SegueImageIO", "SegueTestSupport"]),
-        .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueRender", "SegueImageIO", "SegueTestSupport"]),
+        .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueGLES", "SegueRender", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -105,6 +105,12 @@ def markdown(report):
                 slower = max(d, r)
                 target(f"GLES {e} {w}x{h}: draw+readback >= 85% of the slower stage's rate",
                        f"{slower / both * 100:.0f}%", slower / both >= 0.85)
+    for (w, h) in sizes:
+        for e in effects:
+            rgba = get(e, w, h, "gles", 1, "draw+readback rgba")
+            yuv = get(e, w, h, "gles", 1, "draw+readback yuv420")
+            if rgba and yuv and (w, h) in [(1920, 1080), (3840, 2160), (7680, 4320)]:
+                target(f"GLES {e} {w}x{h}: 4:2:0 planes >= 2x the frames/s of RGBA", f"{rgba / yuv:.2f}x", rgba / yuv >= 2)
     pipe = {r["stage"]: r for r in results if r["backend"] == "pipeline"}
     pipeline_lines = []
     if {"png end to end", "png encoder alone", "raw end to end", "draw alone"} <= pipe.keys():

@@ -28,6 +28,11 @@ public protocol Renderer: AnyObject {
     /// read back.
     func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, buffer: () -> Pixmap?,
                     deliver: (Int, Pixmap) throws -> Void) throws
+    /// Draws `count` frames in order as `drawFrames(count:frame:buffer:deliver:)` does, but hands each to
+    /// `deliver` as its YCbCr planes (`planes`: Y, then Cb, then Cr, `planes.byteCount` bytes), converted by the
+    /// renderer (renderers with `.ycbcrPlanes`; others throw). The bytes are lent for the call only.
+    func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
+                    deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws
 }
 
 /// What a renderer can do beyond drawing draw lists one at a time.
@@ -39,6 +44,9 @@ public struct RendererCapabilities: OptionSet, Sendable {
     public static let customShaders = RendererCapabilities(rawValue: 1 << 0)
     /// Reads frame k back while it draws frame k + 1 in `drawFrames`.
     public static let pipelinedReadback = RendererCapabilities(rawValue: 1 << 1)
+    /// Converts frames to YCbCr planes itself and reads back only the planes
+    /// (`drawFrames(count:frame:planes:deliver:)`): 1.5 bytes a pixel at 4:2:0 instead of RGBA's 4.
+    public static let ycbcrPlanes = RendererCapabilities(rawValue: 1 << 2)
 }
 
 /// A custom transition compiled by one renderer, with the value of each of its parameters.
@@ -114,6 +122,11 @@ extension Renderer {
             try draw(try frame(k), into: &target)
             try deliver(k, target)
         }
+    }
+
+    public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
+                           deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        throw SegueError.failed("the \(name) backend does not convert frames to YCbCr planes")
     }
 
     /// Draws `count` draw lists in order into new buffers (see `drawFrames(count:frame:buffer:deliver:)`).

@@ -134,7 +134,17 @@ public final class GLESRenderer: Renderer {
         try thread.sync { try pipeline.draw(list, into: &frame) }
     }
 
-    public var capabilities: RendererCapabilities { [.customShaders, .pipelinedReadback] }
+    public var capabilities: RendererCapabilities {
+        convertsPlanesOnGPU ? [.customShaders, .pipelinedReadback, .ycbcrPlanes] : [.customShaders, .pipelinedReadback]
+    }
+
+    /// Whether it offers `.ycbcrPlanes` to jobs (true by default): the planes are worth converting on the GPU
+    /// where reading back is what costs; on a software rasterizer the pass costs more than the bytes it saves.
+    /// `drawFrames(count:frame:planes:deliver:)` works either way.
+    public var convertsPlanesOnGPU: Bool {
+        get { (try? thread.sync { pipeline.convertsPlanesOnGPU }) ?? false }
+        set { try? thread.sync { pipeline.convertsPlanesOnGPU = newValue } }
+    }
 
     public var liveObjects: Int { liveGLObjects }
 
@@ -183,6 +193,40 @@ public final class GLESRenderer: Renderer {
         try thread.sync {
             try pipeline.drawFrames(count: count, frame: { try pipelineFrame(try frame($0)) }, buffer: buffer, deliver: deliver)
         }
+    }
+
+    /// Draws `count` frames as `drawFrames(count:frame:buffer:deliver:)` does, then converts each to YCbCr planes
+    /// on the GPU (`Shaders/ycbcr-planes.frag`: the C kernel's weights and rounding, byte for byte) and reads back
+    /// only the planes, pipelined as RGBA frames are: 1.5 bytes a pixel at 4:2:0 instead of 4. The planes are
+    /// lent to `deliver` for the call only. Motion blur summed on the CPU (`sumsShutterOnGPU` false) is drawn
+    /// frame by frame, its mean uploaded and converted.
+    public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
+                           deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        let summedOnCPU = !sumsShutterOnGPU
+        try thread.sync {
+            try pipeline.drawFrames(count: count, frame: { k in
+                let next = try frame(k)
+                if summedOnCPU, case let .average(samples) = next {
+                    var mean = Pixmap(width: 0, height: 0)
+                    try drawAverageOnThread(samples, into: &mean)
+                    return pipeline.uploadedFrame(mean)
+                }
+                return try pipelineFrame(next)
+            }, planes: planes, deliver: deliver)
+        }
+    }
+
+    /// `drawAverage` on the GL thread (each sample drawn and read back, summed on the CPU).
+    private func drawAverageOnThread(_ samples: [RenderFrame], into target: inout Pixmap) throws {
+        var sample = Pixmap(width: 0, height: 0)
+        var sum = FrameAccumulator()
+        sum.reset(width: samples.first?.width ?? 0, height: samples.first?.height ?? 0)
+        for frame in samples {
+            if case .average = frame { throw GLError.invalidInput("motion blur within motion blur") }
+            try pipeline.draw(try pipelineFrame(frame), into: &sample)
+            sum.add(sample)
+        }
+        sum.average(into: &target)
     }
 
     /// `frame` as the pipeline draws it: its size and the commands that draw it into the render target. Call

@@ -19,6 +19,10 @@ final class GLPipeline {
     private let ring: ReadbackRing
     /// Motion blur's sum on the GPU; nil where the context lacks float framebuffers with blending.
     private let shutter: ShutterAccumulator?
+    /// Whether the renderer offers `.ycbcrPlanes` (`GLESRenderer.convertsPlanesOnGPU`).
+    var convertsPlanesOnGPU = true
+    /// Frames converted to YCbCr planes on the GPU; made when first used.
+    private var planesPass: YCbCrPlanesPass?
     /// The pixel unpack buffer clip frames are uploaded through (`update`); 0 until the first.
     private var unpackBuffer: GLuint = 0
     private var textures: [GLuint] = []
@@ -184,6 +188,20 @@ final class GLPipeline {
         })
     }
 
+    /// A frame whose pixels are already drawn (`pixmap`, on the CPU): uploaded into the render target, for a
+    /// later pass to read.
+    func uploadedFrame(_ pixmap: Pixmap) -> Frame {
+        (pixmap.width, pixmap.height, {
+            glBindTexture(GLenum(GL_TEXTURE_2D), self.target.texture)
+            pixmap.pixels.withUnsafeBytes { bytes in
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(pixmap.width), GLsizei(pixmap.height),
+                                GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            }
+            glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+            try GLError.check("glTexSubImage2D(frame \(pixmap.width)x\(pixmap.height) into the render target)")
+        })
+    }
+
     /// Issues the commands of one draw list into the bound framebuffer.
     private func issue(_ list: DrawList) throws {
         if list.clearsBackground || list.items.isEmpty {
@@ -251,15 +269,10 @@ final class GLPipeline {
     /// (nil: a new one), so no frame is copied on write however long the caller keeps the ones delivered.
     func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, buffer: () -> Pixmap?,
                     deliver: (Int, Pixmap) throws -> Void) throws {
-        var pending: [(index: Int, slot: Int)] = []
-        var (width, height) = (0, 0)
-        var nextSlot = 0
-        defer { for p in pending { ring.dropFence(p.slot) } }
-
         // With no lender, the last frame delivered is drawn into again: no allocation when the caller let it go,
         // a copy on write when it kept it. A lent buffer is never kept here (the lender's copy stays unique).
         var spare: Pixmap?
-        func target() -> (frame: Pixmap, lent: Bool) {
+        func target(width: Int, height: Int) -> (frame: Pixmap, lent: Bool) {
             if let lent = buffer(), lent.width == width, lent.height == height { return (lent, true) }
             if let last = spare, last.width == width, last.height == height {
                 spare = nil
@@ -267,17 +280,60 @@ final class GLPipeline {
             }
             return (Pixmap(width: width, height: height), false)
         }
+        try pipelined(count: count, frame: nextFrame, readback: { width, height in
+            (width, height, width * height * 4)
+        }, consume: { _, width, height, bytes -> (frame: Pixmap, lent: Bool) in
+            var (frame, lent) = target(width: width, height: height)
+            if !bytes.isEmpty { frame.pixels.withUnsafeMutableBytes { $0.copyMemory(from: bytes) } }
+            return (frame, lent)
+        }, then: { (index: Int, copied: (frame: Pixmap, lent: Bool)) in
+            try deliver(index, copied.frame)
+            if !copied.lent { spare = copied.frame }
+        })
+    }
+
+    /// Draws frames as `drawFrames(count:frame:buffer:deliver:)` does, converts each to YCbCr planes on the GPU
+    /// (`YCbCrPlanesPass`) and reads back only the planes, lent to `deliver` for the call (empty for an empty
+    /// frame).
+    func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, planes: YCbCrPlanes,
+                    deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        if planesPass == nil { planesPass = YCbCrPlanesPass(ledger: ledger, info: context.info) }
+        let pass = planesPass!
+        try pipelined(count: count, frame: nextFrame, readback: { width, height in
+            try pass.packedSize(width: width, height: height, planes: planes)
+        }, convert: { width, height in
+            try pass.draw(from: self.target.texture, width: width, height: height, planes: planes)
+        }, consume: { index, _, _, bytes in
+            try deliver(index, bytes)
+        }, then: { _, _ in })
+    }
+
+    /// The loop under both `drawFrames`: up to `ring.count` frames in flight, frame k drawn (then `convert`ed,
+    /// which leaves the framebuffer to read bound) and its read-back started into a pack buffer before frame
+    /// k - 2 is waited on, mapped and delivered. No `glFinish`. `readback` gives, for a frame's size, the
+    /// size of the framebuffer read and the bytes of it delivered; `consume` gets the frame's index and size
+    /// and those bytes (empty for an empty frame), mapped for the call only (counted as read-back time), and
+    /// what it returns is handed to `then` once they are unmapped.
+    private func pipelined<Copied>(count: Int, frame nextFrame: (Int) throws -> Frame,
+                                   readback: (_ width: Int, _ height: Int) throws -> (width: Int, height: Int, bytes: Int),
+                                   convert: ((_ width: Int, _ height: Int) throws -> Void)? = nil,
+                                   consume: (_ index: Int, _ width: Int, _ height: Int, UnsafeRawBufferPointer) throws -> Copied,
+                                   then: (_ index: Int, Copied) throws -> Void) throws {
+        var pending: [(index: Int, slot: Int)] = []
+        var (width, height) = (0, 0)
+        var read = (width: 0, height: 0, bytes: 0)
+        var nextSlot = 0
+        defer { for p in pending { ring.dropFence(p.slot) } }
 
         func finishOldest() throws {
             let (index, slot) = pending.removeFirst()
             let start = ContinuousClock.now
-            var (frame, lent) = target()
+            var copied: Copied?
             try ring.finishRead(from: slot) { bytes in
-                frame.pixels.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+                copied = try consume(index, width, height, UnsafeRawBufferPointer(rebasing: bytes.prefix(read.bytes)))
             }
             stats.readbackSeconds += (ContinuousClock.now - start).seconds
-            try deliver(index, frame)
-            if !lent { spare = frame }
+            if let copied { try then(index, copied) }
         }
 
         for k in 0..<count {
@@ -286,20 +342,22 @@ final class GLPipeline {
                 while !pending.isEmpty { try finishOldest() }
                 if next.width > 0 && next.height > 0 {
                     try RenderTarget.checkLimits(width: next.width, height: next.height, info: context.info)
-                    try ring.resize(bytes: next.width * next.height * 4)
+                    read = try readback(next.width, next.height)
+                    try ring.resize(bytes: read.width * read.height * 4)
                 }
                 (width, height) = (next.width, next.height)
             }
             guard next.width > 0, next.height > 0 else {
                 while !pending.isEmpty { try finishOldest() }
-                try deliver(k, target().frame)
+                try then(k, try consume(k, next.width, next.height, UnsafeRawBufferPointer(start: nil, count: 0)))
                 continue
             }
             if pending.count == ring.count { try finishOldest() }
             let start = ContinuousClock.now
             try self.target.bind(width: next.width, height: next.height)
             try next.issue()
-            try ring.startRead(into: nextSlot, width: next.width, height: next.height)
+            try convert?(next.width, next.height)
+            try ring.startRead(into: nextSlot, width: read.width, height: read.height)
             stats.drawSeconds += (ContinuousClock.now - start).seconds
             stats.frames += 1
             pending.append((k, nextSlot))
@@ -403,6 +461,7 @@ final class GLPipeline {
         ring.delete()
         target.delete()
         shutter?.delete()
+        planesPass?.delete()
         for program in programs.values { program.delete() }
         programs.removeAll()
         for program in transitionPrograms.values { program.delete() }

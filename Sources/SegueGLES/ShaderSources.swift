@@ -13,6 +13,7 @@ public enum ShaderSources {
         ("transition.vert", text(PackageResources.transition_vert)),
         ("transition100.frag", text(PackageResources.transition100_frag)),
         ("transition100.vert", text(PackageResources.transition100_vert)),
+        ("ycbcr-planes.frag", text(PackageResources.ycbcr_planes_frag)),
     ]
 
     /// The shipped custom transitions (gl-transitions interface): each file in `Shaders/transitions/` and its

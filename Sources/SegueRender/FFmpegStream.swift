@@ -157,6 +157,11 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         child.register(with: control)
     }
 
+    /// The Y4M's planes, for opaque frames of 8-bit 4:2:0 codecs; nil for frames that go in as RGBA.
+    var planes: YCbCrPlanes? { y4m?.planes }
+
+    func encode(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .bytes(y4m!.frame(planes: bytes)) }
+
     func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload {
         if let y4m { return .bytes(y4m.frame(frame)) }
         return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(StraightAlpha.bytes(of: frame))

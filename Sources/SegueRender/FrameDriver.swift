@@ -36,16 +36,26 @@ enum FrameDriver {
                     let size = snapshots.first.map { "\($0.width)x\($0.height)" } ?? ""
                     throw JobError.failure("cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
                 }
+                let frame = { (n: Int) throws -> RenderFrame in
+                    try control?.check()
+                    control?.touch("drawing frame \(run.indices[n]) (\(run.what))")
+                    for (slot, pixmap) in try run.updates(n) {
+                        try renderer.update(snapshot: slot, with: pixmap)
+                    }
+                    return try run.frame(n)
+                }
+                // A stream of YCbCr planes from a renderer that converts frames itself: it reads back the planes,
+                // and no colour is converted on the CPU.
+                if let planes = pipeline.planes, renderer.capabilities.contains(.ycbcrPlanes) {
+                    try renderer.drawFrames(count: run.indices.count, frame: frame, planes: planes, deliver: { n, bytes in
+                        control?.touch()
+                        try pipeline.submit(planes: bytes, index: run.indices[n])
+                    })
+                    continue
+                }
                 try renderer.drawFrames(
                     count: run.indices.count,
-                    frame: { n in
-                        try control?.check()
-                        control?.touch("drawing frame \(run.indices[n]) (\(run.what))")
-                        for (slot, pixmap) in try run.updates(n) {
-                            try renderer.update(snapshot: slot, with: pixmap)
-                        }
-                        return try run.frame(n)
-                    },
+                    frame: frame,
                     buffer: { pipeline.takeBuffer() },
                     deliver: { n, frame in
                         control?.touch()

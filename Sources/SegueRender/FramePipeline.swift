@@ -93,6 +93,32 @@ final class FramePipeline: @unchecked Sendable {
         lock.broadcast()
     }
 
+    /// The planes the stream takes in place of pixels (`submit(planes:index:)`), when it writes nothing else
+    /// (no PNG files): a renderer with `.ycbcrPlanes` then converts the frames itself.
+    var planes: YCbCrPlanes? {
+        outputs.directory == nil && !direct ? outputs.stream?.planes : nil
+    }
+
+    /// Hands one frame to the pipeline as its YCbCr planes (`planes`' layout), converted by the renderer: framed
+    /// here, on the caller's thread (a copy), and written in order by the writer, with no encoding on a worker.
+    /// Waits while `capacity` frames are in flight; throws the first error a worker or the writer met.
+    func submit(planes bytes: UnsafeRawBufferPointer, index: Int) throws {
+        guard let stream = outputs.stream, planes != nil else {
+            throw JobError.failure("frame \(index) came as YCbCr planes, which this output does not take")
+        }
+        slots.wait()
+        let payload = stream.encode(planes: bytes)
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure {
+            slots.signal()
+            throw failure
+        }
+        ready[submitted] = payload
+        submitted += 1
+        lock.broadcast()
+    }
+
     /// Writes one frame to the stream on this thread (the direct path): frames are written in the order they
     /// are submitted, and the first error is thrown here and again by `finish`.
     private func write(_ frame: Pixmap) throws {

@@ -13,6 +13,11 @@ protocol FrameStream: AnyObject, Sendable {
     func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload
     /// True when `encode` only wraps the frame's own pixels (`.pixels`): nothing to encode on a worker.
     var passesPixelsThrough: Bool { get }
+    /// The YCbCr planes its frames are made of (a Y4M stream of opaque frames), which a renderer that converts
+    /// frames itself may hand over instead of pixels (`encode(planes:)`); nil when it needs the pixels.
+    var planes: YCbCrPlanes? { get }
+    /// A frame's bytes from its planes, converted by the renderer (`planes`' layout).
+    func encode(planes: UnsafeRawBufferPointer) -> FramePayload
     func write(_ payload: FramePayload) throws
     func finish() throws
     func abandon()
@@ -20,6 +25,8 @@ protocol FrameStream: AnyObject, Sendable {
 
 extension FrameStream {
     var passesPixelsThrough: Bool { false }
+    var planes: YCbCrPlanes? { nil }
+    func encode(planes: UnsafeRawBufferPointer) -> FramePayload { .bytes(Array(planes)) }
 }
 
 /// One frame's bytes for a stream: encoded, or the frame's own pixels when they are already the bytes wanted
@@ -86,6 +93,10 @@ final class ByteStream: FrameStream, @unchecked Sendable {
     }
 
     var passesPixelsThrough: Bool { format == .rgba }
+
+    var planes: YCbCrPlanes? { format == .y4m ? y4m?.planes : nil }
+
+    func encode(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .bytes(y4m!.frame(planes: bytes)) }
 
     func register(with control: JobControl) {
         if let temporaryPath { control.register(temporaryFile: temporaryPath) }

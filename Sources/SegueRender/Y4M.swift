@@ -61,6 +61,19 @@ public struct Y4M: Sendable {
         return out
     }
 
+    /// The planes of this stream's frames, for a renderer that converts frames itself (`.ycbcrPlanes`): the
+    /// same bytes as `frame` gives after its `FRAME` line.
+    var planes: YCbCrPlanes { encoding.planes(subsampled: chroma == .c420) }
+
+    /// One `FRAME` with planes already converted (`planes`' layout, the renderer's).
+    func frame(planes bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(6 + bytes.count)
+        out += Array("FRAME\n".utf8)
+        out += bytes
+        return out
+    }
+
     /// `frame` written plainly in Swift, pixel by pixel: the function the kernel is tested against.
     func referenceFrame(_ pixmap: Pixmap) -> [UInt8] {
         let n = width * height

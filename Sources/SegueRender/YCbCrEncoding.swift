@@ -1,4 +1,5 @@
 import CSegueKernels
+import SegueCore
 
 /// How RGB becomes YCbCr: a matrix (the luma weights Kr and Kb of ITU-R BT.601 or BT.709) at a range (full,
 /// 0-255, as JPEG; or limited, Y 16-235 and Cb, Cr 16-240, as broadcast and every player's default).
@@ -7,14 +8,14 @@ import CSegueKernels
 /// drew. Many players guess for untagged video, by size: BT.709 for HD, BT.601 below. `video(width:height:)`
 /// picks what they guess, so that a player that ignores the tags shows the right colours too.
 public struct YCbCrEncoding: Sendable, Equatable {
-    public enum Matrix: String, Sendable {
+    public enum Matrix: String, Sendable, CaseIterable {
         /// ITU-R BT.601 (SMPTE 170M): Kr 0.299, Kb 0.114.
         case bt601
         /// ITU-R BT.709: Kr 0.2126, Kb 0.0722.
         case bt709
     }
 
-    public enum Range: String, Sendable { case full, limited }
+    public enum Range: String, Sendable, CaseIterable { case full, limited }
 
     public var matrix: Matrix
     public var range: Range
@@ -42,18 +43,31 @@ public struct YCbCrEncoding: Sendable, Equatable {
         }
     }
 
-    /// The integer weights of the C kernel (`segue_ycbcr_weights`), in units of 1/65536. Each row is rounded
-    /// and its middle (green) weight takes what the rounding left, so that white is exactly the top of Y's
-    /// range and every grey has Cb = Cr = 128.
-    var weights: segue_ycbcr_weights {
+    /// The integer weights, in units of 1/65536, of the C kernel (`weights`) and of a renderer's planes
+    /// (`planes(subsampled:)`). Each row is rounded and its middle (green) weight takes what the rounding left,
+    /// so that white is exactly the top of Y's range and every grey has Cb = Cr = 128.
+    var integerWeights: YCbCrPlanes.Weights {
         let (kr, kb) = luma
         let ys = range == .full ? 1.0 : 219 / 255.0, cs = range == .full ? 1.0 : 224 / 255.0
         func unit(_ x: Double) -> Int32 { Int32((x * 65536).rounded()) }
         let yr = unit(kr * ys), yb = unit(kb * ys), ySum = unit(ys)
         let ub = unit(0.5 * cs), ur = unit(-kr / (2 * (1 - kb)) * cs)
         let vr = unit(0.5 * cs), vb = unit(-kb / (2 * (1 - kr)) * cs)
-        return segue_ycbcr_weights(yr: yr, yg: ySum - yr - yb, yb: yb, yOffset: range == .full ? 0 : 16,
+        return YCbCrPlanes.Weights(yr: yr, yg: ySum - yr - yb, yb: yb, yOffset: range == .full ? 0 : 16,
                                    ur: ur, ug: -ub - ur, ub: ub, vr: vr, vg: -vr - vb, vb: vb)
+    }
+
+    /// `integerWeights` as the C kernel takes them (`segue_ycbcr_weights`).
+    var weights: segue_ycbcr_weights {
+        let w = integerWeights
+        return segue_ycbcr_weights(yr: w.yr, yg: w.yg, yb: w.yb, yOffset: w.yOffset,
+                                   ur: w.ur, ug: w.ug, ub: w.ub, vr: w.vr, vg: w.vg, vb: w.vb)
+    }
+
+    /// The planes of this encoding for a renderer that converts frames itself (`.ycbcrPlanes`), 4:2:0 when
+    /// `subsampled`.
+    public func planes(subsampled: Bool) -> YCbCrPlanes {
+        YCbCrPlanes(weights: integerWeights, subsampled: subsampled)
     }
 
     /// ffmpeg's output options that tag a video with this encoding: the matrix, the range, and BT.709 primaries

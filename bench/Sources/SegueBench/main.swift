@@ -3,6 +3,7 @@ import SegueCore
 import SegueCPU
 import SegueGLES
 import SegueImageIO
+import SegueRender
 
 // segue-bench: measures Segue's backends stage by stage against the tools people use today, and writes
 // what it measured and on what as JSON (bench/report.py turns it into the table and the chart).
@@ -175,6 +176,25 @@ for scale in options.scales {
             try gles.drawFrames(prepared, progress: progress, width: width, height: height, deliver: { _, _ in })
         }
         record(measurement("shader:ripple", "gles", 1, "draw+readback", t))
+    }
+
+    // Video frames: the same frames read back as RGBA (4 bytes a pixel) and as 4:2:0 YCbCr planes converted on
+    // the GPU (1.5 bytes a pixel, BT.709 limited as a video at this size has it), both through the pipelined
+    // read-back ring, as a video job runs them.
+    if let gles, let effect = options.effects.first {
+        let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
+        let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
+        try gles.load(snapshots: snapshots)
+        try gles.drawFrames(count: 1, frame: { _ in .layers(lists[0]) }, planes: planes, deliver: { _, _ in })  // compiles the pass
+        let rgba = try time(runs: options.runs, frames: frames) {
+            try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+        }
+        let yuv = try time(runs: options.runs, frames: frames) {
+            try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
+        }
+        record(measurement(effect.name, "gles", 1, "draw+readback rgba", rgba, note: "4 bytes a pixel, pipelined"))
+        record(measurement(effect.name, "gles", 1, "draw+readback yuv420", yuv,
+                           note: "YCbCr 4:2:0 planes converted on the GPU, 1.5 bytes a pixel, pipelined"))
     }
 
     // Motion blur: a frame of 8 shutter samples, each drawn and summed: on the CPU at 32 bits per channel; on
