@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo strips example test test-release test-slurm check-shaders bench bench-quick bench-deps clean \
+.PHONY: all deps build release demo strips example test test-release test-slurm check-shaders bench bench-quick bench-deps dist test-dist clean \
 	fuzz-build fuzz fuzz-smoke soak test-sanitizers
 
 all: build
@@ -122,5 +122,14 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	@for t in $(FUZZ_TARGETS); do scripts/fuzz.sh $$t 30 || exit 1; done
 
+# A build that runs without the Swift toolchain: dist/segue-VERSION-linux-x86_64.tar.gz (scripts/dist.sh says
+# what it holds), then unpacked into an empty directory with the toolchain and the build tree hidden, where
+# segue doctor and segue demo must run (scripts/test-dist.sh; needs root for the mount namespace).
+dist: deps
+	scripts/dist.sh dist
+
+test-dist: dist
+	scripts/test-dist.sh dist
+
 clean:
-	rm -rf .build segue-demo Fuzz/.build
+	rm -rf .build segue-demo Fuzz/.build dist

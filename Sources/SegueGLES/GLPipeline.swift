@@ -284,7 +284,7 @@ final class GLPipeline {
             (width, height, width * height * 4)
         }, consume: { _, width, height, bytes -> (frame: Pixmap, lent: Bool) in
             var (frame, lent) = target(width: width, height: height)
-            if !bytes.isEmpty { frame.pixels.withUnsafeMutableBytes { $0.copyMemory(from: bytes) } }
+            if !bytes.isEmpty { frame.pixels.withUnsafeMutableBytes { ParallelCopy.copy(into: $0, from: bytes) } }
             return (frame, lent)
         }, then: { (index: Int, copied: (frame: Pixmap, lent: Bool)) in
             try deliver(index, copied.frame)

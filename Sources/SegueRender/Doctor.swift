@@ -160,6 +160,7 @@ public struct Doctor: Sendable {
             let sizes = checkedDrivers.contains(report.driver ?? "") ? Array(options.sizes.prefix(1)) : options.sizes
             try compareCatalogue(gles, reference: reference, sizes: sizes, into: &report, control: control, progress: progress)
             try checkShippedShaders(gles, into: &report, control: control)
+            try checkPlanes(gles, into: &report, control: control)
             progress("timing gles on \(target)")
             report.timings = try timeGLES(gles, control: control)
         } catch {
@@ -241,6 +242,47 @@ public struct Doctor: Sendable {
         }
     }
 
+    /// The YCbCr planes the GPU converts for video against the C kernel's from the same frame read back:
+    /// every matrix and range, 4:2:0 and 4:4:4, at an odd size, and the 4K video encoding at 4:2:0. Byte for
+    /// byte: the shader does the kernel's integer arithmetic.
+    private func checkPlanes(_ gles: GLESRenderer, into report: inout BackendReport, control: JobControl?) throws {
+        let every = YCbCrEncoding.Matrix.allCases.flatMap { m in YCbCrEncoding.Range.allCases.map { YCbCrEncoding(m, $0) } }
+        let cases: [(width: Int, height: Int, encoding: YCbCrEncoding, chroma: Y4M.Chroma)] =
+            every.flatMap { e in [Y4M.Chroma.c420, .c444].map { (1921, 1081, e, $0) } }
+            + [(3840, 2160, YCbCrEncoding.video(width: 3840, height: 2160), .c420)]
+        var drawn: (width: Int, height: Int, frame: RenderFrame, rgba: Pixmap)?
+        for c in cases {
+            try step(control, "converting \(c.width)x\(c.height) to YCbCr (segue doctor)")
+            if drawn == nil || drawn!.width != c.width {
+                let frame = Size(Double(c.width), Double(c.height))
+                let snapshots = [SampleScreens.home(width: frame.width, height: frame.height),
+                                 SampleScreens.detail(width: frame.width, height: frame.height)]
+                try gles.load(snapshots: snapshots)
+                let list = DrawList(scene: Transition.example(EffectCatalog.named("door") ?? EffectCatalog.builtIn[0]).scene(at: 0.5, frame: frame, scale: 1),
+                                    scale: 1, snapshots: snapshots.map(SnapshotInfo.init))
+                var rgba = Pixmap(width: 0, height: 0)
+                try gles.drawFrames(count: 1, frame: { _ in .layers(list) }, buffer: { nil }, deliver: { rgba = $1 })
+                drawn = (c.width, c.height, .layers(list), rgba)
+            }
+            let y4m = Y4M(width: c.width, height: c.height, fps: 30, chroma: c.chroma, encoding: c.encoding)
+            let kernel = y4m.frame(drawn!.rgba).dropFirst(6)
+            var gpu: [UInt8] = []
+            try gles.drawFrames(count: 1, frame: { _ in drawn!.frame }, planes: y4m.planes, deliver: { gpu = Array($1) })
+            report.framesCompared += 1
+            var worst = 0, differing = 0
+            for (a, b) in zip(gpu, kernel) where a != b {
+                worst = max(worst, abs(Int(a) - Int(b)))
+                differing += 1
+            }
+            let name = "YCbCr 4:\(c.chroma == .c420 ? "2:0" : "4:4") \(c.encoding.matrix.rawValue) \(c.encoding.range.rawValue) \(c.width)x\(c.height)"
+            if gpu.count != kernel.count {
+                report.failures.append("\(name): \(gpu.count) bytes of planes, the C kernel's \(kernel.count)")
+            } else if differing > 0 {
+                report.failures.append("\(name): \(differing) of \(kernel.count) samples differ from the C kernel's, by up to \(worst) levels")
+            }
+        }
+    }
+
     // MARK: Speed
 
     /// The frames timed at `width` x `height`: the door half open (two perspective layers and a shade), a
@@ -287,6 +329,12 @@ public struct Doctor: Sendable {
                 try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
             }
             timings.append(Timing(width: width, height: height, stage: "draw+readback pipelined", framesPerSecond: pipelined))
+            // The same frames as a video takes them: converted to 4:2:0 on the GPU, 1.5 bytes a pixel read back.
+            let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
+            let converted = try rate(frames: lists.count) {
+                try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
+            }
+            timings.append(Timing(width: width, height: height, stage: "draw+readback 4:2:0 pipelined", framesPerSecond: converted))
             // Nothing drawn but the clear: what reading a frame back costs on its own.
             let cleared = DrawList(scene: Scene(size: Size(Double(width), Double(height)), layers: []), scale: 1, snapshots: [])
             gles.resetStats()

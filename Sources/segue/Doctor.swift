@@ -25,6 +25,9 @@ struct DoctorCommand: ParsableCommand {
     @Flag(help: "Write the report as JSON on standard output instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Also write the JSON report to this file (with the text on standard output).", valueName: "file"))
+    var report: String?
+
     @Option(help: ArgumentHelp("Check only this backend: gles or cpu (default: both).", valueName: "name"))
     var backend: String?
 
@@ -68,10 +71,18 @@ struct DoctorCommand: ParsableCommand {
         }
         Signals.watch(frameTimeout: frameTimeout)
         let report = Doctor(options: options).run(control: Signals.control, progress: { line in if !quiet { Console.note(line) } })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(JSONReport(report))
+        if let path = self.report {
+            do {
+                try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw JobError.failure("cannot write the report to \(path): \(error.localizedDescription)")
+            }
+        }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(JSONReport(report)), as: UTF8.self))
+            print(String(decoding: data, as: UTF8.self))
         } else {
             printText(report)
         }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# make dist: dist/segue-VERSION-linux-x86_64.tar.gz, a build that runs where no Swift toolchain is installed.
+#
+#   bin/segue          the command line, with the Swift standard library and Foundation linked in statically
+#   bin/segue-bench    the benchmark (the same binary under another name where it is built as one, else its own)
+#   lib/               the shared libraries a plain Debian or Ubuntu machine lacks (libspng, libdeflate,
+#                      libturbojpeg), found through the binaries' run path $ORIGIN/../lib
+#   scripts/gpu-check.sh, README, LICENSE
+#
+# EGL, GLES and GBM are not shipped: they must come from the machine's driver (glvnd's libEGL picks NVIDIA's
+# or Mesa's), and libgbm is opened at run time. Neither are glibc, libstdc++, libgcc_s or zlib, which every
+# Debian and Ubuntu system has (apt itself needs them) and which a driver loaded into the process must share.
+#
+# Usage: scripts/dist.sh [OUTDIR]   (default dist/; needs patchelf)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-dist}
+version=$(sed -n 's/^ *version: "\([^"]*\)",$/\1/p' Sources/segue/Segue.swift)
+[ -n "$version" ] || { echo "dist: no version in Sources/segue/Segue.swift" >&2; exit 1; }
+name=segue-$version-linux-$(uname -m)
+command -v patchelf >/dev/null || { echo "dist: patchelf is missing (apt-get install patchelf)" >&2; exit 1; }
+
+swift build -c release --static-swift-stdlib --product segue
+swift build -c release --static-swift-stdlib --product segue-bench
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+root=$stage/$name
+mkdir -p "$root/bin" "$root/lib" "$root/scripts"
+install -m 755 .build/release/segue "$root/bin/segue"
+# One binary with two names where segue answers as the bench when called segue-bench; else the bench's own.
+if grep -q '"segue-bench"' Sources/segue/Segue.swift; then
+  ln -s segue "$root/bin/segue-bench"
+else
+  install -m 755 .build/release/segue-bench "$root/bin/segue-bench"
+fi
+for binary in "$root"/bin/*; do
+  [ -L "$binary" ] && continue
+  strip "$binary"
+  patchelf --set-rpath '$ORIGIN/../lib' "$binary"
+done
+
+# Every library ldd resolves, less glibc, the base system's C++ runtime and zlib, and the GL driver's.
+not_shipped='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|libutil|libstdc\+\+|libgcc_s|libz|libEGL|libGLESv2|libGLdispatch|libGLX|libOpenGL|libGL|libgbm|libdrm|libwayland-[a-z]+|libexpat|libffi|libX11|libxcb)\.so'
+for binary in "$root"/bin/*; do
+  [ -L "$binary" ] && continue
+  ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }'
+done | sort -u | while read -r soname path; do
+  if [[ $soname =~ $not_shipped ]]; then continue; fi
+  case $path in /opt/swift/*|*/swift/*) echo "dist: $soname comes from the Swift toolchain ($path): not static" >&2; exit 1;; esac
+  cp -L "$path" "$root/lib/$soname"
+  strip --strip-unneeded "$root/lib/$soname"
+done
+
+install -m 755 scripts/gpu-check.sh "$root/scripts/gpu-check.sh"
+install -m 644 README.md LICENSE "$root/"
+
+mkdir -p "$out"
+tar -C "$stage" -czf "$out/$name.tar.gz.part" "$name"
+mv "$out/$name.tar.gz.part" "$out/$name.tar.gz"
+size=$(stat -c %s "$out/$name.tar.gz")
+echo "dist: $out/$name.tar.gz, $((size / 1024 / 1024)) MiB ($size bytes); lib/: $(ls "$root/lib" | tr '\n' ' ')"

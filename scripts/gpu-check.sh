@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The one command that checks a machine with a GPU, from the self-contained archive (make dist): what EGL
+# gives, whether every backend draws what the CPU compositor draws, and how fast each is at 1080p, 4K and 8K.
+# Needs nothing but the archive and a GL driver (no Swift toolchain, no network, no python).
+#
+# Usage: scripts/gpu-check.sh OUTDIR [ARCHIVE.tar.gz | UNPACKED_DIR]
+#   default: the newest dist/segue-*.tar.gz beside this script's project, or the directory this script was
+#   unpacked in (ARCHIVE/scripts/gpu-check.sh).
+# Writes into OUTDIR: info.txt, doctor.txt, doctor.json, bench.json (every built-in effect, draw figures on
+# GLES and the CPU compositor at 1920x1080, 3840x2160 and 7680x4320), bench.log, and summary.md.
+# Each step has a time limit (the whole within about 8 minutes); a step that fails is reported, not fatal.
+set -uo pipefail
+
+out=${1:?usage: gpu-check.sh OUTDIR [ARCHIVE.tar.gz | UNPACKED_DIR]}
+here=$(cd "$(dirname "$0")" && pwd)
+source=${2:-}
+if [ -z "$source" ]; then
+  if [ -x "$here/../bin/segue" ]; then source=$here/..
+  else source=$(ls -t "$here"/../dist/segue-*.tar.gz 2>/dev/null | head -1); fi
+fi
+[ -n "$source" ] || { echo "gpu-check: no archive (run make dist, or name one)" >&2; exit 2; }
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+if [ -d "$source" ]; then
+  root=$(cd "$source" && pwd)
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  tar -C "$work" -xzf "$source" || { echo "gpu-check: cannot unpack $source" >&2; exit 2; }
+  root=$(ls -d "$work"/segue-* | head -1)
+fi
+segue=$root/bin/segue
+bench=$root/bin/segue-bench
+say() { echo "gpu-check: $*" >&2; }
+# A step under a time limit, its status kept; output to FILE.
+step() {
+  local limit=$1 file=$2; shift 2
+  say "$(basename "$file"): $*"
+  local started=$SECONDS
+  timeout --kill-after=10 "$limit" "$@" >"$file" 2>"$file.err"
+  local status=$?
+  echo "$status $((SECONDS - started))" >"$file.status"
+  [ $status -eq 124 ] && say "$(basename "$file") stopped after $limit s"
+  return 0
+}
+status_of() { cut -d' ' -f1 "$1.status"; }
+seconds_of() { cut -d' ' -f2 "$1.status"; }
+
+# Every built-in effect (GPU_CHECK_EFFECTS and GPU_CHECK_SCALES narrow the bench, for a trial on llvmpipe).
+effects=${GPU_CHECK_EFFECTS:-$("$segue" effects 2>/dev/null | sed '/^Custom GLSL/,$d' | grep -E '^[a-z][a-z0-9-]* - ' | cut -d' ' -f1 | paste -sd, -)}
+scales=${GPU_CHECK_SCALES:-1.5,3,6}
+step 30 "$out/info.txt" "$segue" info
+step 150 "$out/doctor.txt" "$segue" doctor --report "$out/doctor.json"
+step 240 "$out/bench.log" "$bench" --scales "$scales" --runs 2 --draw-only --no-peers --chromium none \
+  ${effects:+--effects "$effects"} --out "$out/bench.json"
+# The bench writes its figures on standard error as it goes.
+cat "$out/bench.log.err" >>"$out/bench.log"
+
+{
+  echo "# GPU check, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  echo "Machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')."
+  command -v nvidia-smi >/dev/null && echo "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)."
+  echo "Archive: $(basename "$root")."
+  echo
+  echo "## segue info (exit $(status_of "$out/info.txt"))"
+  echo '```'
+  cat "$out/info.txt" "$out/info.txt.err"
+  echo '```'
+  echo
+  echo "## segue doctor (exit $(status_of "$out/doctor.txt"), $(seconds_of "$out/doctor.txt") s)"
+  echo '```'
+  cat "$out/doctor.txt"
+  tail -3 "$out/doctor.txt.err"
+  echo '```'
+  echo
+  echo "## segue-bench (exit $(status_of "$out/bench.log"), $(seconds_of "$out/bench.log") s): ms per frame, median"
+  echo
+  echo "| size | effect | backend/threads | stage | ms/frame |"
+  echo "|---|---|---|---|---|"
+  sed -n 's/^segue-bench: \([0-9]*x[0-9]*\) \([^ ]*\) \([a-z]*\/[0-9]*\) \(.*\): \([0-9.]*\) ms\/frame$/| \1 | \2 | \3 | \4 | \5 |/p' "$out/bench.log"
+} >"$out/summary.md"
+say "wrote $out/summary.md"
+# The check's verdict is the doctor's.
+exit "$(status_of "$out/doctor.txt")"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# make test-dist: the archive `make dist` wrote, unpacked into an empty directory and run where the Swift
+# toolchain and this checkout (its .build included) are hidden: in a mount namespace, an empty directory is
+# mounted over each, and the environment is emptied. `segue doctor` must pass there and `segue demo` must
+# render; `segue-bench` must answer. Needs root (or unshare rights) for the mount namespace.
+#
+# Usage: scripts/test-dist.sh [DISTDIR]   (default dist/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+archive=$(ls -t "${1:-dist}"/segue-*.tar.gz | head -1)
+checkout=$(pwd)
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+run=$(mktemp -d /tmp/segue-dist.XXXXXX)
+trap 'rm -rf "$run"' EXIT
+tar -C "$run" -xzf "$archive"
+root=$(ls -d "$run"/segue-*)
+echo "test-dist: $archive ($(du -h "$archive" | cut -f1)), unpacked in $root; hiding $toolchain and $checkout"
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo unshare -m bash -euo pipefail -c '
+  toolchain=$1 checkout=$2 root=$3
+  empty=$(mktemp -d)
+  mount --bind "$empty" "$toolchain"
+  mount --bind "$empty" "$checkout"
+  [ ! -e "$toolchain/bin/swift" ] && [ ! -e "$checkout/.build" ] || { echo "test-dist: could not hide the build" >&2; exit 1; }
+  cd "$root"
+  clean() { env -i PATH=/usr/bin:/bin HOME=/tmp "$@"; }
+  if ldd bin/segue | grep -E "swift|not found"; then echo "test-dist: bin/segue needs a library it lacks" >&2; exit 1; fi
+  clean bin/segue --version
+  clean bin/segue doctor
+  clean bin/segue demo --out "$root/demo" --quiet --fps 10
+  test -s "$root/demo/door-forward.png"
+  answer=$(clean bin/segue-bench --no-such-flag 2>&1 || true)
+  grep -q "segue-bench: unknown argument" <<<"$answer" || { echo "test-dist: segue-bench did not answer: $answer" >&2; exit 1; }
+  echo "test-dist: the archive runs with the toolchain and the build tree hidden"
+' _ "$toolchain" "$checkout" "$root"
