@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "segue",
             dependencies: [
-                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender",
+                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

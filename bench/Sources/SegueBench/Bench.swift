@@ -24,6 +24,11 @@ public enum Bench {
     /// The name the benchmark answers to, and the one `segue` dispatches on (the last part of its argv[0]).
     public static let commandName = "segue-bench"
 
+    /// Whether a program started as `argv0` (a name or a path, as argv[0] holds it) was started as the benchmark.
+    public static func isCommandName(_ argv0: String) -> Bool {
+        argv0.split(separator: "/").last.map(String.init) == commandName
+    }
+
     /// Runs the benchmark with `arguments` (the program's name left out) and returns its exit status: 0 when the
     /// figures were written, 1 when a measurement or the writing failed, 2 for a usage error.
     public static func main(_ arguments: [String]) -> Int32 {

@@ -14,7 +14,7 @@ enum ThisProgram {
         let executable = FileManager.default.fileExists(atPath: "/proc/self/exe")
             ? "/proc/self/exe" : (Bundle.main.executablePath ?? CommandLine.arguments[0])
         let name = CommandLine.arguments.first ?? Bench.commandName
-        let argv0 = URL(fileURLWithPath: name).lastPathComponent == Bench.commandName ? name : Bench.commandName
+        let argv0 = Bench.isCommandName(name) ? name : Bench.commandName
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
         let argv = ([argv0] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
