@@ -156,8 +156,8 @@ final class BenchRun {
 
         for scale in options.scales { try measure(scale: scale) }
         if options.peers && cpuFigures { measureChromium() }
-        if cpuFigures && !options.drawOnly { try measurePNGEncoders() }
         if cpuFigures && !options.drawOnly {
+            try measurePNGEncoders()
             try measureEndToEnd()
             try measurePipeline()
         }
