@@ -43,14 +43,18 @@ let package = Package(
         .executableTarget(
             name: "segue",
             dependencies: [
-                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender",
+                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .executableTarget(
-            name: "segue-bench",
+        // The benchmark harness is a library so that one binary can be both programs (as busybox is): `segue`
+        // started under the name `segue-bench` runs it, so `make dist` ships one static binary and a link. The
+        // `segue-bench` executable is the same harness on its own (make bench).
+        .target(
+            name: "SegueBench",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueRender", "SegueSamples", "CSPNG"],
             path: "bench/Sources/SegueBench"),
+        .executableTarget(name: "segue-bench", dependencies: ["SegueBench"], path: "bench/Sources/segue-bench"),
 
         // 10,000 frames at 1080p on each backend in one process: memory and GL objects must stay flat (make soak).
         .executableTarget(

@@ -2,6 +2,7 @@ import ArgumentParser
 import CSegueStartup
 import Foundation
 import Synchronization
+import SegueBench
 import SegueCore
 import SegueRender
 
@@ -42,6 +43,12 @@ enum ExitStatus {
 @main
 enum Main {
     static func main() {
+        // One binary, two programs (as busybox is): started under the name `segue-bench` (the release archive's
+        // bin/segue-bench is a link to bin/segue) it is the benchmark harness, with its own arguments, messages
+        // and exit statuses, and none of segue's.
+        if let argv0 = CommandLine.arguments.first, Bench.isCommandName(argv0) {
+            exit(Bench.main(Array(CommandLine.arguments.dropFirst())))
+        }
         // Past a file size limit (`ulimit -f`) write() then fails with EFBIG, reported as "file too large",
         // instead of SIGXFSZ killing the process with a partial temporary file left behind.
         signal(SIGXFSZ, SIG_IGN)

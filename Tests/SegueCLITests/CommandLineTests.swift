@@ -50,9 +50,11 @@ struct Segue {
         get throws { try located.get() }
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `segue` with `arguments`; `executable` runs another path to it instead (a link under another name).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = try executable
+        process.executableURL = try executable ?? Self.executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -129,6 +131,21 @@ func temporaryDirectory() throws -> URL {
         let json = try JSONSerialization.jsonObject(with: r.stdout) as! [String: Any]
         let names = (json["effects"] as! [[String: Any]]).map { $0["name"] as! String }
         #expect(names == EffectCatalog.builtIn.map(\.name))
+    }
+
+    /// Started under the name `segue-bench` (bin/segue-bench is a link to bin/segue in the release archive),
+    /// segue is the benchmark harness: an argument it does not know is its usage error, before anything is measured.
+    @Test func answersAsTheBenchmarkUnderItsName() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let link = dir.appendingPathComponent("segue-bench")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: try Segue.executable)
+        let r = try Segue.run(["--no-such-flag"], executable: link)
+        #expect(r.status == 2)
+        #expect(r.stderr == "segue-bench: unknown argument '--no-such-flag' (see the comment at the top of Bench.swift)\n")
+        // Under its own name it is segue still.
+        let own = try Segue.run(["--no-such-flag"])
+        #expect(own.status == 2 && own.stderr.hasPrefix("segue: error: "), "\(own.stderr)")
     }
 
     /// Each bad input gets one clear line on stderr, the documented status, and no output file.
