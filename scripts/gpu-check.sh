@@ -51,7 +51,7 @@ effects=${GPU_CHECK_EFFECTS:-$("$segue" effects 2>/dev/null | sed '/^Custom GLSL
 scales=${GPU_CHECK_SCALES:-1.5,3,6}
 step 30 "$out/info.txt" "$segue" info
 step 150 "$out/doctor.txt" "$segue" doctor --report "$out/doctor.json"
-step 240 "$out/bench.log" "$bench" --scales "$scales" --runs 2 --draw-only --no-peers --chromium none \
+step 240 "$out/bench.log" "$bench" --scales "$scales" --runs 2 --draw-only --all-cores-only --no-peers --chromium none \
   ${effects:+--effects "$effects"} --out "$out/bench.json"
 # The bench writes its figures on standard error as it goes.
 cat "$out/bench.log.err" >>"$out/bench.log"

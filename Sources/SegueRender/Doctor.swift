@@ -148,7 +148,8 @@ public struct Doctor: Sendable {
         let gles: GLESRenderer
         do {
             try step(control, "making a GLES context on \(target)")
-            gles = try GLESRenderer(platform: target.platform, device: target.device)
+            // Set as a job's is (on a software rasterizer: motion blur summed and planes converted on the CPU).
+            gles = BackendChoice.tuned(try GLESRenderer(platform: target.platform, device: target.device))
         } catch {
             return BackendReport(backend: "gles", platform: target.description, details: "", software: false,
                                  unavailable: "\(error)")
@@ -330,11 +331,14 @@ public struct Doctor: Sendable {
             }
             timings.append(Timing(width: width, height: height, stage: "draw+readback pipelined", framesPerSecond: pipelined))
             // The same frames as a video takes them: converted to 4:2:0 on the GPU, 1.5 bytes a pixel read back.
-            let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
-            let converted = try rate(frames: lists.count) {
-                try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
+            // Not on a software rasterizer, where jobs convert on the CPU (`GLESRenderer.convertsPlanesOnGPU`).
+            if gles.convertsPlanesOnGPU {
+                let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
+                let converted = try rate(frames: lists.count) {
+                    try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
+                }
+                timings.append(Timing(width: width, height: height, stage: "draw+readback 4:2:0 pipelined", framesPerSecond: converted))
             }
-            timings.append(Timing(width: width, height: height, stage: "draw+readback 4:2:0 pipelined", framesPerSecond: converted))
             // Nothing drawn but the clear: what reading a frame back costs on its own.
             let cleared = DrawList(scene: Scene(size: Size(Double(width), Double(height)), layers: []), scale: 1, snapshots: [])
             gles.resetStats()

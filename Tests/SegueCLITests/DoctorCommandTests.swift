@@ -35,7 +35,8 @@ import Testing
         #expect((report?["failures"] as? [String])?.first?.hasPrefix("cube forward t=0.5 188x334: ") == true, "\(r.stderr)")
         #expect((backends.first?["verdict"] as? String)?.hasPrefix("gles on surfaceless: FAILED - ") == true)
         #expect(json?["auto"] is String)
-        #expect((report?["timings"] as? [Any])?.count == 5)
+        // No 4:2:0 figure on llvmpipe, where jobs convert on the CPU.
+        #expect((report?["timings"] as? [Any])?.count == 4)
     }
 
     @Test func aPlatformOrDeviceThatIsNotThereFails() throws {

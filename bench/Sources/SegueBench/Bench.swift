@@ -10,7 +10,10 @@ import SegueRender
 //
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
 //               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
-//               [--no-peers] [--only cpu|gles] [--draw-only]
+//               [--no-peers] [--only cpu|gles] [--draw-only] [--all-cores-only]
+//
+// `--all-cores-only`: the CPU compositor on all cores alone, not also on one thread (a GPU machine's 16 cores
+// at 8K spend most of a run on the one-thread figures; scripts/gpu-check.sh uses it).
 //
 // `--draw-only`: the draw figures alone (each backend and pixman), without the PNG, end-to-end and pipeline
 // figures: a quick before-and-after for a change to drawing.
@@ -62,6 +65,7 @@ struct Options {
     var peers = true
     var quick = false
     var drawOnly = false
+    var allCoresOnly = false
     /// One backend's figures only: `gles` (the child process) or `cpu` (everything else, no EGL context).
     var only: String?
 
@@ -91,6 +95,7 @@ struct Options {
             case "--no-gles": gles = false
             case "--no-peers": peers = false
             case "--draw-only": drawOnly = true
+            case "--all-cores-only": allCoresOnly = true
             case "--only":
                 only = try value()
                 guard only == "cpu" || only == "gles" else { throw BenchError("--only takes cpu or gles") }
@@ -277,7 +282,7 @@ final class BenchRun {
             let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
             let pngFrames = min(frames, 4)
 
-            for threads in Set([cores, 1]).sorted(by: >) where cpuFigures {
+            for threads in Set(options.allCoresOnly ? [cores] : [cores, 1]).sorted(by: >) where cpuFigures {
                 let cpu = CPUCompositor(threads: threads)
                 try cpu.load(snapshots: snapshots)
                 var out = Pixmap(width: width, height: height)
