@@ -43,6 +43,8 @@ def markdown(report):
              f"{(m.get('ffmpeg') or 'no ffmpeg').split(' Copyright')[0]}.",
              "Medians of repeated runs (spread in the JSON). fps = frames per second; Mpx/s = megapixels per second; "
              "copy = the time to copy one frame of that size.", "",
+             *(["**Partial:** the run stopped before its last size; these are the sizes it finished.", ""]
+               if report.get("partial") else []),
              "| size | effect | CPU fps | CPU Mpx/s | CPU 1-thread fps | GLES fps | GLES/CPU | pixman fps | CPU/pixman | xfade fps | CPU/xfade | copy / CPU | CPU+PNG fps | GLES+PNG fps |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (w, h) in sizes:

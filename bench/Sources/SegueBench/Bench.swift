@@ -118,6 +118,9 @@ struct Report: Codable {
     var machine: Machine
     var date: String
     var quick: Bool
+    /// Set on the file written after each size while later ones are still to come (a run stopped by a time
+    /// limit leaves the sizes it finished, marked so); absent once the run is whole.
+    var partial: Bool?
     var results: [Measurement]
 }
 
@@ -159,7 +162,10 @@ final class BenchRun {
         machine.pixman = firstLine(of: ["pkg-config", "--modversion", "pixman-1"]).map { "pixman \($0)" }
         note("\(machine.cpu), \(cores) cores; \(machine.gl ?? "no GLES")\(options.only.map { " (\($0) figures only)" } ?? "")")
 
-        for scale in options.scales { try measure(scale: scale) }
+        for (k, scale) in options.scales.enumerated() {
+            try measure(scale: scale)
+            if k < options.scales.count - 1 { try write(partial: true) }
+        }
         if options.peers && cpuFigures { measureChromium() }
         if cpuFigures && !options.drawOnly {
             try measurePNGEncoders()
@@ -464,14 +470,15 @@ final class BenchRun {
         add("draw alone", p.drawAlone, frames: p.rawFrames, "CPUCompositor.draw into 4 reused buffers, the frames at 240 fps")
     }
 
-    func write() throws {
+    func write(partial: Bool = false) throws {
         let formatter = ISO8601DateFormatter()
-        let report = Report(machine: machine, date: formatter.string(from: Date()), quick: options.quick, results: results)
+        let report = Report(machine: machine, date: formatter.string(from: Date()), quick: options.quick,
+                            partial: partial ? true : nil, results: results)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let outURL = URL(fileURLWithPath: options.out)
         try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try encoder.encode(report).write(to: outURL, options: .atomic)
-        note("wrote \(results.count) measurements to \(options.out)")
+        note("wrote \(results.count) measurements to \(options.out)\(partial ? " (partial: sizes still to come)" : "")")
     }
 }
