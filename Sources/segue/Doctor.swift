@@ -101,6 +101,7 @@ struct DoctorCommand: ParsableCommand {
             for failure in backend.failures.prefix(10) { print("  wrong: \(failure)") }
             if backend.failures.count > 10 { print("  ... and \(backend.failures.count - 10) more") }
         }
+        for line in report.speedComparison { print("speed: \(line)") }
         for backend in report.backends { print(backend.verdict) }
         print("auto: \(report.auto)")
         print(report.ok ? String(format: "doctor: ok (%.0f s)", report.seconds)
@@ -113,6 +114,7 @@ struct DoctorCommand: ParsableCommand {
         var auto: String
         var tolerance: String
         var seconds: Double
+        var speed: [String]
         var backends: [Backend]
 
         struct Backend: Encodable {
@@ -123,6 +125,7 @@ struct DoctorCommand: ParsableCommand {
 
         init(_ report: Doctor.Report) {
             ok = report.ok; auto = report.auto; tolerance = report.tolerance; seconds = report.seconds
+            speed = report.speedComparison
             backends = report.backends.map { Backend(verdict: $0.verdict, ok: $0.ok, report: $0) }
         }
     }
