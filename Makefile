@@ -92,11 +92,13 @@ test-release: deps
 # The whole test suite under AddressSanitizer, then ThreadSanitizer, each in its own build tree (the segue
 # binary the command-line tests run is instrumented too). Leak checking is off: the Swift runtime, Foundation
 # and Mesa leave allocations at exit that LeakSanitizer reports; growth is measured by `make soak` instead.
+# DoctorCommandTests is skipped here: it runs the whole doctor three times (30 s plain, many minutes
+# instrumented), and what it draws and compares is the GLES and CPU suites' work, which run here.
 test-sanitizers: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip DoctorCommandTests
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip DoctorCommandTests
 
 # 10,000 frames at 1920x1080 on the CPU then on GLES in one process, every effect in turn: resident memory
 # after frame 100 must grow less than 5% by the end, and GL object counts stay flat (Tools/Soak; ~5 min).
