@@ -55,6 +55,15 @@ struct DoctorCommand: ParsableCommand {
         guard frameTimeout > 0, frameTimeout <= 86_400 else { throw ValidationError("--frame-timeout must be in (0, 86400]") }
         guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds must be in (0, 60]") }
         if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be in 1...1024") }
+        // Checked before the minute of checks, not after.
+        if let report {
+            let directory = (report as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
+                  isDirectory.boolValue else {
+                throw ValidationError("--report \(report): no directory \(directory) to write it in")
+            }
+        }
     }
 
     func run() throws {

@@ -50,5 +50,8 @@ import Testing
         #expect(device.stdout.contains("no device 7 (found: device 0, "), "\(device.stdout)")
         let bad = try doctor(["doctor", "--egl-platform", "device:gpu"])
         #expect(bad.status == 2, "\(bad.stdout)")
+        // A report that cannot be written is refused before the checks run.
+        let nowhere = try doctor(["doctor", "--report", "/nonexistent-segue-dir/r.json"])
+        #expect(nowhere.status == 2 && nowhere.stdout.contains("no directory /nonexistent-segue-dir"), "\(nowhere.stdout)")
     }
 }
