@@ -191,8 +191,7 @@ public struct Doctor: Sendable {
     private func compareCatalogue(_ gles: GLESRenderer, reference: CPUCompositor, sizes: [(frame: Size, scale: Double)],
                                   into report: inout BackendReport, control: JobControl?, progress: (String) -> Void) throws {
         for (frame, scale) in sizes {
-            let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
-                             SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+            let snapshots = Self.samples(frame, scale: scale)
             try gles.load(snapshots: snapshots)
             try reference.load(snapshots: snapshots)
             let info = snapshots.map(SnapshotInfo.init)
@@ -237,8 +236,7 @@ public struct Doctor: Sendable {
     /// is their size here), and in the middle: a picture that is neither blank nor either end.
     private func checkShippedShaders(_ gles: GLESRenderer, into report: inout BackendReport, control: JobControl?) throws {
         guard let (frame, scale) = options.sizes.first else { return }
-        let ends = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
-                    SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+        let ends = Self.samples(frame, scale: scale)
         try gles.load(snapshots: ends)
         var actual = Pixmap(width: 0, height: 0)
         for (name, transition) in ShippedTransitions.all {
@@ -274,8 +272,7 @@ public struct Doctor: Sendable {
             try step(control, "converting \(c.width)x\(c.height) to YCbCr (segue doctor)")
             if drawn == nil || drawn!.width != c.width {
                 let frame = Size(Double(c.width), Double(c.height))
-                let snapshots = [SampleScreens.home(width: frame.width, height: frame.height),
-                                 SampleScreens.detail(width: frame.width, height: frame.height)]
+                let snapshots = Self.samples(frame, scale: 1)
                 try gles.load(snapshots: snapshots)
                 let list = DrawList(scene: Transition.example(EffectCatalog.named("door") ?? EffectCatalog.builtIn[0]).scene(at: 0.5, frame: frame, scale: 1),
                                     scale: 1, snapshots: snapshots.map(SnapshotInfo.init))
@@ -302,6 +299,12 @@ public struct Doctor: Sendable {
         }
     }
 
+    /// The built-in home and detail screens, `from` and `to` of every frame the doctor draws.
+    private static func samples(_ frame: Size, scale: Double) -> [Pixmap] {
+        [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
+         SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+    }
+
     // MARK: Speed
 
     /// The frames timed at `width` x `height`: the door half open (two perspective layers and a shade), a
@@ -309,8 +312,7 @@ public struct Doctor: Sendable {
     private func timedLists(width: Int, height: Int) -> (snapshots: [Pixmap], lists: [DrawList]) {
         let scale = Double(width) / 1280
         let frame = Size(1280, Double(height) / scale)
-        let snapshots = [SampleScreens.home(width: frame.width, height: frame.height, scale: scale),
-                         SampleScreens.detail(width: frame.width, height: frame.height, scale: scale)]
+        let snapshots = Self.samples(frame, scale: scale)
         let transition = Transition(EffectCatalog.named("door") ?? EffectCatalog.builtIn[0])
         let lists = stride(from: 0.1, through: 0.9, by: 0.1).map {
             DrawList(scene: transition.scene(at: $0, frame: frame, scale: scale), scale: scale, snapshots: snapshots.map(SnapshotInfo.init))
