@@ -117,6 +117,19 @@ cat >"$work/story.json" <<'EOF'
               {"transition": "page-flip", "from": "detail", "to": "home", "duration": 0.5, "direction": "back"}],
  "output": {"frames": "frames/"}}
 EOF
+# Submits the array job SCRIPT and waits for it to leave the queue (120 s at most).
+run_array() {
+  local job
+  job=$(sbatch --parsable "$1")
+  say "submitted array job $job ($2)"
+  for _ in $(seq 1 600); do
+    [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && return 0
+    sleep 0.2
+  done
+  say "job $job did not finish in 120 s"
+  exit 1
+}
+
 cat >"$work/render.sbatch" <<EOF
 #!/bin/bash
 #SBATCH --job-name=segue-story
@@ -126,13 +139,7 @@ echo "task \$SLURM_ARRAY_TASK_ID of \$SLURM_ARRAY_TASK_COUNT on \$(hostname -s)"
 exec "$segue" batch "$work/story.json" --out "$work/sharded" --backend cpu
 EOF
 
-job=$(sbatch --parsable "$work/render.sbatch")
-say "submitted array job $job (4 tasks)"
-for _ in $(seq 1 600); do
-  [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
-  sleep 0.2
-done
-[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || { say "job $job did not finish in 120 s"; exit 1; }
+run_array "$work/render.sbatch" "4 tasks"
 for a in 0 1 2 3; do
   say "task $a: $(head -1 "$work/task_$a.log"), $(grep -c . "$work/task_$a.log") log lines"
 done
@@ -154,13 +161,7 @@ cat >"$work/chunks.sbatch" <<EOF
 #SBATCH --output=$work/chunk_%a.log
 exec "$segue" batch "$work/story.json" --video "$work/joined.mp4" --chunk auto --join --backend cpu --quiet
 EOF
-job=$(sbatch --parsable "$work/chunks.sbatch")
-say "submitted array job $job (4 chunks of an .mp4)"
-for _ in $(seq 1 600); do
-  [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
-  sleep 0.2
-done
-[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || { say "job $job did not finish in 120 s"; exit 1; }
+run_array "$work/chunks.sbatch" "4 chunks of an .mp4"
 for a in 0 1 2 3; do [ -s "$work/chunk_$a.log" ] && say "chunk task $a: $(tr '\n' ' ' <"$work/chunk_$a.log")"; done
 [ -f "$work/joined.mp4" ] || { say "FAIL: no task joined the chunks"; ls -la "$work/joined.mp4.chunks"; exit 1; }
 # Joining again is a no-op (the same chunks are already joined).
