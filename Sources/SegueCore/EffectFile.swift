@@ -245,8 +245,8 @@ private struct EffectFileReader: JSONProblemReader {
                          fallbackCurve: TimingCurve? = nil) -> (duration: Double, curve: TimingCurve)? {
         var duration = defaultDuration
         if let raw = object["duration"] {
-            if let d = JSONNumber.value(raw), d > 0, d <= 3600 { duration = d } else {
-                problem("\(path).duration", "expected seconds in (0, 3600]")
+            if let d = JSONNumber.value(raw), d > 0, d <= Limits.maxSeconds { duration = d } else {
+                problem("\(path).duration", "expected seconds in \(Limits.secondsText)")
                 return nil
             }
         } else if duration == nil {

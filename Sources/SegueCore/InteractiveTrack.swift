@@ -28,7 +28,7 @@ public struct InteractiveTrack: Sendable, Equatable {
 
     public static let defaultThreshold = 0.5
     /// The latest time a sample may have, in seconds (an hour, as the longest step of a storyboard).
-    public static let maxTime = 3600.0
+    public static let maxTime = Limits.maxSeconds
 
     /// Checks the samples (at least one, times finite, >= 0 and non-decreasing, progress finite) and clamps
     /// progress to `[0, 1]`; throws a usage error naming the first bad sample (1-based).

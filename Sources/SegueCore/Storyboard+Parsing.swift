@@ -119,7 +119,7 @@ private struct Parser: JSONProblemReader {
         var board = empty
         if let v = object["motionBlur"] { board.motionBlur = motionBlur(v, "$.motionBlur") }
         if let v = object["fps"] {
-            if let fps = number(v, "$.fps"), check(fps >= 0.001 && fps <= 1000, "$.fps", "expected a number of frames per second in [0.001, 1000], not \(fps.compact)") {
+            if let fps = number(v, "$.fps"), check(Limits.fps.contains(fps), "$.fps", "expected a number of frames per second in \(Limits.fpsText), not \(fps.compact)") {
                 board.fps = fps
             }
         }
@@ -265,7 +265,7 @@ private struct Parser: JSONProblemReader {
             let name = screen("hold")
             var duration: Double?
             if let v = object["duration"] {
-                if let d = number(v, "\(path).duration"), check(d > 0 && d <= 3600, "\(path).duration", "expected seconds in (0, 3600], not \(d.compact)") {
+                if let d = number(v, "\(path).duration"), check(d > 0 && d <= Limits.maxSeconds, "\(path).duration", "expected seconds in \(Limits.secondsText), not \(d.compact)") {
                     duration = d
                 }
             } else {
@@ -334,7 +334,7 @@ private struct Parser: JSONProblemReader {
     mutating func timing(_ object: [String: Any], _ path: String) -> (Double?, TimingCurve?, Direction) {
         var duration: Double?
         if let v = object["duration"], let d = number(v, "\(path).duration") {
-            if check(d > 0 && d <= 3600, "\(path).duration", "expected seconds in (0, 3600], not \(d.compact)") { duration = d }
+            if check(d > 0 && d <= Limits.maxSeconds, "\(path).duration", "expected seconds in \(Limits.secondsText), not \(d.compact)") { duration = d }
         }
         var curve: TimingCurve?
         if let v = object["curve"], let text = string(v, "\(path).curve") {

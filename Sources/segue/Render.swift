@@ -86,9 +86,9 @@ struct RenderOptions: ParsableArguments {
         if let progress, !(0...1).contains(progress) {
             throw ValidationError("--progress must be in [0, 1], not \(progress.compact)")
         }
-        guard fps >= 0.001, fps <= 1000 else { throw ValidationError("--fps must be in [0.001, 1000], not \(fps.compact)") }
-        if let duration, !(duration > 0 && duration <= 3600) {
-            throw ValidationError("--duration must be in (0, 3600] seconds, not \(duration.compact)")
+        guard Limits.fps.contains(fps) else { throw ValidationError("--fps must be in \(Limits.fpsText), not \(fps.compact)") }
+        if let duration, !(duration > 0 && duration <= Limits.maxSeconds) {
+            throw ValidationError("--duration must be in \(Limits.secondsText) seconds, not \(duration.compact)")
         }
         guard scale > 0, scale <= 64, scale.isFinite else { throw ValidationError("--scale must be in (0, 64], not \(scale.compact)") }
         if out.isEmpty { throw ValidationError("--out must not be empty") }
