@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// Video clips as screens, from the command line: the options, the help, and the one-line errors (a clip ffmpeg

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// Hostile clips and hostile ffmpeg: a clip declaring a huge size, starts that ffmpeg once misread, a damaged

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// Runs the built `segue` binary and captures what it prints.
@@ -78,12 +79,6 @@ struct Segue {
         readDone.wait()
         return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
-}
-
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 @Suite struct CommandLineTests {

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// Faults from outside mid-job: the disk fills, the output directory goes away, EGL cannot start, SIGINT and

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// Bad inputs of every kind through the real binary: each gets one clear line naming the file or option, the

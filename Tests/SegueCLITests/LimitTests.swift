@@ -1,4 +1,5 @@
 import Foundation
+import SegueTestSupport
 import Testing
 
 /// The limits a job has before it starts, and what ends it when something never returns: endless inputs,

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// No broken frame kept: what `--resume` counts as complete, frames of another job in the output directory,

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 /// `--background transparent`: alpha 0 where no layer is, in PNG frames, raw RGBA and videos that carry alpha.

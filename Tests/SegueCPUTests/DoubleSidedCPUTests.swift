@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueCPU
+import SegueTestSupport
 import Testing
 
 /// `Layer.isDoubleSided` on the CPU compositor: `rotY(π)` shows the layer's back, mirrored when double-sided
@@ -10,15 +11,7 @@ import Testing
     static let background = Color(red: 0.1, green: 0.2, blue: 0.3)
 
     /// Opaque noise at the frame's size: any wrong texel shows.
-    static let noise: Pixmap = {
-        var p = Pixmap(width: 270, height: 480)
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        for k in 0..<p.pixels.count {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            p.pixels[k] = UInt32(truncatingIfNeeded: state >> 32) | 0xFF00_0000
-        }
-        return p
-    }()
+    static let noise = SeededRandom.opaqueNoise(width: 270, height: 480, seed: 0x2545_F491_4F6C_DD1D)
 
     static func render(_ transform: Transform3D, doubleSided: Bool, perspective: Double? = nil) throws -> (Pixmap, DrawList) {
         var layer = Layer.full(.from, frame: frame)

@@ -11,15 +11,7 @@ import Testing
     static func frame(scale: Double) -> Size { Size(1080 / scale, 1920 / scale) }
 
     /// Opaque noise: any wrong texel shows.
-    static let noise: Pixmap = {
-        var p = Pixmap(width: 1080, height: 1920)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for k in 0..<p.pixels.count {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            p.pixels[k] = UInt32(truncatingIfNeeded: state >> 32) | 0xFF00_0000
-        }
-        return p
-    }()
+    static let noise = SeededRandom.opaqueNoise(width: 1080, height: 1920, seed: 0x9E37_79B9_7F4A_7C15)
 
     static func render(_ layers: [Layer], frame: Size, scale: Double, shortcuts: Bool = true,
                        sublayerTransform: Transform3D = .identity) throws -> (Pixmap, DrawList) {

@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct DecodeErrorTests {
     static func noisePNG() throws -> [UInt8] {
-        var random = TestRandom()
+        var random = SeededRandom()
         var pixmap = Pixmap(width: 64, height: 64)
         for i in 0..<pixmap.pixels.count {
             pixmap.pixels[i] = Pixmap.pack(r: UInt32(random.byte()), g: UInt32(random.byte()), b: 7, a: 255)
@@ -16,7 +16,7 @@ import Testing
     }
 
     static func noiseJPEG() throws -> [UInt8] {
-        var random = TestRandom()
+        var random = SeededRandom()
         let rgb = (0..<64 * 64 * 3).map { _ in random.byte() }
         return try jpegEncode(width: 64, height: 64, pixels: rgb, format: TJPF_RGB)
     }

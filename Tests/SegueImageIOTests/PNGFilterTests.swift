@@ -1,4 +1,5 @@
 @testable import SegueImageIO
+import SegueTestSupport
 import SegueCore
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
 
     @Test(arguments: [3, 4])
     func filtersMatchTheSpecification(bpp: Int) {
-        var random = TestRandom(state: 0x9E37_79B9_7F4A_7C15 &+ UInt64(bpp))
+        var random = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15 &+ UInt64(bpp))
         for n in (Array(1...13) + [3840, 3847]).map({ $0 * bpp }) {
             // Rows with long runs and noise, so that every branch of the predictor is taken.
             let cur = (0..<n).map { i in i % 37 < 20 ? random.byte() : UInt8(truncatingIfNeeded: i / 5) }
@@ -52,7 +53,7 @@ import Testing
 
     /// Rows of several kinds, so that each of None, Sub, Up and Paeth wins somewhere: noise, horizontal ramps
     /// (Sub), the row above again (Up), a smooth slope in both directions (Paeth) and flat rows (None on a tie).
-    static func rowPairs(bytes n: Int, bpp: Int, random: inout TestRandom) -> [(cur: [UInt8], prev: [UInt8])] {
+    static func rowPairs(bytes n: Int, bpp: Int, random: inout SeededRandom) -> [(cur: [UInt8], prev: [UInt8])] {
         let noise = (0..<n).map { _ in random.byte() }, above = (0..<n).map { _ in random.byte() }
         let ramp = (0..<n).map { i in UInt8(truncatingIfNeeded: i / bpp * 3 + i % bpp * 40) }
         let slope = { (row: Int) in (0..<n).map { i in UInt8(truncatingIfNeeded: (i / bpp) * 2 + row * 5 + i % bpp * 9) } }
@@ -64,7 +65,7 @@ import Testing
 
     @Test(arguments: [3, 4])
     func kernelsMatchTheSwiftRows(bpp: Int) {
-        var random = TestRandom(state: 0xD1B5_4A32_D192_ED03 &+ UInt64(bpp))
+        var random = SeededRandom(seed: 0xD1B5_4A32_D192_ED03 &+ UInt64(bpp))
         var picked = Set<UInt8>(), pickedFull = Set<UInt8>()
         for width in Array(1...13) + [1920, 3847] {
             let n = width * bpp

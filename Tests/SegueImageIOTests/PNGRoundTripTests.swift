@@ -1,11 +1,12 @@
 import SegueCore
 import SegueImageIO
+import SegueTestSupport
 import Testing
 
 @Suite struct PNGRoundTripTests {
     /// A premultiplied image exercising every alpha level and colour values up to alpha.
     static func translucentImage(width: Int = 64, height: Int = 48) -> Pixmap {
-        var random = TestRandom()
+        var random = SeededRandom()
         var pixmap = Pixmap(width: width, height: height)
         for i in 0..<pixmap.pixels.count {
             let a = UInt32(i % 256)
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func opaqueImageIsWrittenAsRGB() throws {
-        var random = TestRandom()
+        var random = SeededRandom()
         var original = Pixmap(width: 33, height: 17)
         for i in 0..<original.pixels.count {
             original.pixels[i] = Pixmap.pack(

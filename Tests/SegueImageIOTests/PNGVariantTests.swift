@@ -71,7 +71,7 @@ import Testing
 
     @Test func interlacedRGBA() throws {
         let width = 13, height = 11
-        var random = TestRandom()
+        var random = SeededRandom()
         let samples = (0..<width * height * 4).map { _ in random.byte() }
         let png = try spngEncode(
             width: width, height: height, bitDepth: 8, colorType: SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, interlaced: true,

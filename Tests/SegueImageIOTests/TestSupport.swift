@@ -48,18 +48,6 @@ func close(_ p: UInt32, _ r: Int, _ g: Int, _ b: Int, _ a: Int = 255, tolerance:
         && abs(c.a - a) <= tolerance
 }
 
-/// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
-struct TestRandom {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
-    }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 24) }
-}
-
 /// Packed RGB bytes for a `width` × `height` image coloured by `color(x, y)`.
 func rgbImage(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> [UInt8] {
     var out: [UInt8] = []

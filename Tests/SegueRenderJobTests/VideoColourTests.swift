@@ -42,11 +42,7 @@ struct VideoColourTests {
         return Pixmap(width: width, height: height, pixels: pixels)
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-colour-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try SegueTestSupport.temporaryDirectory("colour") }
 
     /// Runs a tool and returns its standard output; throws with its standard error when it fails.
     static func run(_ executable: String, _ arguments: [String]) throws -> Data {

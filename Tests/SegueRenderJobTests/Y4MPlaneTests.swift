@@ -1,6 +1,7 @@
 @testable import SegueRender
 import SegueCore
 import SegueSamples
+import SegueTestSupport
 import Testing
 
 /// Y4M's planes from the C kernel against the same planes worked out pixel by pixel in Swift
@@ -10,12 +11,7 @@ import Testing
     static let bodies = Y4M.avx2 ? [false, true] : [false]
 
     static func noise(width: Int, height: Int, seed: UInt64) -> Pixmap {
-        var state = seed
-        let pixels = (0..<width * height).map { _ -> UInt32 in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return UInt32(truncatingIfNeeded: state >> 32) | 0xFF00_0000
-        }
-        return Pixmap(width: width, height: height, pixels: pixels)
+        SeededRandom.opaqueNoise(width: width, height: height, seed: seed)
     }
 
     @Test(arguments: [Y4M.Chroma.c444, .c420])
