@@ -194,8 +194,10 @@ public struct RenderJob: Sendable {
         return memory.frames
     }
 
-    private func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
-                     memory: MemoryStream?) throws -> Summary {
+    /// `memory`: a stream that takes every frame's pixels in order in place of `outputs` (`frames`,
+    /// `frameStream`).
+    func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
+             memory: (any FrameStream)?) throws -> Summary {
         if memory == nil { try checkChunk() }
         if memory == nil, let rate = gifRate, rate != storyboard.fps {
             // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
@@ -573,7 +575,7 @@ public struct RenderJob: Sendable {
 
     /// Creates the outputs (nothing is created before every check has passed): at most one directory of
     /// frames, and at most one stream, video or image.
-    func makeSink(width: Int, height: Int, memory: MemoryStream?, control: JobControl, frameCount: Int,
+    func makeSink(width: Int, height: Int, memory: (any FrameStream)?, control: JobControl, frameCount: Int,
                   videoFile: String? = nil, key: () -> String) throws -> Sink {
         // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
         let opaque = !storyboard.background.isTransparent
