@@ -4,7 +4,7 @@ RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
 .PHONY: all deps build release demo strips example test test-release test-slurm check-shaders bench bench-quick bench-deps dist test-dist clean \
-	fuzz-build fuzz fuzz-smoke soak test-sanitizers
+	fuzz-build fuzz fuzz-smoke soak test-sanitizers docs
 
 all: build
 
@@ -29,6 +29,12 @@ strips: release
 	mkdir -p docs/strips
 	rm -f docs/strips/*.png
 	for f in .build/strips/*-forward.png; do n=$$(basename $$f -forward.png); cp $$f docs/strips/$$n.png; done
+
+# The SegueRender documentation (Sources/SegueRender/SegueRender.docc and the doc comments) as a DocC archive in
+# .build/plugins/Swift-DocC/outputs/SegueRender.doccarchive, through swift-docc-plugin: about 45 s the first
+# time (the plugin and the symbol graphs are built), 9 s after (2 shared cores).
+docs:
+	$(SWIFT) package generate-documentation --target SegueRender
 
 # examples/library, a separate package that renders through the SegueRender library product: it must build on
 # its own and its PNG must equal the command line's, byte for byte.

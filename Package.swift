@@ -8,7 +8,8 @@ import PackageDescription
 
 let package = Package(
     name: "Segue",
-    platforms: [.macOS(.v13)],
+    // Linux is the platform (Debian 12 is what it is built and tested on): the backends need EGL/GLES and
+    // Glibc, so no Apple platform is claimed.
     products: [
         .executable(name: "segue", targets: ["segue"]),
         // What a program needs to render: the job layer, and the core, backends, image I/O and samples under it.
@@ -21,6 +22,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation --target SegueRender` (make docs): the DocC catalog in
+        // Sources/SegueRender/SegueRender.docc. A plugin: nothing of it is linked into a product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),

@@ -11,6 +11,10 @@ import SegueCore
 /// the core, the stretches of a row that an opaque item overwrites whole are skipped beneath it (`RowCover`),
 /// and the frame is cut into bands of rows that are drawn on all cores, each band drawing every item over a
 /// strip of rows while the strip is in cache (perspective items a tile at a time).
+///
+/// Confined, not `Sendable` (see `Renderer`): its loaded snapshots and test switches are plain mutable state,
+/// used by one thread at a time; any thread may make it and hand it on. A call spreads its frame's bands over
+/// `threads` threads of its own and returns when they are done.
 public final class CPUCompositor: Renderer {
     public let name = "cpu"
     /// Threads the bands are spread over.

@@ -1,5 +1,12 @@
 /// A backend: draws frames (draw lists, and custom transitions where it can) into premultiplied RGBA8.
 /// A job asks a renderer what it can do through `capabilities`, never by its type.
+///
+/// A renderer is confined, not `Sendable`: it is used by one thread at a time, one call at a time, and its
+/// calls are a conversation (`load(snapshots:)`, then frames that draw them), which two users would mix up
+/// even where each call is safe on its own. It is not bound to the thread that made it: a caller may hand it
+/// to another thread, and give it up meanwhile, as `RenderJob`'s async `run` and `frameStream` do for the
+/// job's duration. Inside a call a backend may use threads of its own (`CPUCompositor`'s bands, the GLES
+/// backend's GL thread).
 public protocol Renderer: AnyObject {
     /// A short name: `cpu`, `gles`.
     var name: String { get }

@@ -7,7 +7,9 @@ import SegueCore
 ///
 /// Every GL and EGL call goes through the renderer's own thread (`GLThread`), on which its context is current
 /// for its whole life, so renderers can be created, used from any thread (one call at a time) and dropped
-/// many times in one process; `deinit` deletes every GL object and the context.
+/// many times in one process; `deinit` deletes every GL object and the context. It is still confined, not
+/// `Sendable` (see `Renderer`): each call is safe from any thread, but loaded snapshots and in-flight readbacks
+/// belong to one user's sequence of calls.
 public final class GLESRenderer: Renderer {
     public let name = "gles"
     /// The platform the context runs on.

@@ -23,9 +23,12 @@ public struct RenderJob: Sendable {
         case video(String, ffmpegArguments: [String]? = nil)
     }
 
-    /// What is rendered. Screens are image paths (relative to `storyboardFile`'s directory) or `sample:home` /
-    /// `sample:detail`.
+    /// What is rendered. Screens are image paths (relative to `storyboardFile`'s directory), `sample:home` /
+    /// `sample:detail`, or `memory:NAME` for `images[NAME]`.
     public var storyboard: Storyboard
+    /// Images a program holds, which screens name as `memory:NAME`: premultiplied RGBA8, held to `maxPixels`
+    /// and resampled to the job's size as an image file is.
+    public var images: [String: Pixmap] = [:]
     /// Where the frames go: one output, or a directory of frames and a stream or video written together.
     public var outputs: [Output]
     /// Frames of the first step at these progress values instead of the timeline at `fps` (`--progress`).
@@ -86,6 +89,15 @@ public struct RenderJob: Sendable {
                   output: output)
     }
 
+    /// A job of one transition from the image `from` to the image `to` (`images["from"]`, `images["to"]`),
+    /// at `fps` frames per second.
+    public init(_ transition: Transition, from: Pixmap, to: Pixmap, fps: Double = 60, scale: Double = 1,
+                size: (width: Int, height: Int)? = nil, background: Color = .black, output: Output) {
+        self.init(transition, from: Screens.memoryPrefix + "from", to: Screens.memoryPrefix + "to", fps: fps, scale: scale,
+                  size: size, background: background, output: output)
+        images = ["from": from, "to": to]
+    }
+
     /// Reads a storyboard file: its problems are kept in `parseProblems` and reported by `run`, with those
     /// of its screens and steps, before anything renders. Tracks, shaders and shaders' images are read
     /// relative to it.
@@ -139,11 +151,12 @@ public struct RenderJob: Sendable {
         return words
     }
 
-    /// Paths in a storyboard file are relative to it; samples and absolute paths are as they are.
+    /// Paths in a storyboard file are relative to it; samples, images in memory and absolute paths are as they are.
     public static func resolver(_ storyboardFile: String?) -> @Sendable (String) -> String {
         let base = storyboardFile.map { ($0 as NSString).deletingLastPathComponent } ?? ""
         return { path in
-            path.hasPrefix("/") || path.hasPrefix("sample:") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+            path.hasPrefix("/") || path.hasPrefix("sample:") || path.hasPrefix(Screens.memoryPrefix) || base.isEmpty
+                ? path : (base as NSString).appendingPathComponent(path)
         }
     }
 
@@ -194,8 +207,10 @@ public struct RenderJob: Sendable {
         return memory.frames
     }
 
-    private func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
-                     memory: MemoryStream?) throws -> Summary {
+    /// `memory`: a stream that takes every frame's pixels in order in place of `outputs` (`frames`,
+    /// `frameStream`).
+    func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
+             memory: (any FrameStream)?) throws -> Summary {
         if memory == nil { try checkChunk() }
         if memory == nil, let rate = gifRate, rate != storyboard.fps {
             // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
@@ -414,7 +429,7 @@ public struct RenderJob: Sendable {
         }
         let loaded = Screens.load(storyboard.screens, order: storyboard.usedScreens,
                                   size: storyboard.size.map { ($0.width, $0.height) }, scale: storyboard.scale,
-                                  maxPixels: maxPixels, control: control, resolve: Self.resolver(storyboardFile))
+                                  maxPixels: maxPixels, memory: images, control: control, resolve: Self.resolver(storyboardFile))
         let size = loaded.size ?? Screens.defaultSize(scale: storyboard.scale)
         let frame = Size(Double(size.width) / storyboard.scale, Double(size.height) / storyboard.scale)
         guard let file = storyboardFile else {
@@ -497,7 +512,7 @@ public struct RenderJob: Sendable {
             (String(path.reversed().drop { $0 == "/" }.reversed()) as NSString).lastPathComponent
         }
         let resolve = Self.resolver(storyboardFile)
-        let inputs = storyboard.usedScreens.compactMap { storyboard.screens[$0] }.filter { !$0.hasPrefix("sample:") }.map(resolve)
+        let inputs = storyboard.usedScreens.compactMap { storyboard.screens[$0] }.filter { !$0.hasPrefix("sample:") && !$0.hasPrefix(Screens.memoryPrefix) }.map(resolve)
             + (storyboardFile.map { [$0] } ?? [])
         for output in outputs {
             switch output {
@@ -573,7 +588,7 @@ public struct RenderJob: Sendable {
 
     /// Creates the outputs (nothing is created before every check has passed): at most one directory of
     /// frames, and at most one stream, video or image.
-    func makeSink(width: Int, height: Int, memory: MemoryStream?, control: JobControl, frameCount: Int,
+    func makeSink(width: Int, height: Int, memory: (any FrameStream)?, control: JobControl, frameCount: Int,
                   videoFile: String? = nil, key: () -> String) throws -> Sink {
         // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
         let opaque = !storyboard.background.isTransparent

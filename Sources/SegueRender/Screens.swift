@@ -26,6 +26,33 @@ enum Screens {
         return try ImageDecoder.decode(contentsOf: source, maxPixels: maxPixels)
     }
 
+    /// How a screen names an image a program holds in memory (`RenderJob.images`): `memory:NAME`.
+    static let memoryPrefix = "memory:"
+
+    /// The image `memory:NAME` names in `images`, held to what a file is: at least one pixel, at most
+    /// `maxPixels`, and premultiplied RGBA8 (no colour channel above its alpha).
+    static func memoryImage(_ source: String, in images: [String: Pixmap], maxPixels: Int) throws -> Pixmap {
+        let name = String(source.dropFirst(memoryPrefix.count))
+        guard let image = images[name] else {
+            let known = images.keys.sorted().map { "\(memoryPrefix)\($0)" }
+            throw JobError.usage("'\(source)' names no image of the job's (\(known.isEmpty ? "it has none" : known.joined(separator: ", ")))")
+        }
+        guard image.width > 0, image.height > 0 else {
+            throw ImageIOError.invalidSize(path: source, width: image.width, height: image.height)
+        }
+        let (pixels, overflow) = image.width.multipliedReportingOverflow(by: image.height)
+        if overflow || pixels > maxPixels {
+            throw ImageIOError.tooManyPixels(path: source, width: image.width, height: image.height, limit: maxPixels)
+        }
+        if let k = image.pixels.firstIndex(where: { p in
+            let a = p >> 24
+            return p & 0xFF > a || (p >> 8) & 0xFF > a || (p >> 16) & 0xFF > a
+        }) {
+            throw JobError.usage("'\(source)' is not premultiplied RGBA8: pixel (\(k % image.width), \(k / image.width)) has a colour channel above its alpha")
+        }
+        return image
+    }
+
     /// A screen that is a video clip: its file, and its own pixel size (ffprobe's), checked before anything
     /// renders; its frames are decoded while the job runs (`ClipReader`).
     struct Clip {
@@ -37,13 +64,13 @@ enum Screens {
         var quarterTurns = 0
     }
 
-    /// Reads every screen: those in `order` first (the first one read sets the pixel size unless `size` does),
+    /// Reads every screen (`memory:NAME` from `memory`): those in `order` first (the first one read sets the pixel size unless `size` does),
     /// then the rest. Each still is resampled to that size where it differs (area-averaged when shrinking,
     /// Catmull-Rom when enlarging); a clip (`ClipReader.isClip`) is only probed here (with `control`), for its
     /// size and that ffmpeg opens it, and its declared size is held to `maxPixels` as a still's is, before
     /// anything is allocated at that size. A screen that cannot be read is a problem at `$.screens.NAME`.
     static func load(_ sources: [String: String], order: [String], size: (width: Int, height: Int)?, scale: Double,
-                     maxPixels: Int, control: JobControl? = nil,
+                     maxPixels: Int, memory: [String: Pixmap] = [:], control: JobControl? = nil,
                      resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
                                                                        size: (width: Int, height: Int)?,
                                                                        problems: [(name: String, error: JobError)]) {
@@ -56,6 +83,13 @@ enum Screens {
             guard let source = sources[name], images[name] == nil, clips[name] == nil else { continue }
             do {
                 let path = resolve(source)
+                if source.hasPrefix(memoryPrefix) {
+                    let image = try memoryImage(source, in: memory, maxPixels: maxPixels)
+                    let (w, h) = size ?? (image.width, image.height)
+                    size = (w, h)
+                    images[name] = image.width == w && image.height == h ? image : Resampler.resample(image, width: w, height: h)
+                    continue
+                }
                 if ClipReader.isClip(path) {
                     let probe = try ClipReader.probe(path, control: control)
                     let (pixels, overflow) = probe.width.multipliedReportingOverflow(by: probe.height)
