@@ -58,7 +58,7 @@ test-slurm: deps
 	$(SWIFT) build --product segue
 	scripts/test-slurm.sh .build/debug/segue
 
-# glslangValidator over Sources/SegueGLES/Shaders/ (SwiftPM embeds those files into SegueGLES at build time).
+# glslangValidator over Shaders/ (SwiftPM embeds those files into SegueGLES at build time).
 check-shaders: deps
 	scripts/check-shaders.sh
 

@@ -39,6 +39,8 @@ let package = Package(
         // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).
         .target(name: "CSegueKernels"),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CSegueKernels"]),
+        // The GLSL files live in the top-level Shaders/; Sources/SegueGLES/Shaders is a link to them, because SwiftPM
+        // takes a target's resources from inside its folder.
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSegueKernels"]),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Checks every shader in Sources/SegueGLES/Shaders/ (the files SwiftPM embeds into SegueGLES) with
+# Checks every shader in Shaders/ (the files SwiftPM embeds into SegueGLES) with
 # glslangValidator (the stage comes from the extension), and every variant of layer.frag (the #define
 # switches LayerVariant.swift compiles it with), and every shipped custom transition in transitions/ wrapped
 # as the renderer wraps it (transition.frag or transition100.frag, #line 1, the file).
 # Usage: scripts/check-shaders.sh    (from anywhere; exit status non-zero when any shader fails)
 set -euo pipefail
-cd "$(dirname "$0")/../Sources/SegueGLES/Shaders"
+cd "$(dirname "$0")/../Shaders"
 shopt -s nullglob
 status=0
 files=(*.vert *.frag)

@@ -1,5 +1,6 @@
-/// The GLSL ES sources in `Sources/SegueGLES/Shaders/`, built into the binary by SwiftPM: the target embeds
-/// that folder with `.embedInCode` (Package.swift), which gives each file as a `PackageResources.<name>` byte
+/// The GLSL ES sources in the top-level `Shaders/`, built into the binary by SwiftPM: the target embeds that
+/// folder (through the link `Sources/SegueGLES/Shaders`, as SwiftPM takes resources from inside a target) with
+/// `.embedInCode` (Package.swift), which gives each file as a `PackageResources.<name>` byte
 /// array (`layer.frag` becomes `PackageResources.layer_frag`), so there is no copy to keep in sync. SwiftPM
 /// cannot list them, so each file is named once here; a test checks that the lists match the folder.
 public enum ShaderSources {

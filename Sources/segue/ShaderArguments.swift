@@ -38,7 +38,7 @@ enum ShippedTransitionList {
     static var json: [[String: Any]] {
         ShaderLibrary.shipped.map { name, transition in
             [
-                "name": name, "file": "Sources/SegueGLES/Shaders/transitions/\(transition.name)", "summary": transition.summary,
+                "name": name, "file": "Shaders/transitions/\(transition.name)", "summary": transition.summary,
                 "duration": ShaderStep.defaultDuration, "curve": ShaderStep.defaultCurve.description,
                 "parameters": transition.parameters.map {
                     ["name": $0.name, "type": $0.type.rawValue, "default": $0.defaultValue.description, "help": $0.help]

@@ -2,12 +2,12 @@ import Foundation
 import SegueGLES
 import Testing
 
-/// The shaders built into the binary (`Sources/SegueGLES/Shaders/`, embedded by SwiftPM's `.embedInCode`) are
+/// The shaders built into the binary (`Shaders/`, embedded by SwiftPM's `.embedInCode`) are
 /// all listed in `ShaderSources`, and the files pass `glslangValidator`.
 @Suite struct ShaderSourcesTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    private static let shaders = root.appendingPathComponent("Sources/SegueGLES/Shaders")
+    private static let shaders = root.appendingPathComponent("Shaders")
 
     private static func files(in directory: URL, _ suffixes: [String]) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -19,7 +19,7 @@ import Testing
         let files = try Self.files(in: Self.shaders, [".vert", ".frag"])
         #expect(files.contains("layer.vert") && files.contains("layer.frag"))
         #expect(ShaderSources.files.map(\.name).sorted() == files,
-                "list each file of Sources/SegueGLES/Shaders/ in ShaderSources.files")
+                "list each file of Shaders/ in ShaderSources.files")
         for name in files {
             let text = try String(contentsOf: Self.shaders.appendingPathComponent(name), encoding: .utf8)
             #expect(ShaderSources.text(of: name) == text, "\(name) is not built in byte for byte")
@@ -28,7 +28,7 @@ import Testing
         let transitions = try Self.files(in: Self.shaders.appendingPathComponent("transitions"), [".glsl"])
         #expect(transitions.count == 5)
         #expect(ShaderSources.transitions.map(\.name) == transitions,
-                "list each file of Sources/SegueGLES/Shaders/transitions/ in ShaderSources.transitions, in name order")
+                "list each file of Shaders/transitions/ in ShaderSources.transitions, in name order")
         for name in transitions {
             let text = try String(contentsOf: Self.shaders.appendingPathComponent("transitions/\(name)"), encoding: .utf8)
             #expect(ShaderSources.transitions.first { $0.name == name }?.text == text, "\(name) is not built in byte for byte")
