@@ -17,7 +17,8 @@ enum GLESLibrary {
     static let result: Result<Void, EGLError> = {
         var line = [CChar](repeating: 0, count: 512)
         guard segue_gles_load(&line, line.count) != 0 else { return .success(()) }
-        return .failure(.libraryUnavailable(String(cString: line)))
+        let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return .failure(.libraryUnavailable(String(decoding: bytes, as: UTF8.self)))
     }()
 
     /// Whether `load()` has succeeded, without trying it (for clean-up that may run when it never was).
