@@ -30,7 +30,10 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CEGL", pkgConfig: "egl glesv2", providers: [.apt(["libegl-dev", "libgles-dev"])]),
+        // EGL and GLES 3 through a table of pointers that dlopen fills when a GLES renderer is first asked for
+        // (not linked: a program that draws on the CPU starts without libEGL.so.1 and libGLESv2.so.2). Built
+        // against the Khronos headers from libegl-dev and libgles-dev.
+        .target(name: "CEGL"),
 
         // The built-in effects are files (Sources/SegueCore/Effects/*.json), embedded as the shaders are.
         .target(name: "SegueCore", resources: [.embedInCode("Effects")]),

@@ -8,7 +8,7 @@
 #   scripts/gpu-check.sh, README, LICENSE
 #
 # EGL, GLES and GBM are not shipped: they must come from the machine's driver (glvnd's libEGL picks NVIDIA's
-# or Mesa's), and libgbm is opened at run time. Neither are glibc, libstdc++, libgcc_s or zlib, which every
+# or Mesa's), and all three are opened at run time (dlopen), so the archive draws on the CPU where there are none. Neither are glibc, libstdc++, libgcc_s or zlib, which every
 # Debian and Ubuntu system has (apt itself needs them) and which a driver loaded into the process must share.
 #
 # Usage: scripts/dist.sh [OUTDIR]   (default dist/; needs patchelf)

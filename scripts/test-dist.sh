@@ -33,5 +33,15 @@ $sudo unshare -m bash -euo pipefail -c '
   test -s "$root/demo/door-forward.png"
   answer=$(clean bin/segue-bench --no-such-flag 2>&1 || true)
   grep -q "segue-bench: unknown argument" <<<"$answer" || { echo "test-dist: segue-bench did not answer: $answer" >&2; exit 1; }
-  echo "test-dist: the archive runs with the toolchain and the build tree hidden"
+  # EGL and GLES are opened at run time: with them hidden too, the archive still renders (on the CPU) and says why.
+  if ldd bin/segue | grep -E "libEGL|libGLESv2"; then echo "test-dist: bin/segue links EGL or GLES" >&2; exit 1; fi
+  : > "$empty/.nolib"
+  for lib in $(/sbin/ldconfig -p | awk "\$1 == \"libEGL.so.1\" || \$1 == \"libGLESv2.so.2\" { print \$NF }"); do
+    mount --bind "$empty/.nolib" "$lib"
+  done
+  note=$(clean bin/segue render door --from sample:home --to sample:detail --progress 0.5 --backend auto --quiet --out "$root/nogles.png" 2>&1)
+  grep -q "libEGL.so.1 cannot be loaded" <<<"$note" && test -s "$root/nogles.png" \
+    || { echo "test-dist: without libEGL, --backend auto did not fall back naming it: $note" >&2; exit 1; }
+  clean bin/segue info | grep "^gles: unavailable - libEGL.so.1 cannot be loaded"
+  echo "test-dist: the archive runs with the toolchain and the build tree hidden, and on the CPU without EGL/GLES"
 ' _ "$toolchain" "$checkout" "$root"

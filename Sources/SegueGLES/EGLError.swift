@@ -9,6 +9,9 @@ public enum EGLError: Error, Equatable, CustomStringConvertible {
     case platformUnavailable(EGLPlatform, reason: String)
     /// Every platform was tried and none gave a context; the probes say why each failed.
     case noPlatform([PlatformProbe])
+    /// libEGL.so.1 or libGLESv2.so.2 cannot be loaded, or lacks a function; the line names which (and what
+    /// to install).
+    case libraryUnavailable(String)
     /// Context creation was switched off on purpose (`SEGUE_EGL_FAIL=1`, for fault tests).
     case disabled(String)
 
@@ -20,6 +23,8 @@ public enum EGLError: Error, Equatable, CustomStringConvertible {
             return "EGL platform \(platform.rawValue) is unavailable: \(reason)"
         case let .noPlatform(probes):
             return "no EGL platform gave a GLES 3 context (" + probes.map(\.description).joined(separator: "; ") + ")"
+        case let .libraryUnavailable(line):
+            return line
         case let .disabled(why):
             return "EGL context creation is disabled: \(why)"
         }

@@ -54,6 +54,9 @@ final class GLContext {
             let why = "\(failSwitch)=1 is set"
             return (.failure(.disabled(why)), platforms.map { PlatformProbe(platform: $0, ok: false, detail: why) })
         }
+        if case let .failure(error) = GLESLibrary.result {
+            return (.failure(error), platforms.map { PlatformProbe(platform: $0, ok: false, detail: error.description) })
+        }
         var probes: [PlatformProbe] = []
         for platform in platforms {
             do {

@@ -24,8 +24,8 @@ public final class GLESRenderer: Renderer {
     /// A renderer on `platform`, or on the first of gbm, device, surfaceless that gives a GLES 3 context; on
     /// the platform's `device` where given (with several, a hardware device is taken before a software one).
     /// Throws `EGLError.platformUnavailable` when a forced platform or device cannot be used,
-    /// `EGLError.noPlatform` when none can, `EGLError.disabled` when `SEGUE_EGL_FAIL=1`, and
-    /// `GLError.shaderCompile` if a shader fails.
+    /// `EGLError.noPlatform` when none can, `EGLError.libraryUnavailable` when libEGL.so.1 or libGLESv2.so.2
+    /// cannot be loaded, `EGLError.disabled` when `SEGUE_EGL_FAIL=1`, and `GLError.shaderCompile` if a shader fails.
     public convenience init(platform: EGLPlatform? = nil, device: EGLDeviceChoice? = nil) throws {
         try self.init(platform: platform, device: device, environment: ProcessInfo.processInfo.environment)
     }
@@ -69,7 +69,9 @@ public final class GLESRenderer: Renderer {
             return .success(try thread.sync {
                 switch platform {
                 case .gbm: return GLContext.renderNodes()
-                case .device: return try GLContext.eglDevices(EGLProcs.load(), client: EGLProcs.clientExtensions()).map(\.entry)
+                case .device:
+                    try GLESLibrary.load()
+                    return try GLContext.eglDevices(EGLProcs.load(), client: EGLProcs.clientExtensions()).map(\.entry)
                 case .surfaceless: return []
                 }
             })

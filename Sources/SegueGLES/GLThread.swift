@@ -95,7 +95,7 @@ final class GLThread: @unchecked Sendable {
         }
         // Release this thread's EGL state here, rather than in a thread-exit destructor that could race with
         // the driver's own clean-up at process exit.
-        eglReleaseThread()
+        if GLESLibrary.isLoaded { eglReleaseThread() }
         finished = true
         condition.broadcast()
         condition.unlock()

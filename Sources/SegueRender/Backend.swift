@@ -75,6 +75,8 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                 return "cpu (the EGL device is a software rasterizer, \(software), on the same cores: the CPU compositor is faster; --backend gles forces it)"
             }
             return "gles on \(gles.platform.rawValue) (\(gles.info.renderer))"
+        } catch EGLError.libraryUnavailable(let line) {
+            return "cpu (GLES is unavailable: \(line))"
         } catch {
             return "cpu (no EGL platform gave a GLES 3 context)"
         }

@@ -91,7 +91,7 @@ public struct Doctor: Sendable {
         /// Every backend that could be made agrees with the CPU compositor; a platform that was asked for by
         /// name must also be there.
         public var ok: Bool { backends.allSatisfy { $0.ok || ($0.unavailable != nil && !forced) } }
-        /// Whether the GLES platform was asked for by name.
+        /// Whether GLES was asked for by name (a platform, or GLES alone: `segue doctor --backend gles`).
         public var forced: Bool
 
         /// For each size timed on both, which backend delivers frames faster here: GLES drawing and reading
@@ -134,7 +134,15 @@ public struct Doctor: Sendable {
         let reference = CPUCompositor(threads: options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         if options.gles {
             var checked: Set<String> = []
-            for target in glesTargets() {
+            let (targets, probes) = glesTargets()
+            if targets.isEmpty {
+                // No platform initialises (no driver, or no libEGL at all): one line saying why; a failure only
+                // when GLES was asked for (`--backend gles`, `--egl-platform`).
+                let why = probes.isEmpty ? "no EGL platform gave a GLES 3 context"
+                    : Set(probes.map(\.detail)).count == 1 ? probes[0].detail : probes.map(\.description).joined(separator: "; ")
+                backends.append(BackendReport(backend: "gles", details: "", software: false, unavailable: why))
+            }
+            for target in targets {
                 progress("checking gles on \(target)")
                 backends.append(checkGLES(target, reference: reference, checkedDrivers: checked, control: control, progress: progress))
                 if let driver = backends.last?.driver { checked.insert(driver) }
@@ -147,13 +155,15 @@ public struct Doctor: Sendable {
             backends.append(report)
         }
         return Report(backends: backends, auto: BackendChoice.autoChoice(), tolerance: options.tolerance.description,
-                      seconds: Date().timeIntervalSince(start), forced: options.target != nil)
+                      seconds: Date().timeIntervalSince(start), forced: options.target != nil || (options.gles && !options.cpu))
     }
 
-    /// The platforms to check: the one asked for, or each one that initialises (tried in order).
-    private func glesTargets() -> [EGLTarget] {
-        if let target = options.target { return [target] }
-        return GLESRenderer.probe().filter(\.ok).map { EGLTarget(platform: $0.platform) }
+    /// The platforms to check: the one asked for, or each one that initialises (tried in order); with the
+    /// probes, which say why none does.
+    private func glesTargets() -> ([EGLTarget], [PlatformProbe]) {
+        if let target = options.target { return ([target], []) }
+        let probes = GLESRenderer.probe()
+        return (probes.filter(\.ok).map { EGLTarget(platform: $0.platform) }, probes)
     }
 
     // MARK: GLES against the CPU

@@ -113,8 +113,10 @@ struct DoctorCommand: ParsableCommand {
         for line in report.speedComparison { print("speed: \(line)") }
         for backend in report.backends { print(backend.verdict) }
         print("auto: \(report.auto)")
+        let why = report.forced && report.backends.contains { $0.unavailable != nil }
+            ? "a backend asked for is unavailable" : "a backend draws wrong"
         print(report.ok ? String(format: "doctor: ok (%.0f s)", report.seconds)
-                        : String(format: "doctor: FAILED - a backend draws wrong (%.0f s)", report.seconds))
+                        : String(format: "doctor: FAILED - %@ (%.0f s)", why, report.seconds))
     }
 
     /// The report with each backend's verdict line and the overall result spelled out.
