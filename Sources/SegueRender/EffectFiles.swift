@@ -13,7 +13,7 @@ public enum EffectFiles {
     public static func resolve(_ spec: String, reservedOptionNames: Set<String> = []) throws -> Effect {
         if isPath(spec) { return try load(spec, reservedOptionNames: reservedOptionNames) }
         guard let effect = EffectCatalog.named(spec) else {
-            throw JobError.usage("unknown effect '\(spec)' (effects: \(EffectCatalog.names); a file of your own is ./NAME.json; or --shader FILE.glsl)")
+            throw SegueError.invalidOption("effect", value: spec, "unknown effect '\(spec)' (effects: \(EffectCatalog.names); a file of your own is ./NAME.json; or a custom shader FILE.glsl)")
         }
         return effect
     }
@@ -25,14 +25,14 @@ public enum EffectFiles {
         do {
             bytes = try InputFile.read(path, limit: Effect.maxFileBytes)
         } catch let .unreadable(_, reason) {
-            throw JobError.failure("cannot read the effect file '\(path)': \(reason)")
+            throw SegueError(.inputUnreadable(path: path), "cannot read the effect file '\(path)': \(reason)")
         } catch {
-            throw JobError.failure("the effect file \(error)")
+            throw SegueError(SegueError.from(error).kind, "the effect file \(error)")
         }
         do {
             return try Effect(json: Data(bytes), file: path, reservedOptionNames: reservedOptionNames)
         } catch {
-            throw JobError(.usage, lines: error.problems.map { "\(error.file): \($0)" })
+            throw SegueError(.invalidInput(path: error.file), lines: error.problems.map { "\(error.file): \($0)" })
         }
     }
 }
