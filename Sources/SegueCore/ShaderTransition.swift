@@ -45,7 +45,7 @@ public struct ShaderTransition: Sendable, Equatable {
         }
     }
 
-    /// Parses `source`; `name` is how errors name the file. Throws `SegueError.failed` naming the file and
+    /// Parses `source`; `name` is how errors name the file. Throws `SegueError` `.invalidShader(path:)` naming the file and
     /// line for a uniform declaration it cannot read, a parameter of a type Segue cannot set, a default that
     /// is not of its type, a parameter declared twice, or a file with no `transition` function.
     public init(name: String, source: String) throws {

@@ -13,7 +13,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// The renderer for this choice. `auto` is GLES on a hardware device, the CPU compositor on a software
     /// rasterizer (llvmpipe, softpipe, SwiftShader) or when no context can be made (then with one `note`
     /// saying why); `gles`, or a forced `platform`, with no usable EGL is a failure. A job that plays
-    /// custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then a usage error.
+    /// custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then `.unsupported(backend: "cpu")`.
     public func makeRenderer(platform: EGLPlatform? = nil, device: EGLDeviceChoice? = nil, threads: Int? = nil, needsShaders: String? = nil,
                              note: (String) -> Void = { _ in }) throws -> any Renderer {
         let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -8,8 +8,8 @@ public enum EffectFiles {
     /// Whether `spec` names a file rather than a built-in effect.
     public static func isPath(_ spec: String) -> Bool { spec.contains("/") || spec.lowercased().hasSuffix(".json") }
 
-    /// The built-in effect `spec`, or the effect file at `spec`; a usage error naming every problem otherwise,
-    /// a failure when the file cannot be read. The file's options may not take `reservedOptionNames`.
+    /// The built-in effect `spec`, or the effect file at `spec`; `.invalidOption` for an unknown
+    /// name, `.invalidInput(path:)` naming every problem of a file, `.inputUnreadable(path:)` when it cannot be read. The file's options may not take `reservedOptionNames`.
     public static func resolve(_ spec: String, reservedOptionNames: Set<String> = []) throws -> Effect {
         if isPath(spec) { return try load(spec, reservedOptionNames: reservedOptionNames) }
         guard let effect = EffectCatalog.named(spec) else {
@@ -18,8 +18,9 @@ public enum EffectFiles {
         return effect
     }
 
-    /// Reads and checks the effect file at `path`: a file that cannot be read is a failure, as an image that
-    /// cannot be is; one that reads but is not a good effect file, a usage error naming each problem.
+    /// Reads and checks the effect file at `path`: a file that cannot be read is `.inputUnreadable(path:)`, as an
+    /// image that cannot be is; one that reads but is not a good effect file, `.invalidInput(path:)` naming each
+    /// problem, one a line.
     public static func load(_ path: String, reservedOptionNames: Set<String> = []) throws -> Effect {
         let bytes: [UInt8]
         do {
