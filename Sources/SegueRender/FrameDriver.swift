@@ -32,9 +32,11 @@ enum FrameDriver {
                 do {
                     try renderer.load(snapshots: snapshots)
                 } catch {
-                    // The backend counts snapshots; the user knows files.
+                    // The backend counts snapshots; the user knows files. A backend's failure keeps its kind (a GPU
+                    // call, a limit) under the message naming the files.
                     let size = snapshots.first.map { "\($0.width)x\($0.height)" } ?? ""
-                    throw SegueError.failed("cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
+                    let cause = SegueError.from(error)
+                    throw SegueError(cause.isUsageError ? .failed : cause.kind, "cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
                 }
                 let frame = { (n: Int) throws -> RenderFrame in
                     try control?.check()
