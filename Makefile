@@ -44,11 +44,13 @@ example: build
 	.build/debug/segue render door --from sample:home --to sample:detail --progress 0.5 --backend cpu --quiet --out .build/example-cli.png
 	cmp .build/example-library.png .build/example-cli.png && echo "example: the library's PNG equals segue render's"
 
-# Unit, golden, GLES-against-CPU and command-line tests, then every shader through glslangValidator.
+# Unit, golden, GLES-against-CPU and command-line tests, then every shader through glslangValidator, then no
+# command-line flag in the library's strings (scripts/check-library-words.sh).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/check-shaders.sh
+	scripts/check-library-words.sh
 
 # A real single-node Slurm (installed if missing) renders a storyboard as a 4-task job array; the frames must
 # equal a single-process run byte for byte; then as 4 chunks of an .mp4, joined by the last task, which must

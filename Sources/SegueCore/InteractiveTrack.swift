@@ -33,23 +33,23 @@ public struct InteractiveTrack: Sendable, Equatable {
     /// Checks the samples (at least one, times finite, >= 0 and non-decreasing, progress finite) and clamps
     /// progress to `[0, 1]`; throws a usage error naming the first bad sample (1-based).
     public init(samples: [Sample], threshold: Double = defaultThreshold, duration: Double) throws {
-        guard !samples.isEmpty else { throw SegueError.invalidValue("the track has no samples (expected lines 'time,progress')") }
+        guard !samples.isEmpty else { throw SegueError(.invalidInput(path: nil), "the track has no samples (expected lines 'time,progress')") }
         guard threshold.isFinite, (0...1).contains(threshold) else {
-            throw SegueError.invalidValue("the threshold must be in [0, 1], not \(threshold.compact)")
+            throw SegueError.invalidOption("threshold", value: threshold.compact, "the threshold must be in [0, 1], not \(threshold.compact)")
         }
         guard duration.isFinite, duration > 0 else {
-            throw SegueError.invalidValue("the duration must be a positive number of seconds, not \(duration.compact)")
+            throw SegueError.invalidOption("duration", value: duration.compact, "the duration must be a positive number of seconds, not \(duration.compact)")
         }
         var previous = 0.0
         for (i, s) in samples.enumerated() {
             guard s.time.isFinite, s.progress.isFinite else {
-                throw SegueError.invalidValue("track sample \(i + 1): time and progress must be finite numbers")
+                throw SegueError(.invalidInput(path: nil), "track sample \(i + 1): time and progress must be finite numbers")
             }
             guard s.time <= Self.maxTime else {
-                throw SegueError.invalidValue("track sample \(i + 1): time \(s.time.compact) s is past \(Self.maxTime.compact) s, the longest a drag may last")
+                throw SegueError(.invalidInput(path: nil), "track sample \(i + 1): time \(s.time.compact) s is past \(Self.maxTime.compact) s, the longest a drag may last")
             }
             guard s.time >= previous else {
-                throw SegueError.invalidValue("track sample \(i + 1): time \(s.time.compact) is before the previous sample's (times must be >= 0 and non-decreasing)")
+                throw SegueError(.invalidInput(path: nil), "track sample \(i + 1): time \(s.time.compact) is before the previous sample's (times must be >= 0 and non-decreasing)")
             }
             previous = s.time
         }
@@ -70,7 +70,7 @@ public struct InteractiveTrack: Sendable, Equatable {
             let values = fields.map { Double($0) }
             guard fields.count == 2, let time = values[0], let progress = values[1] else {
                 if samples.isEmpty && n == firstContentLine(text) { continue }  // a header
-                throw SegueError.invalidValue("line \(n + 1): '\(line)' is not 'time,progress' (two numbers)")
+                throw SegueError(.invalidInput(path: nil), "line \(n + 1): '\(line)' is not 'time,progress' (two numbers)")
             }
             samples.append(Sample(time: time, progress: progress))
         }

@@ -98,7 +98,7 @@ extension Renderer {
     }
 
     private func unsupported(_ transition: ShaderTransition) -> SegueError {
-        .failed("\(transition.name) is a custom shader, which the \(name) backend does not run (it needs GLES)")
+        SegueError(.unsupported(backend: name), "\(transition.name) is a custom shader, which the \(name) backend does not run (it needs GLES)")
     }
 
     public func draw(_ frame: RenderFrame, into target: inout Pixmap) throws {
@@ -133,7 +133,7 @@ extension Renderer {
 
     public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
                            deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        throw SegueError.failed("the \(name) backend does not convert frames to YCbCr planes")
+        throw SegueError(.unsupported(backend: name), "the \(name) backend does not convert frames to YCbCr planes")
     }
 
     /// Draws `count` draw lists in order into new buffers (see `drawFrames(count:frame:buffer:deliver:)`).

@@ -1,18 +1,96 @@
-/// Errors of the core: each carries the one line the command line prints.
-public enum SegueError: Error, Equatable, CustomStringConvertible {
-    /// A value the user gave that is out of range or malformed (a usage error).
-    case invalidValue(String)
-    /// Work that could not be done (a failure).
-    case failed(String)
+/// The one error the library throws: a kind a program can switch on, with the data it names (the path, the
+/// option and its value, the failing GPU call), and the message a person reads.
+///
+/// Every public entry point of Segue (a `RenderJob`'s run, loading effect files and shaders, validating a
+/// transition, the doctor's checks, chunking and joining) throws only this type; the modules' own error
+/// types (`ImageIOError`, `EGLError`, `GLError`...) are turned into it before they leave the library. The
+/// message says what is wrong in the library's terms (the job's `overwrite`, the effect's option `edge`),
+/// never a command-line flag: a command line maps the kind to its own words and exit status.
+///
+/// ```swift
+/// do { try job.run() } catch let error as SegueError {
+///     switch error.kind {
+///     case let .inputUnreadable(path): print("missing: \(path)")
+///     case .gpu(let call): print("GPU failed in \(call)")
+///     default: print(error.message)
+///     }
+/// }
+/// ```
+public struct SegueError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, with what a caller needs to act on it.
+    public enum Kind: Sendable, Equatable {
+        /// An input (a screen, a clip, a storyboard, an effect file, a track, a shader, an image) is missing
+        /// or cannot be read.
+        case inputUnreadable(path: String)
+        /// An option's value is out of range or malformed. `effect` names the effect the option belongs to
+        /// (nil for an option of the job itself, such as `output`, `progress` or `shard`); `option` is the
+        /// option's name without any prefix, `value` the value as given.
+        case invalidOption(effect: String?, option: String, value: String)
+        /// A file's contents the user must change (a storyboard's or an effect file's problems, one in each
+        /// of `lines`); `path` is nil for contents given as a string.
+        case invalidInput(path: String?)
+        /// A shader file that the shader parser or the GLES compiler rejected (its message carries the file's
+        /// line numbers or the compiler's log).
+        case invalidShader(path: String)
+        /// What was asked is not supported on this backend (a custom shader on the CPU compositor...).
+        case unsupported(backend: String)
+        /// The output is in use: held by another job running now (`byRunningJob`), or holding the frames or
+        /// chunks of another job, which the job may replace only when allowed to overwrite them.
+        case outputInUse(path: String, byRunningJob: Bool)
+        /// A limit was reached: `name` is the limit (`maxPixels`, `maxFrames`, `memory`, `timeLimit`).
+        case resourceLimit(name: String)
+        /// An EGL or GLES failure; `call` names the failing call (`eglInitialize`, `glReadPixels`...).
+        case gpu(call: String)
+        /// The job was cancelled (`JobControl.cancel()`); its partial output is removed.
+        case interrupted
+        /// The reader of a stream (standard output, a FIFO) closed it: the job ended cleanly, short.
+        case outputClosed
+        /// Anything else: a disk, a child process (ffmpeg), a thread that could not start.
+        case failed
+    }
 
-    public var description: String {
-        switch self {
-        case let .invalidValue(m), let .failed(m): return m
+    public let kind: Kind
+    /// The message, one line per problem.
+    public let message: String
+    /// The message's lines: the message itself, or one line per problem of a list (a storyboard's, an effect
+    /// file's). A line break inside a line (a file name holding one) is part of that line, never a line of its
+    /// own: a program that shows each line on its own must escape it there.
+    public let lines: [String]
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+        lines = [message]
+    }
+
+    /// An error of several problems, one a line.
+    public init(_ kind: Kind, lines: [String]) {
+        self.kind = kind
+        self.lines = lines
+        message = lines.joined(separator: "\n")
+    }
+
+    public var description: String { message }
+
+    /// True for an error the caller must fix in what it asked (an option, a file's contents, a backend that
+    /// cannot do it, an output holding another job's frames); false for a failure of the work itself.
+    public var isUsageError: Bool {
+        switch kind {
+        case .invalidOption, .invalidInput, .unsupported: return true
+        case let .outputInUse(_, byRunningJob): return !byRunningJob
+        // A job of more frames than `maxFrames` is refused before it starts; other limits are met by the work.
+        case let .resourceLimit(name): return name == "maxFrames"
+        case .inputUnreadable, .invalidShader, .gpu, .interrupted, .outputClosed, .failed: return false
         }
     }
 
-    public var isUsageError: Bool {
-        if case .invalidValue = self { return true }
-        return false
+    public static let interrupted = SegueError(.interrupted, "interrupted")
+
+    /// An option's value out of range or malformed.
+    public static func invalidOption(_ option: String, of effect: String? = nil, value: String, _ message: String) -> SegueError {
+        SegueError(.invalidOption(effect: effect, option: option, value: value), message)
     }
+
+    /// A failure of no other kind.
+    public static func failed(_ message: String) -> SegueError { SegueError(.failed, message) }
 }

@@ -45,7 +45,7 @@ public struct ShaderTransition: Sendable, Equatable {
         }
     }
 
-    /// Parses `source`; `name` is how errors name the file. Throws `SegueError.failed` naming the file and
+    /// Parses `source`; `name` is how errors name the file. Throws `SegueError` `.invalidShader(path:)` naming the file and
     /// line for a uniform declaration it cannot read, a parameter of a type Segue cannot set, a default that
     /// is not of its type, a parameter declared twice, or a file with no `transition` function.
     public init(name: String, source: String) throws {
@@ -95,7 +95,7 @@ public struct ShaderTransition: Sendable, Equatable {
                 }
                 guard words.first == "uniform" else { continue }
                 guard statement.hasSemicolon else {
-                    throw SegueError.failed("\(name):\(number): end a uniform declaration on its line, as 'uniform T name; // = default': \(trimmed)")
+                    throw SegueError(.invalidShader(path: name), "\(name):\(number): end a uniform declaration on its line, as 'uniform T name; // = default': \(trimmed)")
                 }
                 let declaration = try ShaderTransition.declaration(String(masked[statement.code]), file: name, line: number)
                 let kept = declaration.names.filter { !ShaderTransition.reservedNames.contains($0) }
@@ -109,22 +109,22 @@ public struct ShaderTransition: Sendable, Equatable {
                 for parameterName in kept {
                     guard let type = ShaderType(rawValue: declaration.type) else {
                         let types = ShaderType.allCases.map(\.rawValue).joined(separator: ", ")
-                        throw SegueError.failed("\(name):\(number): uniform \(declaration.type) \(parameterName): a parameter must be one of \(types)")
+                        throw SegueError(.invalidShader(path: name), "\(name):\(number): uniform \(declaration.type) \(parameterName): a parameter must be one of \(types)")
                     }
                     // A comment's default is the last declared name's: `uniform float a, b; // = 0.5` is b's.
                     let text = parameterName == declaration.names.last ? defaultText : nil
                     var value = ShaderValue.zero(type)
                     if let text {
                         guard type != .sampler2D else {
-                            throw SegueError.failed("\(name):\(number): \(parameterName) is a sampler2D: its image is given with --param, not a default")
+                            throw SegueError(.invalidShader(path: name), "\(name):\(number): \(parameterName) is a sampler2D: its image is given as a parameter value, not a default")
                         }
                         guard let parsed = ShaderTransition.defaultValue(text, type) else {
-                            throw SegueError.failed("\(name):\(number): the default '\(text)' of \(parameterName) is not a \(type.rawValue)")
+                            throw SegueError(.invalidShader(path: name), "\(name):\(number): the default '\(text)' of \(parameterName) is not a \(type.rawValue)")
                         }
                         value = parsed
                     }
                     if parameters.contains(where: { $0.name == parameterName }) {
-                        throw SegueError.failed("\(name):\(number): \(parameterName) is declared twice")
+                        throw SegueError(.invalidShader(path: name), "\(name):\(number): \(parameterName) is declared twice")
                     }
                     parameters.append(ShaderParameter(name: parameterName, type: type, defaultValue: value,
                                                       hasDeclaredDefault: text != nil,
@@ -138,7 +138,7 @@ public struct ShaderTransition: Sendable, Equatable {
             bodyLines.append(String(chars))
         }
         guard ShaderTransition.definesTransition(text) else {
-            throw SegueError.failed("\(name): defines no 'vec4 transition(vec2 uv)'")
+            throw SegueError(.invalidShader(path: name), "\(name): defines no 'vec4 transition(vec2 uv)'")
         }
         let (body, initializers) = ShaderTransition.takingGlobalInitializers(bodyLines.joined(separator: "\n"))
         self.parameters = parameters
@@ -269,7 +269,7 @@ public struct ShaderTransition: Sendable, Equatable {
             let name = word()
             rest = rest.trimmingWhitespace
             guard !type.isEmpty, !name.isEmpty, rest.isEmpty || rest.first == "," else {
-                throw SegueError.failed("\(file):\(number): cannot read this uniform declaration: \(Substring(statement).trimmingWhitespace);")
+                throw SegueError(.invalidShader(path: file), "\(file):\(number): cannot read this uniform declaration: \(Substring(statement).trimmingWhitespace);")
             }
             names.append(String(name))
             if !rest.isEmpty { rest = rest.dropFirst() }

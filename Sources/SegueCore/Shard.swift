@@ -12,9 +12,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(index: Int, count: Int) throws {
-        guard count >= 1 else { throw SegueError.invalidValue("the shard count must be >= 1, not \(count)") }
+        guard count >= 1 else { throw SegueError.invalidOption("shard", value: "\(index)/\(count)", "the shard count must be >= 1, not \(count)") }
         guard (0..<count).contains(index) else {
-            throw SegueError.invalidValue("the shard index must be in 0...\(count - 1), not \(index)")
+            throw SegueError.invalidOption("shard", value: "\(index)/\(count)", "the shard index must be in 0...\(count - 1), not \(index)")
         }
         self.init(uncheckedIndex: index, count: count)
     }
@@ -23,7 +23,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else {
-            throw SegueError.invalidValue("'\(text)' is not a shard I/N (for example 0/4)")
+            throw SegueError.invalidOption("shard", value: text, "'\(text)' is not a shard I/N (for example 0/4)")
         }
         try self.init(index: i, count: n)
     }

@@ -64,7 +64,7 @@ extension Storyboard {
     }
 
     /// Problems of the transitions on a frame of `frame` points (`Transition.validate(frame:)` for each step),
-    /// each at its step's path; option names lose their `--`.
+    /// each at its step's path (an option's, when the error names an option the step sets).
     public func problems(frame: Size, stepPaths: [String]? = nil) -> [StoryboardProblem] {
         var problems: [StoryboardProblem] = []
         for (i, step) in timeline.enumerated() {
@@ -77,11 +77,12 @@ extension Storyboard {
             do {
                 try transition.validate(frame: frame)
             } catch {
-                let message = "\(error)".replacingOccurrences(of: "--", with: "")
-                let word = String(message.prefix { $0 != " " && $0 != "," })
-                if transition.options.setNames.contains(word) {
-                    problems.append(StoryboardProblem("\(path).options.\(word)", message))
-                } else if word == "duration" {
+                let message = "\(error)"
+                var option = ""
+                if let error = error as? SegueError, case let .invalidOption(_, name, _) = error.kind { option = name }
+                if transition.options.setNames.contains(option) {
+                    problems.append(StoryboardProblem("\(path).options.\(option)", message))
+                } else if option == "duration" {
                     problems.append(StoryboardProblem("\(path).duration", message))
                 } else {
                     problems.append(StoryboardProblem(path, message))

@@ -52,21 +52,21 @@ public enum TimingCurve: Sendable, Equatable, Hashable, CustomStringConvertible 
             let inner = s.dropFirst(prefix.count + 1).dropLast()
             let values = inner.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
             guard values.count == count, values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
-                throw SegueError.invalidValue("curve '\(text)' needs \(count) numbers: \(prefix)(\(count == 4 ? "x1,y1,x2,y2" : "damping,velocity"))")
+                throw SegueError.invalidOption("curve", value: text, "curve '\(text)' needs \(count) numbers: \(prefix)(\(count == 4 ? "x1,y1,x2,y2" : "damping,velocity"))")
             }
             return values.map { $0! }
         }
         if let v = try arguments("cubic", count: 4) {
             guard (0...1).contains(v[0]), (0...1).contains(v[2]) else {
-                throw SegueError.invalidValue("curve '\(text)': x1 and x2 must be in [0, 1]")
+                throw SegueError.invalidOption("curve", value: text, "curve '\(text)': x1 and x2 must be in [0, 1]")
             }
             self = .cubic(v[0], v[1], v[2], v[3]); return
         }
         if let v = try arguments("spring", count: 2) {
-            guard v[0] > 0 else { throw SegueError.invalidValue("curve '\(text)': damping must be > 0") }
+            guard v[0] > 0 else { throw SegueError.invalidOption("curve", value: text, "curve '\(text)': damping must be > 0") }
             self = .spring(damping: v[0], velocity: v[1]); return
         }
-        throw SegueError.invalidValue(
+        throw SegueError.invalidOption("curve", value: text,
             "unknown curve '\(text)' (use linear, ease-in, ease-out, ease-in-out, default, cubic(x1,y1,x2,y2) or spring(damping,velocity))")
     }
 }

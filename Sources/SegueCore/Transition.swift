@@ -32,28 +32,33 @@ public struct Transition: Sendable, Equatable {
     public func validate(frame: Size) throws {
         let takes = effect.options
         if let stray = options.setNames.first(where: { effect.option($0) == nil }) {
-            let list = takes.isEmpty ? "takes no options" : "takes " + takes.map { "--" + $0.name }.joined(separator: ", ")
-            throw SegueError.invalidValue("--\(stray) does not apply to \(effect.name), which \(list)")
+            let list = takes.isEmpty ? "takes no options" : "takes " + takes.map(\.name).joined(separator: ", ")
+            throw SegueError.invalidOption(stray, of: effect.name, value: "\(options[stray].map { "\($0)" } ?? "")", "\(stray) does not apply to \(effect.name), which \(list)")
         }
         guard duration.isFinite, duration > 0 else {
-            throw SegueError.invalidValue("--duration must be a positive number of seconds, not \(duration.compact)")
+            throw SegueError.invalidOption("duration", of: effect.name, value: duration.compact, "duration must be a positive number of seconds, not \(duration.compact)")
         }
         var counts: [String: Int] = [:]
         for option in takes {
             guard let value = options[option.name] else {
                 if option.defaultValue == .required {
-                    throw SegueError.invalidValue("\(effect.name) needs --\(option.name) \(option.valueName)")
+                    throw SegueError.invalidOption(option.name, of: effect.name, value: "", "\(effect.name) needs \(option.name) \(option.valueName)")
                 }
                 continue
             }
-            try option.check(value, frame: frame)
+            do {
+                try option.check(value, frame: frame)
+            } catch let error as SegueError {
+                guard case let .invalidOption(nil, name, text) = error.kind else { throw error }
+                throw SegueError(.invalidOption(effect: effect.name, option: name, value: text), error.message)
+            }
             if option.repeatable { counts[option.name] = value.items.count }
         }
         // Repeated options go in pairs: each given once (for every pair) or as often as the most repeated.
         if let most = counts.values.max(), most > 1,
            let odd = counts.sorted(by: { $0.key < $1.key }).first(where: { $0.value != 1 && $0.value != most }) {
             let longest = counts.first { $0.value == most }!.key
-            throw SegueError.invalidValue("--\(odd.key) is given \(odd.value) times but --\(longest) \(most) times (give it once for all, or once for each)")
+            throw SegueError.invalidOption(odd.key, of: effect.name, value: "\(options[odd.key].map { "\($0)" } ?? "")", "\(odd.key) is given \(odd.value) times but \(longest) \(most) times (give it once for all, or once for each)")
         }
     }
 

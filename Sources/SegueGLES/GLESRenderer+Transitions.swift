@@ -25,17 +25,17 @@ public final class PreparedTransition: PreparedShader, @unchecked Sendable {
 extension GLESRenderer {
     /// Compiles `transition` on this renderer (once per text: later calls reuse the program) with `values`
     /// over its defaults (from `ShaderTransition.values(assigning:)`). Throws `GLError.transitionCompile`,
-    /// whose lines read `FILE:LINE: error: ...` with the file's own line numbers, and `SegueError.invalidValue`
+    /// whose lines read `FILE:LINE: error: ...` with the file's own line numbers, and `SegueError.invalidOption`
     /// for a value of a parameter the file does not declare, or of another type, or a `sampler2D` with no image.
     /// The images of `sampler2D` parameters are uploaded here, once per renderer and image.
     public func prepare(_ transition: ShaderTransition, values: [String: ShaderValue] = [:]) throws -> PreparedTransition {
         var all = transition.defaults
         for (name, value) in values {
             guard let parameter = transition.parameter(named: name) else {
-                throw SegueError.invalidValue("\(transition.name) declares no parameter '\(name)'")
+                throw SegueError.invalidOption(name, of: transition.name, value: "\(value)", "\(transition.name) declares no parameter '\(name)'")
             }
             guard parameter.type == value.type else {
-                throw SegueError.invalidValue("\(name) is declared \(parameter.type.rawValue), not \(value.type.rawValue)")
+                throw SegueError.invalidOption(name, of: transition.name, value: "\(value)", "\(name) is declared \(parameter.type.rawValue), not \(value.type.rawValue)")
             }
             all[name] = value
         }

@@ -40,7 +40,7 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .invalidSize(path, width, height):
             return "'\(path)' has an invalid size of \(width)x\(height) pixels"
         case let .tooManyPixels(path, width, height, limit):
-            return "'\(path)' is \(width)x\(height) pixels, over the limit of \(limit) pixels (--max-pixels)"
+            return "'\(path)' is \(width)x\(height) pixels, over the limit of \(limit) pixels (maxPixels)"
         case let .encodingFailed(detail):
             return "cannot encode PNG (libspng: \(detail))"
         case let .unwritable(path, reason):

@@ -13,18 +13,18 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// The renderer for this choice. `auto` is GLES on a hardware device, the CPU compositor on a software
     /// rasterizer (llvmpipe, softpipe, SwiftShader) or when no context can be made (then with one `note`
     /// saying why); `gles`, or a forced `platform`, with no usable EGL is a failure. A job that plays
-    /// custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then a usage error.
+    /// custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then `.unsupported(backend: "cpu")`.
     public func makeRenderer(platform: EGLPlatform? = nil, device: EGLDeviceChoice? = nil, threads: Int? = nil, needsShaders: String? = nil,
                              note: (String) -> Void = { _ in }) throws -> any Renderer {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let shaders = needsShaders {
             if self == .cpu {
-                throw JobError.usage("\(shaders) needs the GLES backend (--backend auto or gles): the CPU compositor does not run GLSL")
+                throw SegueError(.unsupported(backend: "cpu"), "\(shaders) needs the GLES backend (auto or gles): the CPU compositor does not run GLSL")
             }
             do {
                 return Self.tuned(try GLESRenderer(platform: platform, device: device))
             } catch {
-                throw JobError.failure("\(shaders) needs the GLES backend, which is unavailable: \(error)")
+                throw SegueError(SegueError.from(error).kind, "\(shaders) needs the GLES backend, which is unavailable: \(error)")
             }
         }
         if self == .cpu { return CPUCompositor(threads: threads ?? cores) }
@@ -38,7 +38,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             return Self.tuned(gles)
         } catch {
             if self == .gles || platform != nil || device != nil {
-                throw JobError.failure("the GLES backend is unavailable: \(error)")
+                throw SegueError(SegueError.from(error).kind, "the GLES backend is unavailable: \(error)")
             }
             note("GLES is unavailable (\(error)); using the CPU compositor")
             return CPUCompositor(threads: threads ?? cores)
@@ -72,7 +72,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         do {
             let gles = try GLESRenderer()
             if let software = softwareRasterizer(gles) {
-                return "cpu (the EGL device is a software rasterizer, \(software), on the same cores: the CPU compositor is faster; --backend gles forces it)"
+                return "cpu (the EGL device is a software rasterizer, \(software), on the same cores: the CPU compositor is faster; the gles backend forces it)"
             }
             return "gles on \(gles.platform.rawValue) (\(gles.info.renderer))"
         } catch EGLError.libraryUnavailable(let line) {

@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 
 /// A child process (ffprobe, a clip's ffmpeg decoder) in a process group of its own, so that ending it ends
 /// whatever it started as well: a wrapper script's children, which hold its pipes open after it has gone.
@@ -40,7 +41,7 @@ final class ChildProcess: @unchecked Sendable {
     private var control: JobControl?
 
     /// Spawns `executable` with `arguments` (without the program's name) in a new process group; throws
-    /// `JobError.failure` naming the executable and the failing call.
+    /// `SegueError.failed` naming the executable and the failing call.
     init(executable: String, arguments: [String], input: Stream = .null, output: Stream = .null,
          control: JobControl? = nil) throws {
         self.executable = executable
@@ -128,8 +129,8 @@ final class ChildProcess: @unchecked Sendable {
     private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? =
         dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self) }
 
-    private static func failure(_ call: String, _ executable: String, _ code: Int32) -> JobError {
-        JobError.failure("cannot start \((executable as NSString).lastPathComponent): \(call): \(String(cString: strerror(code)))")
+    private static func failure(_ call: String, _ executable: String, _ code: Int32) -> SegueError {
+        SegueError.failed("cannot start \((executable as NSString).lastPathComponent): \(call): \(String(cString: strerror(code)))")
     }
 
     /// Records the child's process group with `control` (for a child started before the job's control was at

@@ -143,7 +143,7 @@ public struct ChunkedVideo: Sendable {
         do {
             try FileWriter.writeAtomically(bytes, to: path)
         } catch {
-            throw JobError(classifying: error) ?? JobError.failure("cannot write '\(path)': \(error)")
+            throw SegueError(classifying: error) ?? SegueError.failed("cannot write '\(path)': \(error)")
         }
     }
 
@@ -151,7 +151,7 @@ public struct ChunkedVideo: Sendable {
     /// `replace`, writes the manifest. Returns whether the chunk is already complete.
     func open(_ manifest: Manifest, chunk: Chunk, replace: Bool) throws -> Bool {
         if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw JobError.failure("cannot create '\(directory)': \(ErrnoReason.text(errno))")
+            throw SegueError.failed("cannot create '\(directory)': \(ErrnoReason.text(errno))")
         }
         if let recorded = readManifest(), recorded != manifest {
             guard replace else { throw Problem.otherJob(directory: directory) }
@@ -193,7 +193,7 @@ public struct ChunkedVideo: Sendable {
     func record(_ chunk: Chunk, of manifest: Manifest) throws {
         let path = chunkPath(chunk.index, of: chunk.count)
         guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw JobError.failure("cannot read the chunk just written, '\(path)'")
+            throw SegueError.failed("cannot read the chunk just written, '\(path)'")
         }
         let range = Chunk.frames(chunk.index, of: chunk.count, in: manifest.frames)
         let record = Record(job: manifest.job, chunk: chunk.index, chunks: chunk.count, first: range.lowerBound,
@@ -222,14 +222,19 @@ public struct ChunkedVideo: Sendable {
     /// renames it over the video. Only one process joins at a time: it holds `join.lock` (`flock`, exclusive,
     /// not waited for); a second one finds it held and fails (`Problem.joining`), or with `ifComplete`
     /// returns `.notYet`, as it does when chunks are still to come (the last chunk to finish then joins).
-    public func join(ifComplete: Bool = false, control: JobControl? = nil) throws -> Outcome {
+    /// Throws `SegueError` (a `Problem` as its kind: `.outputInUse` for a join held by another process...).
+    public func join(ifComplete: Bool = false, control: JobControl? = nil) throws(SegueError) -> Outcome {
+        try SegueError.converting { try joinChunks(ifComplete: ifComplete, control: control) }
+    }
+
+    private func joinChunks(ifComplete: Bool, control: JobControl?) throws -> Outcome {
         try FFmpegStream.validate(path)
         try Self.check(path, transparent: false)
         guard let manifest = readManifest() else { throw Problem.noChunks(path: path) }
 
         let lockPath = file("join.lock")
         let lockFD = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lockFD >= 0 else { throw JobError.failure("cannot open '\(lockPath)': \(ErrnoReason.text(errno))") }
+        guard lockFD >= 0 else { throw SegueError.failed("cannot open '\(lockPath)': \(ErrnoReason.text(errno))") }
         defer { close(lockFD) }  // releases the lock
         if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
             let holder = (FileManager.default.contents(atPath: lockPath)).map { String(decoding: $0, as: UTF8.self) }?
@@ -291,12 +296,12 @@ public struct ChunkedVideo: Sendable {
             child.kill()
             child.wait()
             unlink(temporary)
-            throw JobError.failure("ffmpeg joining '\(path)' took longer than \(Int(limit)) s: stopped")
+            throw SegueError.failed("ffmpeg joining '\(path)' took longer than \(Int(limit)) s: stopped")
         }
         guard ended == .exited(0) else {
             let said = child.errorLines(3).map { $0.replacingOccurrences(of: temporary, with: path) }
             unlink(temporary)
-            throw JobError.failure("ffmpeg failed joining the chunks of '\(path)': \(said.isEmpty ? "it printed nothing" : said.joined(separator: " / "))")
+            throw SegueError.failed("ffmpeg failed joining the chunks of '\(path)': \(said.isEmpty ? "it printed nothing" : said.joined(separator: " / "))")
         }
         let found: Int
         do {
@@ -312,7 +317,7 @@ public struct ChunkedVideo: Sendable {
         guard rename(temporary, path) == 0 else {
             let reason = ErrnoReason.text(errno)
             unlink(temporary)
-            throw JobError.failure("cannot write '\(path)': \(reason)")
+            throw SegueError.failed("cannot write '\(path)': \(reason)")
         }
         if let out = FileManager.default.contents(atPath: path) {
             try? FileWriter.writeAtomically(Array("\(manifest.job) \(ContentHash.of([UInt8](out)))\n".utf8), to: joinedPath)
@@ -333,7 +338,7 @@ public struct ChunkedVideo: Sendable {
               let n = Int(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             p.kill()
             p.wait()
-            throw JobError.failure("ffprobe could not count the frames of the joined '\(name)'\(p.errorLines(1).first.map { ": \($0)" } ?? "")")
+            throw SegueError.failed("ffprobe could not count the frames of the joined '\(name)'\(p.errorLines(1).first.map { ": \($0)" } ?? "")")
         }
         return n
     }

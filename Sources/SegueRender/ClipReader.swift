@@ -102,7 +102,7 @@ final class ClipReader {
                     return try holdLastFrame()
                 }
                 guard let current else {
-                    throw JobError.failure("the clip '\(path)' has no frames ffmpeg can decode\(said())")
+                    throw SegueError(.inputUnreadable(path: path), "the clip '\(path)' has no frames ffmpeg can decode\(said())")
                 }
                 return current.frame
             }
@@ -119,7 +119,7 @@ final class ClipReader {
         var last: Pixmap?
         while let frame = try read() { last = frame }
         ended = true
-        guard let last else { throw JobError.failure("the clip '\(path)' has no frames ffmpeg can decode\(said())") }
+        guard let last else { throw SegueError(.inputUnreadable(path: path), "the clip '\(path)' has no frames ffmpeg can decode\(said())") }
         current = (0, last)
         return last
     }
@@ -165,15 +165,15 @@ final class ClipReader {
         case let .frame(frame):
             return frame
         case let .failed(reason):
-            throw JobError.failure("cannot read the clip '\(path)' from ffmpeg: \(reason)")
+            throw SegueError(.inputUnreadable(path: path), "cannot read the clip '\(path)' from ffmpeg: \(reason)")
         case .end(partial: true):
-            throw JobError.failure("ffmpeg stopped mid-frame decoding the clip '\(path)'\(said())")
+            throw SegueError.failed("ffmpeg stopped mid-frame decoding the clip '\(path)'\(said())")
         case .end(partial: false):
             switch process?.wait() {
             case let .exited(status)? where status != 0:
-                throw JobError.failure("ffmpeg failed (exit \(status)) decoding the clip '\(path)'\(said())")
+                throw SegueError.failed("ffmpeg failed (exit \(status)) decoding the clip '\(path)'\(said())")
             case let .signalled(signal)?:
-                throw JobError.failure("ffmpeg was killed (signal \(signal)) decoding the clip '\(path)'\(said())")
+                throw SegueError.failed("ffmpeg was killed (signal \(signal)) decoding the clip '\(path)'\(said())")
             default:
                 break
             }
@@ -351,13 +351,13 @@ final class ClipReader {
         let ffprobe = try FFmpegStream.locate(forClip: path, tool: "ffprobe")
         guard FileManager.default.isReadableFile(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            throw JobError.failure("cannot read the clip '\(path)': \(reason)")
+            throw SegueError(.inputUnreadable(path: path), "cannot read the clip '\(path)': \(reason)")
         }
         // A FIFO or a device named *.mp4 would never end: only a regular file (through any symlinks) is a clip.
         let target = (path as NSString).resolvingSymlinksInPath
         guard let type = try? FileManager.default.attributesOfItem(atPath: target)[.type] as? FileAttributeType,
               type == .typeRegular else {
-            throw JobError.failure("cannot read the clip '\(path)': not a regular file")
+            throw SegueError(.inputUnreadable(path: path), "cannot read the clip '\(path)': not a regular file")
         }
         let (activity, timed) = (control?.activity, control?.isTimed ?? false)
         control?.touch("probing the clip '\(path)' with ffprobe", timed: true)
@@ -370,7 +370,7 @@ final class ClipReader {
         guard let said = p.readOutput(until: deadline), let ended = p.wait(until: deadline) else {
             p.kill()
             p.wait()
-            throw JobError.failure("ffmpeg cannot open the clip '\(path)': ffprobe took more than \(Int(Self.probeTimeout)) s")
+            throw SegueError(.inputUnreadable(path: path), "ffmpeg cannot open the clip '\(path)': ffprobe took more than \(Int(Self.probeTimeout)) s")
         }
         guard ended == .exited(0), var probe = parse(said) else {
             let why = p.errorLines(1).first ?? {
@@ -380,7 +380,7 @@ final class ClipReader {
                 case let .signalled(signal): return "ffprobe was killed (signal \(signal))"
                 }
             }()
-            throw JobError.failure("ffmpeg cannot open the clip '\(path)': \(why)")
+            throw SegueError(.inputUnreadable(path: path), "ffmpeg cannot open the clip '\(path)': \(why)")
         }
         if probe.quarterTurns % 2 == 1 { swap(&probe.width, &probe.height) }
         return probe

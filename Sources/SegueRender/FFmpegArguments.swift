@@ -1,3 +1,5 @@
+import SegueCore
+
 /// Arguments for the ffmpeg that writes a video, given by the caller in place of the codec's: split like a
 /// shell splits words (single and double quotes, backslash escapes), and checked to be options with their
 /// values only, so that they cannot add an input or an output that bypasses the video's temporary file.
@@ -41,7 +43,7 @@ public enum FFmpegArguments {
             }
         }
         if quote != nil || escaped {
-            throw JobError.usage("the ffmpeg arguments '\(text)' end inside a quote or after a backslash")
+            throw SegueError.invalidOption("ffmpegArguments", value: text, "the ffmpeg arguments '\(text)' end inside a quote or after a backslash")
         }
         if inWord { words.append(word) }
         return words
@@ -54,18 +56,18 @@ public enum FFmpegArguments {
         while i < arguments.count {
             let word = arguments[i]
             guard isOption(word) else {
-                throw JobError.usage("the ffmpeg arguments may hold only options and their values: '\(word)' would be an output of its own")
+                throw SegueError.invalidOption("ffmpegArguments", value: word, "the ffmpeg arguments may hold only options and their values: '\(word)' would be an output of its own")
             }
             let name = String(word.prefix { $0 != ":" })
             if refused.contains(name) {
-                throw JobError.usage("the ffmpeg arguments may not use \(word): Segue gives ffmpeg its input, output and format")
+                throw SegueError.invalidOption("ffmpegArguments", value: word, "the ffmpeg arguments may not use \(word): Segue gives ffmpeg its input, output and format")
             }
             if flags.contains(name) {
                 i += 1
                 continue
             }
             guard i + 1 < arguments.count else {
-                throw JobError.usage("the ffmpeg argument \(word) needs a value after it")
+                throw SegueError.invalidOption("ffmpegArguments", value: word, "the ffmpeg argument \(word) needs a value after it")
             }
             i += 2
         }

@@ -116,7 +116,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
             let candidate = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw JobError.failure("\(video.map { "the video '\($0)'" } ?? "--video") needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with --out DIR)")
+        throw SegueError.failed("\(video.map { "the video '\($0)'" } ?? "a video") needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames to a directory)")
     }
 
     /// The `tool` (`ffmpeg`, `ffprobe`) on PATH for decoding the clip at `clip`, or a failure saying it is missing.
@@ -126,14 +126,14 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
             let candidate = "\(dir)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw JobError.failure("the clip '\(clip)' needs ffmpeg\(tool == "ffmpeg" ? "" : " (its \(tool))"), which is not on PATH (install ffmpeg, e.g. 'apt-get install ffmpeg', or use still images)")
+        throw SegueError.failed("the clip '\(clip)' needs ffmpeg\(tool == "ffmpeg" ? "" : " (its \(tool))"), which is not on PATH (install ffmpeg, e.g. 'apt-get install ffmpeg', or use still images)")
     }
 
     /// Checks the extension; `extraArguments` (from `--ffmpeg-args`) replace the codec defaults.
     static func validate(_ path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()
         guard defaults[ext] != nil else {
-            throw JobError.usage("--video '\(path)': the file must end in .mp4, .webm, .mov or .gif")
+            throw SegueError.invalidOption("output", value: path, "the video '\(path)' must end in .mp4, .webm, .mov or .gif")
         }
     }
 
@@ -180,7 +180,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     }
 
     /// What ffmpeg said, once it has exited.
-    private func failure() -> JobError {
+    private func failure() -> SegueError {
         try? child.input?.close()
         let ended = child.wait()
         unlink(temporaryPath)
@@ -189,7 +189,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         case let .exited(status)?: "exit \(status)"
         case nil: "still running"
         }
-        return JobError.failure("ffmpeg failed (\(how)) writing '\(path)': \(said)")
+        return SegueError.failed("ffmpeg failed (\(how)) writing '\(path)': \(said)")
     }
 
     /// ffmpeg's last lines (at most three), on one line, with the temporary file it wrote named as the video.
@@ -206,7 +206,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         guard rename(temporaryPath, path) == 0 else {
             let reason = ErrnoReason.text(errno)
             unlink(temporaryPath)
-            throw JobError.failure("cannot write '\(path)': \(reason)")
+            throw SegueError.failed("cannot write '\(path)': \(reason)")
         }
     }
 

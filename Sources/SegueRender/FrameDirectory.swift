@@ -33,7 +33,7 @@ final class FrameDirectory: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw JobError.failure("cannot create the output directory '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+            throw SegueError.failed("cannot create the output directory '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
         }
     }
 
@@ -100,7 +100,7 @@ final class FrameDirectory: @unchecked Sendable {
         key = request.key
         let metaPath = file(Self.metadata)
         if mkdir(metaPath, 0o755) != 0 && errno != EEXIST {
-            throw JobError.failure("cannot create '\(metaPath)': \(ErrnoReason.text(errno))")
+            throw SegueError.failed("cannot create '\(metaPath)': \(ErrnoReason.text(errno))")
         }
         let exclusive = try lock(shard: request.shard.count > 1)
         let recorded = Self.readManifest(meta("job"))
@@ -112,7 +112,7 @@ final class FrameDirectory: @unchecked Sendable {
         if !exclusive {
             // Other shards hold the directory: they must be shards of this job (the first one wrote the manifest).
             guard sameJob else {
-                throw JobError.failure("the output directory '\(path)' is in use by shards of another job (\(holders())); wait for them to end or choose another --out")
+                throw SegueError(.outputInUse(path: path, byRunningJob: true), "the output directory '\(path)' is in use by shards of another job (\(holders())); wait for them to end or choose another output")
             }
         } else {
             let frameLike = names().filter { Self.looseIndex(of: Substring($0)) != nil }.sorted()
@@ -120,7 +120,7 @@ final class FrameDirectory: @unchecked Sendable {
                 if !frameLike.isEmpty && !request.resume && !request.overwrite {
                     let what = recorded == nil ? "with no Segue manifest" : "of another job"
                     let span = frameLike.count == 1 ? frameLike[0] : "\(frameLike.first!) ... \(frameLike.last!)"
-                    throw JobError.usage("the output directory '\(path)' holds \(frameLike.count) frames \(what) (\(span)): use --overwrite to replace them, or --resume to render this job there keeping the frames of it that are complete")
+                    throw SegueError(.outputInUse(path: path, byRunningJob: false), "the output directory '\(path)' holds \(frameLike.count) frames \(what) (\(span)): allow overwriting to replace them, or resume to render this job there keeping the frames of it that are complete")
                 }
                 if recorded == nil && request.resume {
                     // Written before manifests: a frame counts if it is a whole PNG of the job's size.
@@ -143,7 +143,7 @@ final class FrameDirectory: @unchecked Sendable {
                 do {
                     try FileWriter.writeAtomically(Array(manifest.utf8), to: meta("job"))
                 } catch {
-                    throw JobError(classifying: error) ?? JobError.failure("\(error)")
+                    throw SegueError(classifying: error) ?? SegueError.failed("\(error)")
                 }
             } else {
                 // The same job: only what it would never write is stale.
@@ -177,7 +177,7 @@ final class FrameDirectory: @unchecked Sendable {
         let log = meta("frames-\(request.shard.count > 1 ? "\(request.shard.index)of\(request.shard.count)" : "all").jsonl")
         logFD = Glibc.open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         if logFD < 0 {
-            throw JobError.failure("cannot write '\(log)': \(ErrnoReason.text(errno))")
+            throw SegueError.failed("cannot write '\(log)': \(ErrnoReason.text(errno))")
         }
         for (k, hash) in legacy.sorted(by: { $0.key < $1.key }) { append(k, hash: hash, bytes: nil) }
         return complete
@@ -246,7 +246,7 @@ final class FrameDirectory: @unchecked Sendable {
     private func remove(_ name: String) throws {
         if unlink(file(name)) == 0 || errno == ENOENT { return }
         if (errno == EISDIR || errno == EPERM) && rmdir(file(name)) == 0 { return }
-        throw JobError.failure("cannot remove '\(file(name))', which is in the way of the frames: \(ErrnoReason.text(errno))")
+        throw SegueError.failed("cannot remove '\(file(name))', which is in the way of the frames: \(ErrnoReason.text(errno))")
     }
 
     static func readManifest(_ path: String) -> String? {
@@ -264,7 +264,7 @@ final class FrameDirectory: @unchecked Sendable {
         let lockPath = meta("lock")
         lockFD = Glibc.open(lockPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard lockFD >= 0 else {
-            throw JobError.failure("cannot open '\(lockPath)': \(ErrnoReason.text(errno))")
+            throw SegueError.failed("cannot open '\(lockPath)': \(ErrnoReason.text(errno))")
         }
         var exclusive = true
         if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
@@ -315,8 +315,8 @@ final class FrameDirectory: @unchecked Sendable {
         return out.isEmpty ? "a process that did not record its pid" : out.joined(separator: ", ")
     }
 
-    private func held() -> JobError {
-        JobError.failure("the output directory '\(path)' is in use by another segue job (\(holders())); wait for it to end or choose another --out")
+    private func held() -> SegueError {
+        SegueError(.outputInUse(path: path, byRunningJob: true), "the output directory '\(path)' is in use by another segue job (\(holders())); wait for it to end or choose another output")
     }
 }
 

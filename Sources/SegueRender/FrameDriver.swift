@@ -5,7 +5,7 @@ import SegueCore
 /// snapshot is updated before each frame that shows another of its frames), then the
 /// renderer draws its frames in order into buffers the pipeline lends and hands each back as soon as its
 /// pixels are ready. A cancellation stops it before the next frame: the pipeline finishes the frames it holds
-/// and removes partial output, and `JobError.interrupted` is thrown.
+/// and removes partial output, and `SegueError.interrupted` is thrown.
 enum FrameDriver {
     struct Run {
         /// The run's screens as its first frame shows them, read when the run starts (a clip's frame then).
@@ -32,9 +32,11 @@ enum FrameDriver {
                 do {
                     try renderer.load(snapshots: snapshots)
                 } catch {
-                    // The backend counts snapshots; the user knows files.
+                    // The backend counts snapshots; the user knows files. A backend's failure keeps its kind (a GPU
+                    // call, a limit) under the message naming the files.
                     let size = snapshots.first.map { "\($0.width)x\($0.height)" } ?? ""
-                    throw JobError.failure("cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
+                    let cause = SegueError.from(error)
+                    throw SegueError(cause.isUsageError ? .failed : cause.kind, "cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
                 }
                 let frame = { (n: Int) throws -> RenderFrame in
                     try control?.check()

@@ -104,7 +104,7 @@ final class FramePipeline: @unchecked Sendable {
     /// Waits while `capacity` frames are in flight; throws the first error a worker or the writer met.
     func submit(planes bytes: UnsafeRawBufferPointer, index: Int) throws {
         guard let stream = outputs.stream, planes != nil else {
-            throw JobError.failure("frame \(index) came as YCbCr planes, which this output does not take")
+            throw SegueError.failed("frame \(index) came as YCbCr planes, which this output does not take")
         }
         slots.wait()
         let payload = stream.encode(planes: bytes)

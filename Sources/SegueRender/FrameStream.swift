@@ -77,7 +77,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming over it would replace it.
             signal(SIGPIPE, SIG_IGN)
             fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw JobError.failure("cannot write '\(path)': \(ErrnoReason.text(errno))") }
+            guard fd >= 0 else { throw SegueError.failed("cannot write '\(path)': \(ErrnoReason.text(errno))") }
             name = "'\(path)'"
             finalPath = nil
             temporaryPath = nil
@@ -85,7 +85,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             let temp = FileWriter.temporaryPath(for: path)
             StaleTemporaries.remove(besides: path)
             fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw JobError.failure("cannot write '\(path)': \(ErrnoReason.text(errno))") }
+            guard fd >= 0 else { throw SegueError.failed("cannot write '\(path)': \(ErrnoReason.text(errno))") }
             name = "'\(path)'"
             finalPath = path
             temporaryPath = temp
@@ -135,9 +135,9 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         }
         guard let error else { return }
         if error == EPIPE {
-            throw JobError(.outputClosed, "the reader of \(name) closed it after \(framesWritten) whole frames; stopped")
+            throw SegueError(.outputClosed, "the reader of \(name) closed it after \(framesWritten) whole frames; stopped")
         }
-        throw JobError.failure("writing to \(name) failed: \(ErrnoReason.text(error))")
+        throw SegueError.failed("writing to \(name) failed: \(ErrnoReason.text(error))")
     }
 
     func finish() throws {
@@ -146,7 +146,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
         guard rename(temporaryPath, finalPath) == 0 else {
             let reason = ErrnoReason.text(errno)
             unlink(temporaryPath)
-            throw JobError.failure("cannot write '\(finalPath)': \(reason)")
+            throw SegueError.failed("cannot write '\(finalPath)': \(reason)")
         }
     }
 

@@ -4,63 +4,89 @@ import SegueGLES
 import SegueImageIO
 import Synchronization
 
-/// Why a job did not finish, with the one line to show: a usage error (a bad option or file contents the user
-/// must change), a failure (an input that cannot be read, a backend or a disk that failed), or an interruption.
-public struct JobError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable {
-        case usage, failure, interrupted
-        /// The reader of a stream (standard output, a FIFO) closed it: the job ended cleanly, short.
-        case outputClosed
-    }
+/// The error type every public entry point of the library throws, under its former name.
+@available(*, deprecated, renamed: "SegueError")
+public typealias JobError = SegueError
 
-    public let kind: Kind
-    public let message: String
-    /// The message's lines: the message itself, or one line per problem of a list (a storyboard's, an effect
-    /// file's). A line break inside a line (a file name holding one) is part of that line, never a line of its
-    /// own: a program that shows each line on its own must escape it there.
-    public let lines: [String]
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-        lines = [message]
-    }
-
-    /// An error of several problems, one a line.
-    public init(_ kind: Kind, lines: [String]) {
-        self.kind = kind
-        self.lines = lines
-        message = lines.joined(separator: "\n")
-    }
-
-    public var description: String { message }
-
-    public static func usage(_ message: String) -> JobError { JobError(.usage, message) }
-    public static func failure(_ message: String) -> JobError { JobError(.failure, message) }
-    public static let interrupted = JobError(.interrupted, "interrupted")
-
-    /// Any error the library and the modules under it throw, as a job error; nil for an error of another kind
-    /// (a caller's own).
-    public init?(classifying error: Error) {
+extension SegueError {
+    /// Any error the library and the modules under it throw (a codec's `ImageIOError`, the GLES backend's
+    /// `EGLError` and `GLError`, a storyboard's problems, a chunk's) as a `SegueError`; nil for an error of
+    /// another kind (a caller's own). Each public entry point of the library throws only what this gives.
+    public init?(classifying error: any Error) {
         switch error {
-        case let e as JobError: self = e
-        case let e as SegueError: self.init(e.isUsageError ? .usage : .failure, e.description)
-        case let e as Chunk.Problem: self.init(.usage, e.description)
-        case let e as Scheduler.Problem: self.init(.usage, e.description)
-        case let e as ChunkedVideo.Problem: self.init(e.isUsage ? .usage : .failure, e.description)
-        case let e as StoryboardError: self.init(.usage, lines: e.problems.map(\.description))
-        case let e as ImageIOError: self.init(.failure, e.description)
-        case let e as EGLError: self.init(.failure, e.description)
-        case let e as GLError: self.init(.failure, e.description)
+        case let e as SegueError: self = e
+        case let e as Chunk.Problem:
+            let value: String
+            switch e {
+            case let .malformed(text): value = text
+            case let .countOutOfRange(n): value = "\(n)"
+            case let .indexOutOfRange(i, n): value = "\(i)/\(n)"
+            case let .moreChunksThanFrames(n, _): value = "\(n)"
+            }
+            self.init(.invalidOption(effect: nil, option: "chunk", value: value), e.description)
+        case let e as Scheduler.Problem:
+            let option: String, value: String
+            switch e {
+            case let .notAnInteger(variable, text): (option, value) = (variable, text)
+            case let .countMissing(s): (option, value) = (s.countVariable, "")
+            case let .countOutOfRange(variable, count): (option, value) = (variable, "\(count)")
+            case let .indexOutOfRange(s, index, _): (option, value) = (s.indexVariable, "\(index)")
+            }
+            self.init(.invalidOption(effect: nil, option: option, value: value), e.description)
+        case let e as ChunkedVideo.Problem:
+            let kind: Kind
+            switch e {
+            case let .cannotChunk(path, _): kind = .invalidOption(effect: nil, option: "output", value: path)
+            case let .otherJob(directory): kind = .outputInUse(path: directory, byRunningJob: false)
+            case let .noChunks(path): kind = .invalidOption(effect: nil, option: "output", value: path)
+            case let .joining(path, _): kind = .outputInUse(path: path, byRunningJob: true)
+            case .incomplete, .frameCount: kind = .failed
+            }
+            self.init(kind, e.description)
+        case let e as StoryboardError:
+            self.init(.invalidInput(path: nil), lines: e.problems.map(\.description))
+        case let e as ImageIOError:
+            let kind: Kind
+            switch e {
+            case let .unreadable(path, _), let .tooLarge(path, _), let .empty(path), let .unknownFormat(path),
+                 let .corruptPNG(path, _), let .corruptJPEG(path, _), let .invalidSize(path, _, _):
+                kind = .inputUnreadable(path: path)
+            case .tooManyPixels: kind = .resourceLimit(name: "maxPixels")
+            case .encodingFailed, .unwritable: kind = .failed
+            }
+            self.init(kind, e.description)
+        case let e as EGLError:
+            if case let .call(call, _) = e { self.init(.gpu(call: call), e.description) } else { self.init(.gpu(call: "eglGetDisplay"), e.description) }
+        case let e as GLError:
+            let kind: Kind
+            switch e {
+            case let .call(call, _): kind = .gpu(call: call)
+            case let .shaderCompile(file, _), let .transitionCompile(file, _): kind = .invalidShader(path: file)
+            case .programLink: kind = .gpu(call: "glLinkProgram")
+            case let .limitExceeded(what, _, _): kind = .resourceLimit(name: what)
+            case .framebufferIncomplete: kind = .gpu(call: "glCheckFramebufferStatus")
+            case .invalidInput: kind = .failed
+            }
+            self.init(kind, e.description)
         default: return nil
         }
+    }
+
+    /// `error` as a `SegueError`: classified, or a failure carrying its description.
+    static func from(_ error: any Error) -> SegueError {
+        SegueError(classifying: error) ?? .failed("\(error)")
+    }
+
+    /// `body`, with whatever it throws turned into a `SegueError`: the public entry points' boundary.
+    static func converting<T>(_ body: () throws -> T) throws(SegueError) -> T {
+        do { return try body() } catch { throw from(error) }
     }
 }
 
 /// A caller's handle on running jobs: it asks them to stop, and tells a watchdog how they are getting on.
 ///
 /// `cancel()` asks the job to stop after the frame in flight (its partial output is removed and it throws
-/// `JobError.interrupted`); it is one atomic store, safe from a signal handler. `hasOutput` says whether a
+/// `SegueError.interrupted`); it is one atomic store, safe from a signal handler. `hasOutput` says whether a
 /// job has begun creating output (before that there is nothing to clean up), `lastProgress` when the job
 /// last moved on (a frame issued or delivered, a shader compiled) and `activity` what it is doing, so that a
 /// watchdog can end a frame or a compile that never returns. `removeTemporaries()` deletes what the job has
@@ -86,9 +112,9 @@ public final class JobControl: @unchecked Sendable {
 
     public var isCancelled: Bool { flag.load(ordering: .relaxed) != 0 }
 
-    /// Throws `JobError.interrupted` once cancelled.
-    public func check() throws {
-        if isCancelled { throw JobError.interrupted }
+    /// Throws `SegueError.interrupted` once cancelled.
+    public func check() throws(SegueError) {
+        if isCancelled { throw SegueError.interrupted }
     }
 
     /// True once a job has begun creating output files.

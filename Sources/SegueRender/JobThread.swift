@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 
 /// Starts the job's own threads (a clip's frame reader, a child's standard-error reader, the pipeline's encoders)
 /// with `pthread_create`, whose failure is an error naming the thread: Foundation's `Thread.start` drops it, and
@@ -6,7 +7,7 @@ import Foundation
 enum JobThread {
     /// Starts `body` on a new detached thread named `name`, with a
     /// stack of `stackSize` bytes (the system's default, 8 MiB under the usual `ulimit -s`, when nil); throws
-    /// `JobError.failure` saying which thread could not start, and why.
+    /// `SegueError.failed` saying which thread could not start, and why.
     static func start(_ name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) throws {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -23,7 +24,7 @@ enum JobThread {
         }, box.toOpaque())
         guard status == 0 else {
             box.release()
-            throw JobError.failure("cannot start a thread (\(name)): \(String(cString: strerror(status)))")
+            throw SegueError.failed("cannot start a thread (\(name)): \(String(cString: strerror(status)))")
         }
     }
 

@@ -106,7 +106,9 @@ public struct RenderJob: Sendable {
         do {
             data = Data(try InputFile.read(file, limit: Self.textLimit))
         } catch let ImageIOError.unreadable(_, reason) {
-            throw JobError.failure("cannot read the storyboard '\(file)': \(reason)")
+            throw SegueError(.inputUnreadable(path: file), "cannot read the storyboard '\(file)': \(reason)")
+        } catch {
+            throw SegueError.from(error)
         }
         let resolve = Self.resolver(file)
         let parsed = Storyboard.parse(json: data, loadTrack: { track in
@@ -191,19 +193,19 @@ public struct RenderJob: Sendable {
     }
 
     /// Renders the job. `renderer` draws when given (a demo reuses one), else one is made from `backend`.
-    /// `control` stops it after the frame in flight, removing partial output (`JobError.interrupted`), and
+    /// `control` stops it after the frame in flight, removing partial output (`SegueError.interrupted`), and
     /// tells a watchdog how the job is getting on.
     @discardableResult
     public func run(renderer given: (any Renderer)? = nil, control: JobControl? = nil,
-                    observer: Observer = Observer()) throws -> Summary {
-        try run(renderer: given, control: control, observer: observer, memory: nil)
+                    observer: Observer = Observer()) throws(SegueError) -> Summary {
+        try SegueError.converting { try run(renderer: given, control: control, observer: observer, memory: nil) }
     }
 
     /// Renders the job's frames into memory, in order, ignoring `outputs` (for contact sheets and programs
     /// that use the pixels themselves).
-    public func frames(renderer given: (any Renderer)? = nil) throws -> [Pixmap] {
+    public func frames(renderer given: (any Renderer)? = nil) throws(SegueError) -> [Pixmap] {
         let memory = MemoryStream()
-        _ = try run(renderer: given, control: nil, observer: Observer(), memory: memory)
+        _ = try SegueError.converting { try run(renderer: given, control: nil, observer: Observer(), memory: memory) }
         return memory.frames
     }
 
@@ -211,6 +213,7 @@ public struct RenderJob: Sendable {
     /// `frameStream`).
     func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
              memory: (any FrameStream)?) throws -> Summary {
+        try checkRequest(forMemory: memory != nil)
         if memory == nil { try checkChunk() }
         if memory == nil, let rate = gifRate, rate != storyboard.fps {
             // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
@@ -240,10 +243,10 @@ public struct RenderJob: Sendable {
         let shaderSteps = storyboard.timeline.indices.filter { if case .shader = storyboard.timeline[$0] { true } else { false } }
         let renderer = try given ?? backend.makeRenderer(
             platform: eglPlatform, device: eglDevice, threads: threads,
-            needsShaders: shaderSteps.first.map { storyboardFile == nil ? "--shader" : "step \($0) of the timeline is a custom shader, which" },
+            needsShaders: shaderSteps.first.map { storyboardFile == nil ? "the custom shader" : "step \($0) of the timeline is a custom shader, which" },
             note: observer.note)
         if let step = shaderSteps.first, !renderer.capabilities.contains(.customShaders) {
-            throw JobError.failure("step \(step) of the timeline is a custom shader, which the \(renderer.name) backend does not run (it needs GLES)")
+            throw SegueError(.unsupported(backend: renderer.name), "step \(step) of the timeline is a custom shader, which the \(renderer.name) backend does not run (it needs GLES)")
         }
         // Every custom shader compiled before any output exists: a compile error leaves nothing behind.
         var prepared: [Int: any PreparedShader] = [:]
@@ -395,7 +398,7 @@ public struct RenderJob: Sendable {
         let held = screensHeld ? budget.frameBytes * screens : 0
         let available = MemoryBudget.available(threads: budget.threads).map { $0 + held }
         guard let inFlight = budget.inFlight(wanted: 2 * ProcessInfo.processInfo.activeProcessorCount, available: available) else {
-            throw JobError.failure("""
+            throw SegueError(.resourceLimit(name: "memory"), """
                 a \(width)x\(height) job needs about \(MemoryBudget.mebibytes(budget.peak(inFlight: 1))) at its peak \
                 (\(screens) screens\(clips > 0 ? ", \(clips * ClipReader.framesAhead) clip frames read ahead" : ""), a frame in flight, encoders\(gles ? ", GLES textures and readback" : "")), \
                 but \(MemoryBudget.mebibytes(available ?? 0)) are available
@@ -420,12 +423,12 @@ public struct RenderJob: Sendable {
     /// children ended on a signal).
     func loadInputs(control: JobControl? = nil) throws -> Inputs {
         if storyboard.timeline.isEmpty && parseProblems.isEmpty {
-            throw JobError.usage("the timeline has no steps")
+            throw SegueError(.invalidInput(path: storyboardFile), "the timeline has no steps")
         }
         let frames = progress?.count ?? storyboard.schedule.count
         if frames > maxFrames {
             let what = "\(storyboard.schedule.duration.compact) s at \(storyboard.fps.compact) frames/s is \(frames) frames, more than the limit of \(maxFrames)"
-            throw JobError.usage(storyboardFile.map { "\($0): $.timeline: \(what)" } ?? what)
+            throw SegueError(.resourceLimit(name: "maxFrames"), storyboardFile.map { "\($0): $.timeline: \(what)" } ?? what)
         }
         let loaded = Screens.load(storyboard.screens, order: storyboard.usedScreens,
                                   size: storyboard.size.map { ($0.width, $0.height) }, scale: storyboard.scale,
@@ -433,6 +436,7 @@ public struct RenderJob: Sendable {
         let size = loaded.size ?? Screens.defaultSize(scale: storyboard.scale)
         let frame = Size(Double(size.width) / storyboard.scale, Double(size.height) / storyboard.scale)
         guard let file = storyboardFile else {
+            if !parseProblems.isEmpty { throw SegueError(.invalidInput(path: nil), lines: parseProblems.map(\.description)) }
             if let first = loaded.problems.first { throw first.error }
             for step in storyboard.timeline {
                 if case let .transition(t, _, _) = step { try t.validate(frame: frame) }
@@ -445,8 +449,8 @@ public struct RenderJob: Sendable {
         if !problems.isEmpty {
             // Unreadable images alone are a failure; anything the file itself says wrong is a usage error.
             let onlyImages = problems.count == screenProblems.count
-                && loaded.problems.allSatisfy { $0.error.kind == .failure }
-            throw JobError(onlyImages ? .failure : .usage, lines: problems.map { "\(file): \($0)" })
+                && loaded.problems.allSatisfy { !$0.error.isUsageError }
+            throw SegueError(onlyImages ? loaded.problems[0].error.kind : .invalidInput(path: file), lines: problems.map { "\(file): \($0)" })
         }
         return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
     }
@@ -519,21 +523,21 @@ public struct RenderJob: Sendable {
             case let .image(path), let .stream(path, _, _), let .video(path, _):
                 guard path != "-" else { continue }
                 if path.hasSuffix("/") {
-                    throw JobError.usage("'\(path)' ends in '/', a directory, but this output is one file")
+                    throw SegueError.invalidOption("output", value: path, "'\(path)' ends in '/', a directory, but this output is one file")
                 }
                 if let input = inputs.first(where: { FileIdentity.same($0, path) }) {
-                    throw JobError.usage("the output '\(path)' is the input '\(input)': writing it would destroy the input")
+                    throw SegueError.invalidOption("output", value: path, "the output '\(path)' is the input '\(input)': writing it would destroy the input")
                 }
             case let .frames(directory):
                 let base = name(directory)
                 if !directory.hasSuffix("/"), base.hasPrefix("."),
                    FFmpegStream.defaults[String(base.dropFirst()).lowercased()] != nil {
-                    throw JobError.usage("'\(directory)' has no name before its extension: name the video (for example 'out\(base)'), or end the path with '/' for a hidden directory of frames")
+                    throw SegueError.invalidOption("output", value: directory, "'\(directory)' has no name before its extension: name the video (for example 'out\(base)'), or end the path with '/' for a hidden directory of frames")
                 }
                 for input in inputs where FileIdentity.same((input as NSString).deletingLastPathComponent.isEmpty ? "." : (input as NSString).deletingLastPathComponent, directory) {
                     let file = (input as NSString).lastPathComponent
                     if file.hasPrefix("frame_") && file.hasSuffix(".png") {
-                        throw JobError.usage("the input '\(input)' is inside the directory of frames '\(directory)', named as a frame: the job would overwrite it")
+                        throw SegueError.invalidOption("output", value: directory, "the input '\(input)' is inside the directory of frames '\(directory)', named as a frame: the job would overwrite it")
                     }
                 }
             }
@@ -545,9 +549,9 @@ public struct RenderJob: Sendable {
     func checkChunk() throws {
         guard let chunk else { return }
         guard outputs.count == 1, case let .video(path, _) = outputs[0] else {
-            throw JobError.usage("chunk \(chunk) is part of a video: the job's one output must be a .mp4, .webm or .mov video")
+            throw SegueError.invalidOption("chunk", value: "\(chunk)", "chunk \(chunk) is part of a video: the job's one output must be a .mp4, .webm or .mov video")
         }
-        guard shard == .whole else { throw JobError.usage("a job is split into shards or into chunks, not both (shard \(shard), chunk \(chunk))") }
+        guard shard == .whole else { throw SegueError.invalidOption("chunk", value: "\(chunk)", "a job is split into shards or into chunks, not both (shard \(shard), chunk \(chunk))") }
         try ChunkedVideo.check(path, transparent: storyboard.background.isTransparent)
     }
 
@@ -566,13 +570,13 @@ public struct RenderJob: Sendable {
     /// (`.webm`); Y4M, `.mp4` and `.gif` cannot (a usage error, before anything is read).
     func checkOutputsCarryAlpha() throws {
         guard storyboard.background.isTransparent else { return }
-        let can = "PNG frames, --format rgba, or a .mov (ProRes 4444) or .webm (VP9) video"
+        let can = "PNG frames, raw RGBA frames, or a .mov (ProRes 4444) or .webm (VP9) video"
         for output in outputs {
             switch output {
             case let .stream(path, .y4m, _):
-                throw JobError.usage("a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(can)")
+                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(can)")
             case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
-                throw JobError.usage("a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(can)")
+                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(can)")
             default:
                 break
             }
@@ -598,11 +602,11 @@ public struct RenderJob: Sendable {
         let directories = outputs.compactMap { if case let .frames(path) = $0 { path } else { nil } }
         let streams = outputs.filter { if case .frames = $0 { false } else { true } }
         guard !outputs.isEmpty, directories.count <= 1, streams.count <= 1 else {
-            throw JobError.usage("a job writes one directory of frames and one stream or video at most, not \(outputs.count) outputs")
+            throw SegueError.invalidOption("output", value: "\(outputs.count) outputs", "a job writes one directory of frames and one stream or video at most, not \(outputs.count) outputs")
         }
-        if chunk == nil, let partial = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame" : resume ? "--resume skips frames already written" : nil,
+        if chunk == nil, let partial = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame" : resume ? "resuming skips frames already written" : nil,
            !streams.isEmpty {
-            throw JobError.usage("\(partial), which only PNG frames in a directory (--out DIR) can do: a stream or a video needs every frame")
+            throw SegueError.invalidOption(shard.count > 1 ? "shard" : "resume", value: shard.count > 1 ? "\(shard)" : "true", "\(partial), which only PNG frames in a directory can do: a stream or a video needs every frame")
         }
         var stream: FrameStream?
         switch streams.first {

@@ -20,7 +20,7 @@ enum Screens {
             switch source.dropFirst("sample:".count) {
             case "home": return SampleScreens.home(width: points.width, height: points.height, scale: scale)
             case "detail": return SampleScreens.detail(width: points.width, height: points.height, scale: scale)
-            default: throw JobError.usage("unknown sample '\(source)' (use sample:home or sample:detail)")
+            default: throw SegueError.invalidOption("screen", value: source, "unknown sample '\(source)' (use sample:home or sample:detail)")
             }
         }
         return try ImageDecoder.decode(contentsOf: source, maxPixels: maxPixels)
@@ -73,11 +73,11 @@ enum Screens {
                      maxPixels: Int, memory: [String: Pixmap] = [:], control: JobControl? = nil,
                      resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
                                                                        size: (width: Int, height: Int)?,
-                                                                       problems: [(name: String, error: JobError)]) {
+                                                                       problems: [(name: String, error: SegueError)]) {
         var images: [String: Pixmap] = [:]
         var clips: [String: Clip] = [:]
         var size = size
-        var problems: [(String, JobError)] = []
+        var problems: [(String, SegueError)] = []
         let names = order + sources.keys.sorted().filter { !order.contains($0) }
         for name in names {
             guard let source = sources[name], images[name] == nil, clips[name] == nil else { continue }
@@ -107,7 +107,7 @@ enum Screens {
                 size = (w, h)
                 images[name] = image.width == w && image.height == h ? image : Resampler.resample(image, width: w, height: h)
             } catch {
-                problems.append((name, JobError(classifying: error) ?? .failure("\(error)")))
+                problems.append((name, SegueError.from(error)))
             }
         }
         return (images, clips, size, problems)

@@ -132,15 +132,15 @@ enum EffectArguments {
         for (name, text) in settings {
             guard let option = effect.option(name) else {
                 let takes = effect.options.map { "--" + $0.name }
-                throw JobError.usage("--\(name) does not apply to \(effect.name), which "
+                throw SegueError.invalidOption(name, of: effect.name, value: text, "--\(name) does not apply to \(effect.name), which "
                                      + (takes.isEmpty ? "takes no options" : "takes " + takes.joined(separator: ", ")))
             }
             guard let value = option.parse(text) else {
                 let form = option.kind == .choice ? "one of \(option.choices.map(\.name).joined(separator: ", "))" : option.kind.form
-                throw JobError.usage("--\(name) '\(text)' is not \(form)")
+                throw SegueError.invalidOption(name, of: effect.name, value: text, "--\(name) '\(text)' is not \(form)")
             }
             if let earlier = options[name] {
-                guard option.repeatable else { throw JobError.usage("--\(name) is given twice") }
+                guard option.repeatable else { throw SegueError.invalidOption(name, of: effect.name, value: text, "--\(name) is given twice") }
                 options[name] = .list(earlier.items + [value])
             } else {
                 options[name] = value

@@ -87,7 +87,7 @@ struct DoctorCommand: ParsableCommand {
             do {
                 try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                throw JobError.failure("cannot write the report to \(path): \(error.localizedDescription)")
+                throw SegueError.failed("cannot write the report to \(path): \(error.localizedDescription)")
             }
         }
         if json {

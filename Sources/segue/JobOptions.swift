@@ -123,8 +123,11 @@ struct JobOptions: ParsableArguments {
         let summary: RenderJob.Summary
         do {
             summary = try job.run(control: Signals.control, observer: JobConsole(quiet: quiet).observer)
-        } catch ChunkedVideo.Problem.otherJob(let directory) {
-            throw JobError.usage("'\(directory)' holds the chunks of another job: use --overwrite to replace them, or --out another video")
+        } catch {
+            if job.chunk != nil, case let .outputInUse(directory, byRunningJob: false) = error.kind {
+                throw SegueError(error.kind, "'\(directory)' holds the chunks of another job: use --overwrite to replace them, or --out another video")
+            }
+            throw error
         }
         if join, let chunk = job.chunk, case let .video(path, _)? = job.outputs.first {
             switch try ChunkedVideo(path).join(ifComplete: true, control: Signals.control) {

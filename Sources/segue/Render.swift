@@ -155,7 +155,7 @@ struct Render: ParsableCommand {
                 throw ValidationError("--\(stray) does not apply to --shader (set the shader's parameters with --param)")
             }
             let transition = try ShaderLibrary.load(spec)
-            step = .shader(ShaderStep(transition: transition, values: try transition.values(assigning: shaderOptions.params,
+            step = .shader(ShaderStep(transition: transition, values: try transition.values(assigning: shaderOptions.params, flag: "--param",
                                                                                        loadImage: ShaderLibrary.image),
                                       duration: render.duration, curve: render.curve, direction: render.direction),
                            from: "from", to: "to")
@@ -193,7 +193,7 @@ struct Render: ParsableCommand {
         do {
             return try InteractiveTrack.parseCSV(String(decoding: data, as: UTF8.self))
         } catch {
-            throw JobError.usage("track '\(path)': \(error)")
+            throw SegueError(.invalidInput(path: path), "track '\(path)': \(error)")
         }
     }
 }

@@ -30,12 +30,11 @@ enum ExitStatus {
     static let interrupted: Int32 = 130
     static let outputClosed: Int32 = 3
 
-    static func of(_ kind: JobError.Kind) -> Int32 {
-        switch kind {
-        case .usage: return usage
-        case .failure: return failure
+    static func of(_ error: SegueError) -> Int32 {
+        switch error.kind {
         case .interrupted: return interrupted
         case .outputClosed: return outputClosed
+        default: return error.isUsageError ? usage : failure
         }
     }
 }
@@ -79,8 +78,8 @@ enum Main {
             }
             // The library's errors (and the core's, the codecs' and the backends') carry their kind; the rest
             // are the argument parser's.
-            if let failure = JobError(classifying: error) {
-                fail(lines: failure.lines, status: ExitStatus.of(failure.kind))
+            if let failure = SegueError(classifying: error) {
+                fail(lines: CommandWords.lines(of: failure), status: ExitStatus.of(failure))
             }
             let code = Segue.exitCode(for: error)
             if code == .success {
@@ -130,7 +129,7 @@ enum Console {
     /// Refuses a stream to standard output when it was closed at start.
     static func checkStandardOutput(_ out: String?) throws {
         if out == "-" && standardOutputWasClosed {
-            throw JobError.failure("standard output is closed: there is nothing to stream the frames into")
+            throw SegueError.failed("standard output is closed: there is nothing to stream the frames into")
         }
     }
 

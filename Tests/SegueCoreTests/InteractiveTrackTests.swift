@@ -47,7 +47,7 @@ import Testing
     @Test func parsesCSVWithAHeaderAndNamesTheBadLine() throws {
         let samples = try InteractiveTrack.parseCSV("time,progress\n0,0\n# comment\n\n0.1, 0.25\n")
         #expect(samples == [.init(time: 0, progress: 0), .init(time: 0.1, progress: 0.25)])
-        #expect(throws: SegueError.invalidValue("line 3: '0.2' is not 'time,progress' (two numbers)")) {
+        #expect(throws: SegueError(.invalidInput(path: nil), "line 3: '0.2' is not 'time,progress' (two numbers)")) {
             try InteractiveTrack.parseCSV("0,0\n0.1,0.1\n0.2\n")
         }
     }

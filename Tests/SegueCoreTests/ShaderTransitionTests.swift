@@ -75,31 +75,31 @@ import Testing
         let v = try t.values(assigning: ["amplitude=0.1", "center=vec2(0.5,0.5)", "clockwise=true"])
         #expect(v["amplitude"]?.components == [0.1] && v["center"]?.components == [0.5, 0.5] && v["clockwise"]?.components == [1])
         #expect(v["count"]?.components == [3])
-        #expect(throws: SegueError.invalidValue("--param 'count=abc': count is declared int (for example 3)")) {
+        #expect(throws: SegueError(.invalidOption(effect: "waves.glsl", option: "count", value: "abc"), "parameter 'count=abc': count is declared int (for example 3)")) {
             try t.values(assigning: ["count=abc"])
         }
         #expect {
             try t.values(assigning: ["foo=1"])
-        } throws: { "\($0)".hasPrefix("unknown --param 'foo' (the shader declares: amplitude (float), center (vec2), cells (ivec2)") }
-        #expect(throws: SegueError.invalidValue("--param 'amplitude' is not name=value")) { try t.values(assigning: ["amplitude"]) }
+        } throws: { "\($0)".hasPrefix("unknown parameter 'foo' (the shader declares: amplitude (float), center (vec2), cells (ivec2)") }
+        #expect(throws: SegueError(.invalidOption(effect: "waves.glsl", option: "amplitude", value: "amplitude"), "parameter 'amplitude' is not name=value")) { try t.values(assigning: ["amplitude"]) }
         #expect { try t.values(assigning: ["progress=1"]) } throws: { ($0 as? SegueError)?.isUsageError == true }
         let none = try ShaderTransition(name: "plain.glsl", source: "vec4 transition(vec2 uv) { return getToColor(uv); }")
-        #expect(throws: SegueError.invalidValue("unknown --param 'a' (the shader declares no parameters)")) {
+        #expect(throws: SegueError(.invalidOption(effect: "plain.glsl", option: "a", value: "1"), "unknown parameter 'a' (the shader declares no parameters)")) {
             try none.values(assigning: ["a=1"])
         }
     }
 
     @Test func badFilesNameTheLine() {
-        #expect(throws: SegueError.failed("bad.glsl:2: uniform mat2 m: a parameter must be one of float, int, bool, vec2, vec3, vec4, ivec2, sampler2D")) {
+        #expect(throws: SegueError(.invalidShader(path: "bad.glsl"), "bad.glsl:2: uniform mat2 m: a parameter must be one of float, int, bool, vec2, vec3, vec4, ivec2, sampler2D")) {
             try ShaderTransition(name: "bad.glsl", source: "// x\nuniform mat2 m;\nvec4 transition(vec2 uv) { return vec4(1.0); }")
         }
-        #expect(throws: SegueError.failed("bad.glsl:1: the default '2' of b is not a bool")) {
+        #expect(throws: SegueError(.invalidShader(path: "bad.glsl"), "bad.glsl:1: the default '2' of b is not a bool")) {
             try ShaderTransition(name: "bad.glsl", source: "uniform bool b; // = 2\nvec4 transition(vec2 uv) { return vec4(1.0); }")
         }
-        #expect(throws: SegueError.failed("bad.glsl:1: the default 'abc' of n is not a int")) {
+        #expect(throws: SegueError(.invalidShader(path: "bad.glsl"), "bad.glsl:1: the default 'abc' of n is not a int")) {
             try ShaderTransition(name: "bad.glsl", source: "uniform int n; // = abc\nvec4 transition(vec2 uv) { return vec4(1.0); }")
         }
-        #expect(throws: SegueError.failed("bad.glsl: defines no 'vec4 transition(vec2 uv)'")) {
+        #expect(throws: SegueError(.invalidShader(path: "bad.glsl"), "bad.glsl: defines no 'vec4 transition(vec2 uv)'")) {
             try ShaderTransition(name: "bad.glsl", source: "// transition(\nvec4 other(vec2 uv) { return vec4(1.0); }")
         }
     }
@@ -221,16 +221,16 @@ import Testing
         var asked: [String] = []
         let v = try t.values(assigning: ["map=maps/a.png"], loadImage: { path in asked.append(path); return image })
         #expect(asked == ["maps/a.png"] && v["map"]?.image == image && v["map"]?.type == .sampler2D)
-        #expect(throws: SegueError.invalidValue("map is a sampler2D: give an image with --param map=FILE.png")) {
+        #expect(throws: SegueError(.invalidOption(effect: "s.glsl", option: "map", value: ""), "map is a sampler2D: give an image with the parameter map=FILE.png")) {
             try t.values(assigning: ["amount=2"], loadImage: { _ in image })
         }
-        #expect(throws: SegueError.invalidValue(#"map is a sampler2D: give an image with params {"map": "FILE.png"}"#)) {
+        #expect(throws: SegueError(.invalidOption(effect: "s.glsl", option: "map", value: ""), #"map is a sampler2D: give an image with params {"map": "FILE.png"}"#)) {
             try t.values([], flag: "params", loadImage: { _ in image })
         }
-        #expect(throws: SegueError.failed("--param 'map=gone.png': cannot read the image of sampler2D map: cannot read 'gone.png'")) {
+        #expect(throws: SegueError(.inputUnreadable(path: "gone.png"), "parameter 'map=gone.png': cannot read the image of sampler2D map: cannot read 'gone.png'")) {
             try t.values(assigning: ["map=gone.png"], loadImage: { _ in throw SegueError.failed("cannot read 'gone.png'") })
         }
-        #expect(throws: SegueError.failed("s.glsl:1: map is a sampler2D: its image is given with --param, not a default")) {
+        #expect(throws: SegueError(.invalidShader(path: "s.glsl"), "s.glsl:1: map is a sampler2D: its image is given as a parameter value, not a default")) {
             try ShaderTransition(name: "s.glsl", source: "uniform sampler2D map; // = a.png\nvec4 transition(vec2 uv) { return vec4(1.0); }")
         }
     }

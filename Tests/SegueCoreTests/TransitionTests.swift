@@ -27,7 +27,7 @@ import Testing
     @Test func optionsThatDoNotApplyAreRefused() {
         var o = EffectOptions()
         o.set("zoom", 0.5)
-        #expect(throws: SegueError.invalidValue("--zoom does not apply to fade, which takes no options")) {
+        #expect(throws: SegueError(.invalidOption(effect: "fade", option: "zoom", value: "0.5"), "zoom does not apply to fade, which takes no options")) {
             try Transition(.fade, options: o).validate(frame: frame)
         }
         #expect(throws: Never.self) { try Transition(.door, options: o).validate(frame: frame) }
@@ -39,14 +39,20 @@ import Testing
             set(&o)
             do { try Transition(effect, options: o).validate(frame: frame); return nil } catch { return "\(error)" }
         }
-        #expect(message(.circleSpread) { $0.set("start-radius", -1) } == "--start-radius must be >= 0, not -1")
+        #expect(message(.circleSpread) { $0.set("start-radius", -1) } == "start-radius must be >= 0, not -1")
         #expect(message(.hero) { $0.set("from-rect", Rect(0, 0, 0, 10)); $0.set("to-rect", Rect(0, 0, 5, 5)) }
-                == "--from-rect 0,0,0,10 has no area (width and height must be > 0)")
-        #expect(message(.hero) { $0.set("to-rect", Rect(0, 0, 5, 5)) } == "hero needs --from-rect x,y,w,h")
-        #expect(message(.pageFlip) { $0.set("shadow", 2) } == "--shadow must be in [0, 1], not 2")
-        #expect(message(.pageFlip) { $0.set("perspective", 0) } == "--perspective must be > 0, not 0")
-        #expect(message(.sheet) { $0.set("height", 700) } == "--height must be in (0, 667] (the frame's height in points), not 700")
-        #expect(message(.door) { $0.set("zoom", 0) } == "--zoom must be > 0, not 0")
+                == "from-rect 0,0,0,10 has no area (width and height must be > 0)")
+        #expect(message(.hero) { $0.set("to-rect", Rect(0, 0, 5, 5)) } == "hero needs from-rect x,y,w,h")
+        #expect(message(.pageFlip) { $0.set("shadow", 2) } == "shadow must be in [0, 1], not 2")
+        #expect(message(.pageFlip) { $0.set("perspective", 0) } == "perspective must be > 0, not 0")
+        #expect(message(.sheet) { $0.set("height", 700) } == "height must be in (0, 667] (the frame's height in points), not 700")
+        #expect(message(.door) { $0.set("zoom", 0) } == "zoom must be > 0, not 0")
+        // The kind names the effect, the option and its value, for a program to switch on.
+        var zero = EffectOptions()
+        zero.set("zoom", 0)
+        #expect(throws: SegueError(.invalidOption(effect: "door", option: "zoom", value: "0"), "zoom must be > 0, not 0")) {
+            try Transition(.door, options: zero).validate(frame: frame)
+        }
     }
 
     @Test func sceneIsAPureFunctionOfItsInputs() {

@@ -53,19 +53,19 @@ import Testing
     @Test func hugePNGIsRefusedFromItsHeader() {
         let png = Self.headerOnlyPNG(width: 100_000, height: 100_000)
         let message = thrownMessage { try ImageDecoder.decode(data: png, name: "huge.png") }
-        #expect(message == "'huge.png' is 100000x100000 pixels, over the limit of 268435456 pixels (--max-pixels)")
+        #expect(message == "'huge.png' is 100000x100000 pixels, over the limit of 268435456 pixels (maxPixels)")
     }
 
     @Test func wideImageOverASmallLimit() {
         // 100000 × 1 is over a 50000-pixel limit on one side alone (libspng's own limit fires first).
         let png = Self.headerOnlyPNG(width: 100_000, height: 1)
         let message = thrownMessage { try ImageDecoder.decode(data: png, name: "wide.png", maxPixels: 50_000) }
-        #expect(message == "'wide.png' is 100000x1 pixels, over the limit of 50000 pixels (--max-pixels)")
+        #expect(message == "'wide.png' is 100000x1 pixels, over the limit of 50000 pixels (maxPixels)")
     }
 
     @Test func jpegOverTheLimit() throws {
         let message = thrownMessage { try ImageDecoder.decode(data: try Self.noiseJPEG(), name: "big.jpg", maxPixels: 4000) }
-        #expect(message == "'big.jpg' is 64x64 pixels, over the limit of 4000 pixels (--max-pixels)")
+        #expect(message == "'big.jpg' is 64x64 pixels, over the limit of 4000 pixels (maxPixels)")
     }
 
     @Test func zeroWidthPNG() {

@@ -310,7 +310,7 @@ struct ClipTests {
         #expect {
             try job.run(control: control, observer: observer)
         } throws: { error in
-            (error as? JobError)?.kind == .interrupted
+            (error as? SegueError)?.kind == .interrupted
         }
         // Every process of this process's: none names the clips' directory, and no ffmpeg is left a zombie
         // (another test's may be for a moment, so a zombie must outlast a short wait to count).
@@ -347,8 +347,8 @@ struct ClipTests {
         #expect {
             try job.run()
         } throws: { error in
-            guard let e = error as? JobError else { return false }
-            return e.kind == .failure && e.message.hasPrefix("ffmpeg cannot open the clip '\(bad)'") && !e.message.contains("\n")
+            guard let e = error as? SegueError else { return false }
+            return e.kind == .inputUnreadable(path: bad) && e.message.hasPrefix("ffmpeg cannot open the clip '\(bad)'") && !e.message.contains("\n")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
     }

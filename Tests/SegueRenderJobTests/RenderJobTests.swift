@@ -75,9 +75,9 @@ import Testing
         #expect {
             try job.run()
         } throws: { error in
-            guard let e = error as? JobError else { return false }
+            guard let e = error as? SegueError else { return false }
             let lines = e.message.split(separator: "\n")
-            return e.kind == .usage && lines.count == 2 && lines[0].contains("$.screens.a")
+            return e.kind == .invalidInput(path: story.path) && e.isUsageError && lines.count == 2 && lines[0].contains("$.screens.a")
                 && lines[1].contains("$.timeline[0].options.zoom: zoom must be > 0")
         }
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -93,7 +93,7 @@ import Testing
         job.backend = .cpu
         let flag = JobControl()
         flag.cancel()
-        #expect(throws: JobError.interrupted) { try job.run(control: flag) }
+        #expect(throws: SegueError.interrupted) { try job.run(control: flag) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 

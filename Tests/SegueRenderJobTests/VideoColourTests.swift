@@ -62,7 +62,7 @@ struct VideoColourTests {
         p.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
         guard p.terminationStatus == 0 else {
-            throw JobError.failure("\(executable) \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
+            throw SegueError.failed("\(executable) \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
         }
         return data
     }
@@ -88,7 +88,7 @@ struct VideoColourTests {
         let matrix = ["bt709": "bt709", "smpte170m": "smpte170m", "bt470bg": "bt470"][t["color_space"] ?? ""]
         let range = ["tv": "tv", "pc": "full"][t["color_range"] ?? ""]
         guard let matrix, let range else {
-            throw JobError.failure("\(video) is not tagged with its colours: \(t)")
+            throw SegueError.failed("\(video) is not tagged with its colours: \(t)")
         }
         let data = try run(videoTools!.ffmpeg, [
             "-hide_banner", "-nostdin", "-loglevel", "error", "-i", video, "-vf",

@@ -304,7 +304,8 @@ extension GLESSuite {
                 #expect(frame[32, 2] == 0xFFFF_FFFF && frame[32, 45] == 0xFF00_00FF, "\(source)")
                 #expect(frame[0, 2] == 0xFFFF_0000 && frame[0, 45] == 0xFFFF_0000, "\(source)")
                 #expect(Set(try render(t, progress: 1, values: values).pixels) == [0xFF00_0000])
-                #expect(throws: SegueError.invalidValue("map is a sampler2D: give an image with --param map=FILE.png")) {
+                #expect(throws: SegueError(.invalidOption(effect: t.name, option: "map", value: ""),
+                                           "map is a sampler2D: give an image with the parameter map=FILE.png")) {
                     _ = try GLESRenderer().prepare(t, values: ["other": ShaderValue(image: black)])
                 }
             }
