@@ -36,13 +36,20 @@ strips: release
 docs:
 	$(SWIFT) package generate-documentation --target SegueRender
 
-# examples/library, a separate package that renders through the SegueRender library product: it must build on
-# its own and its PNG must equal the command line's, byte for byte.
+# examples/library, a separate package that depends on Segue by version, as a program outside this repository
+# does: this checkout's last commit is cloned into .build/tagged/segue and tagged with Segue's version, and the
+# example resolves `from:` that version against it (uncommitted changes are not in it). It renders a frame to
+# a PNG, frames to a directory, a frame in memory, an effect file, a storyboard from a string, and catches a
+# missing input by its error case and a cancelled task's interruption; its PNG must equal the command line's.
+VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",$$/\1/p' Sources/segue/Segue.swift)
 example: build
+	rm -rf .build/tagged .build/example examples/library/.build examples/library/Package.resolved
+	git clone -q . .build/tagged/segue
+	git -C .build/tagged/segue tag $(VERSION)
 	cd examples/library && $(SWIFT) build
-	examples/library/.build/debug/segue-library-example .build/example-library.png
+	examples/library/.build/debug/segue-library-example .build/example
 	.build/debug/segue render door --from sample:home --to sample:detail --progress 0.5 --backend cpu --quiet --out .build/example-cli.png
-	cmp .build/example-library.png .build/example-cli.png && echo "example: the library's PNG equals segue render's"
+	cmp .build/example/door-half.png .build/example-cli.png && echo "example: the library's PNG equals segue render's"
 
 # Unit, golden, GLES-against-CPU and command-line tests, then every shader through glslangValidator, then no
 # command-line flag in the library's strings (scripts/check-library-words.sh).

@@ -2,7 +2,7 @@ import Foundation
 import SegueCore
 
 /// The bounded sink between the job's pipeline (its writer thread, in frame order) and the consumer: `write`
-/// blocks while `limit` frames wait to be taken, and throws `JobError.interrupted` once the consumer is gone.
+/// blocks while `limit` frames wait to be taken, and throws `SegueError.interrupted` once the consumer is gone.
 final class FrameChannel: FrameStream, @unchecked Sendable {
     let control = JobControl()
     private let limit: Int
@@ -75,7 +75,7 @@ final class FrameChannel: FrameStream, @unchecked Sendable {
         while buffer.count >= limit && !cancelled { lock.wait() }
         if cancelled {
             lock.unlock()
-            throw JobError.interrupted
+            throw SegueError.interrupted
         }
         if let waiting = waiter {
             // The consumer is waiting with nothing buffered: it takes this frame directly.

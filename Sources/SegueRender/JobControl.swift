@@ -4,10 +4,6 @@ import SegueGLES
 import SegueImageIO
 import Synchronization
 
-/// The error type every public entry point of the library throws, under its former name.
-@available(*, deprecated, renamed: "SegueError")
-public typealias JobError = SegueError
-
 extension SegueError {
     /// Any error the library and the modules under it throw (a codec's `ImageIOError`, the GLES backend's
     /// `EGLError` and `GLError`, a storyboard's problems, a chunk's) as a `SegueError`; nil for an error of

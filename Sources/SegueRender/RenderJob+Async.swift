@@ -7,7 +7,7 @@ import SegueCore
 extension RenderJob {
     /// Renders the job as `run(renderer:control:observer:)` does, on a thread of its own, suspending the caller
     /// until it ends. Cancelling the calling task stops it after the frame in flight: its partial output is
-    /// removed and `JobError.interrupted` is thrown.
+    /// removed and a `SegueError` of kind `.interrupted` is thrown.
     ///
     /// `renderer`, when given, is the job's until this returns: renderers are not `Sendable`, and the job uses
     /// it on its thread (see `Renderer`). `control`, when given, is cancelled with the task, and tells a

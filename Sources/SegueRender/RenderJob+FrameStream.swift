@@ -7,7 +7,7 @@ extension RenderJob {
     /// whenever `bufferLimit` frames are ready that the consumer has not taken (no frame is dropped); besides
     /// those, only the frames the job has in flight are alive (at most two per core, fewer where memory is short).
     /// Ending the iteration early (`break`, a thrown error, the task cancelled) cancels the job, which stops
-    /// after the frame in flight; a cancelled task's `next()` throws `JobError.interrupted`.
+    /// after the frame in flight; a cancelled task's `next()` throws `SegueError.interrupted`.
     ///
     /// `renderer`, when given, is the job's until the sequence ends (renderers are not `Sendable`). `observer`'s
     /// `progress` counts frames handed to the sequence's buffer.

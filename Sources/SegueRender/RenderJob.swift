@@ -110,8 +110,28 @@ public struct RenderJob: Sendable {
         } catch {
             throw SegueError.from(error)
         }
-        let resolve = Self.resolver(file)
-        let parsed = Storyboard.parse(json: data, loadTrack: { track in
+        let parsed = Self.parseStoryboard(data, resolve: Self.resolver(file))
+        self.init(storyboard: parsed.storyboard, output: output)
+        storyboardFile = file
+        parseProblems = parsed.problems
+        stepPaths = parsed.stepPaths
+    }
+
+    /// A storyboard from its JSON text, as a program builds one: its problems are kept in `parseProblems` and
+    /// reported by `run` with those of its screens and steps (a `SegueError` of kind `invalidInput`, a line a
+    /// problem), before anything renders. Paths in it (screens, tracks, shaders, effect files) are relative to
+    /// the current directory.
+    public init(storyboardJSON text: String, output: Output) {
+        let parsed = Self.parseStoryboard(Data(text.utf8), resolve: Self.resolver(nil))
+        self.init(storyboard: parsed.storyboard, output: output)
+        parseProblems = parsed.problems
+        stepPaths = parsed.stepPaths
+    }
+
+    /// Parses a storyboard, reading what its steps name (tracks, shaders, shaders' images, effect files)
+    /// through `resolve`.
+    private static func parseStoryboard(_ data: Data, resolve: @escaping @Sendable (String) -> String) -> Storyboard.Parsed {
+        Storyboard.parse(json: data, loadTrack: { track in
             String(decoding: try InputFile.read(resolve(track), limit: Self.textLimit), as: UTF8.self)
         }, loadShader: { spec in
             // A file relative to the storyboard, else a shipped transition's name.
@@ -123,10 +143,6 @@ public struct RenderJob: Sendable {
             // An effect file, relative to the storyboard.
             try EffectFiles.load(resolve(path))
         })
-        self.init(storyboard: parsed.storyboard, output: output)
-        storyboardFile = file
-        parseProblems = parsed.problems
-        stepPaths = parsed.stepPaths
     }
 
     /// The largest storyboard or drag track read (16 MiB): far more than any real one, and a bound on what a

@@ -35,7 +35,7 @@ enum Screens {
         let name = String(source.dropFirst(memoryPrefix.count))
         guard let image = images[name] else {
             let known = images.keys.sorted().map { "\(memoryPrefix)\($0)" }
-            throw JobError.usage("'\(source)' names no image of the job's (\(known.isEmpty ? "it has none" : known.joined(separator: ", ")))")
+            throw SegueError(.inputUnreadable(path: source), "'\(source)' names no image of the job's (\(known.isEmpty ? "it has none" : known.joined(separator: ", ")))")
         }
         guard image.width > 0, image.height > 0 else {
             throw ImageIOError.invalidSize(path: source, width: image.width, height: image.height)
@@ -48,7 +48,7 @@ enum Screens {
             let a = p >> 24
             return p & 0xFF > a || (p >> 8) & 0xFF > a || (p >> 16) & 0xFF > a
         }) {
-            throw JobError.usage("'\(source)' is not premultiplied RGBA8: pixel (\(k % image.width), \(k / image.width)) has a colour channel above its alpha")
+            throw SegueError(.invalidInput(path: source), "'\(source)' is not premultiplied RGBA8: pixel (\(k % image.width), \(k / image.width)) has a colour channel above its alpha")
         }
         return image
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SegueTestSupport
 import Testing
 
 /// Runs `segue` with libEGL.so.1 and libGLESv2.so.2 hidden from it.

@@ -61,7 +61,7 @@ import Testing
         }
         let cancelled = clock.now
         task.cancel()
-        await #expect(throws: JobError.interrupted) { try await task.value }
+        await #expect(throws: SegueError.interrupted) { try await task.value }
         #expect(clock.now - cancelled < .seconds(10), "the job took \(clock.now - cancelled) to stop")
         let left = frames()
         #expect(left.count < 600, "the job ran to its end")
@@ -79,7 +79,7 @@ import Testing
             withUnsafeCurrentTask { $0?.cancel() }
             return try await job.run(observer: RenderJob.Observer())
         }
-        await #expect(throws: JobError.interrupted) { try await task.value }
+        await #expect(throws: SegueError.interrupted) { try await task.value }
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("frame_00000.png").path))
     }
 }

@@ -79,6 +79,6 @@ import Testing
             }
             return taken
         }
-        await #expect(throws: JobError.interrupted) { try await task.value }
+        await #expect(throws: SegueError.interrupted) { try await task.value }
     }
 }

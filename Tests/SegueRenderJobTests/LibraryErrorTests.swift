@@ -105,3 +105,30 @@ import Testing
         #expect(SegueError(classifying: CocoaError(.fileNoSuchFile)) == nil)
     }
 }
+
+/// A storyboard a program holds as text.
+@Suite struct StoryboardTextTests {
+    @Test func aStoryboardFromTextRendersItsTimeline() throws {
+        let text = """
+        {"fps": 10, "size": [30, 54], "screens": {"a": "sample:home", "b": "sample:detail"},
+         "timeline": [{"hold": "a", "duration": 0.2}, {"transition": "fade", "from": "a", "to": "b", "duration": 0.3}]}
+        """
+        var job = RenderJob(storyboardJSON: text, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        let frames = try job.frames()
+        #expect(frames.count == job.storyboard.schedule.count && frames.count >= 5)
+        #expect(frames.allSatisfy { $0.width == 30 && $0.height == 54 })
+    }
+
+    @Test func aStoryboardFromTextWithProblemsFailsWithEachOfThem() throws {
+        let text = """
+        {"fps": 0, "screens": {"a": "sample:home"}, "timeline": [{"hold": "b", "duration": 0.2}]}
+        """
+        var job = RenderJob(storyboardJSON: text, output: .frames(directory: "unused"))
+        job.backend = .cpu
+        #expect { try job.frames() } throws: { error in
+            guard let error = error as? SegueError, case .invalidInput = error.kind else { return false }
+            return error.lines.count >= 2
+        }
+    }
+}

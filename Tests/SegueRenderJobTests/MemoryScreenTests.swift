@@ -60,19 +60,19 @@ import Testing
         var missing = job
         missing.images["to"] = nil
         #expect { try missing.frames() } throws: { error in
-            (error as? JobError)?.kind == .usage && "\(error)".contains("'memory:to' names no image")
+            (error as? SegueError)?.kind == .inputUnreadable(path: "memory:to") && "\(error)".contains("'memory:to' names no image")
         }
 
         var large = job
         large.maxPixels = 120 * 200 - 1
         #expect { try large.frames() } throws: { error in
-            (error as? JobError)?.kind == .failure && "\(error)".contains("memory:from")
+            (error as? SegueError)?.kind == .resourceLimit(name: "maxPixels") && "\(error)".contains("memory:from")
         }
 
         var straight = job
         straight.images["from"] = Pixmap(width: 2, height: 2, fill: 0x80FF_FFFF)  // white at half alpha, not premultiplied
         #expect { try straight.frames() } throws: { error in
-            (error as? JobError)?.kind == .usage && "\(error)".contains("not premultiplied")
+            (error as? SegueError)?.kind == .invalidInput(path: "memory:from") && "\(error)".contains("not premultiplied")
         }
     }
 }
