@@ -14,10 +14,18 @@ extension RenderJob {
     /// watchdog how the job is getting on.
     @discardableResult
     public func run(renderer: (any Renderer)? = nil, control: JobControl? = nil,
-                    observer: Observer = Observer()) async throws -> Summary {
+                    observer: Observer = Observer()) async throws(SegueError) -> Summary {
         let control = control ?? JobControl()
         let lent = Lent(renderer)
-        return try await withTaskCancellationHandler {
+        do {
+            return try await runOnThread(lent, control: control, observer: observer)
+        } catch {
+            throw SegueError.from(error)
+        }
+    }
+
+    private func runOnThread(_ lent: Lent, control: JobControl, observer: Observer) async throws -> Summary {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Summary, Error>) in
                 do {
                     try JobThread.start("segue-job") {
