@@ -12,7 +12,10 @@ let package = Package(
     // Glibc, so no Apple platform is claimed.
     products: [
         .executable(name: "segue", targets: ["segue"]),
-        // What a program needs to render: the job layer, and the core, backends, image I/O and samples under it.
+        // What a program needs to render, as one module: `import Segue` (the job layer, the core and the samples).
+        .library(name: "Segue", targets: ["Segue"]),
+        // The modules under it, for a program that wants only part: the job layer, and the core, backends, image
+        // I/O and samples under it.
         .library(name: "SegueRender", targets: ["SegueRender"]),
         .library(name: "SegueCore", targets: ["SegueCore"]),
         .library(name: "SegueCPU", targets: ["SegueCPU"]),
@@ -47,6 +50,7 @@ let package = Package(
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSegueKernels"]),
+        .target(name: "Segue", dependencies: ["SegueCore", "SegueRender", "SegueSamples"]),
         // Signal handlers installed before main runs (a C constructor), for the command line only.
         .target(name: "CSegueStartup"),
         .executableTarget(

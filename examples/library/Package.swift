@@ -14,6 +14,6 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "segue-library-example",
-            dependencies: [.product(name: "SegueRender", package: "segue")]),
+            dependencies: [.product(name: "Segue", package: "segue")]),
     ]
 )

@@ -1,6 +1,5 @@
 import Foundation
-import SegueCore
-import SegueRender
+import Segue
 
 /// Segue as a program outside the repository uses it (by version, see Package.swift): each part of the job
 /// library once, into the directory named by the first argument.
