@@ -34,7 +34,7 @@ strips: release
 # .build/plugins/Swift-DocC/outputs/SegueRender.doccarchive, through swift-docc-plugin: about 45 s the first
 # time (the plugin and the symbol graphs are built), 9 s after (2 shared cores).
 docs:
-	$(SWIFT) package generate-documentation --target SegueRender
+	$(SWIFT) package generate-documentation --target SegueRender --warnings-as-errors
 
 # examples/library, a separate package that depends on Segue by version, as a program outside this repository
 # does: this checkout's last commit is cloned into .build/tagged/segue and tagged with Segue's version, and the
