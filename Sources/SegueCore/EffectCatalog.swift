@@ -63,7 +63,7 @@ public enum EffectCatalog {
 }
 
 extension Effect {
-    /// The nine effects Segue started from (EFFECTS.md section 3), by name, for programs and tests.
+    /// The nine effects Segue started from (docs/effects.md section 3), by name, for programs and tests.
     public static let fade = EffectCatalog.named("fade")!
     public static let door = EffectCatalog.named("door")!
     public static let circleSpread = EffectCatalog.named("circle-spread")!

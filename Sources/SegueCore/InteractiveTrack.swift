@@ -1,6 +1,6 @@
 import Foundation
 
-/// A gesture driving a transition (EFFECTS.md section 4): `(time seconds, progress)` samples, as
+/// A gesture driving a transition (docs/effects.md, "Interactive tracks"): `(time seconds, progress)` samples, as
 /// `UIPercentDrivenInteractiveTransition` receives them from a pan.
 ///
 /// While the finger is down (up to the last sample) progress is the track's, linear between samples and held

@@ -1,6 +1,6 @@
 /// A storyboard: named screens and a timeline of holds, transitions and interactive transitions, rendered
 /// at `fps` into one sequence of frames (`segue batch`). The file format is documented in
-/// `docs/storyboard.schema.json`; `Storyboard.parse` reads it and `Storyboard+Timeline` says what each frame shows.
+/// `docs/storyboard.schema.json`; `Storyboard.parse` reads it and `FrameSchedule` says what each frame shows.
 public struct Storyboard: Sendable, Equatable {
     /// One step of the timeline.
     public enum Step: Sendable, Equatable {
@@ -8,7 +8,7 @@ public struct Storyboard: Sendable, Equatable {
         case hold(screen: String, duration: Double)
         /// A transition from one screen to another, over the transition's duration.
         case transition(Transition, from: String, to: String)
-        /// A transition driven by a gesture track, then finished or cancelled (EFFECTS.md section 4).
+        /// A transition driven by a gesture track, then finished or cancelled (docs/effects.md, "Interactive tracks").
         case interactive(Transition, from: String, to: String, track: InteractiveTrack)
         /// A custom transition in the gl-transitions interface (drawn by the GLES backend).
         case shader(ShaderStep, from: String, to: String)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Maps progress `t` in `[0, 1]` (the fraction of the duration that has passed) to the eased value `e`.
-/// The curves of EFFECTS.md section 2. A spring may overshoot 1; nothing clamps `e`.
+/// The curves of docs/effects.md section 2. A spring may overshoot 1; nothing clamps `e`.
 public enum TimingCurve: Sendable, Equatable, Hashable, CustomStringConvertible {
     case linear
     /// A CSS-style cubic Bezier from (0, 0) to (1, 1) with control points (x1, y1) and (x2, y2).

@@ -17,7 +17,7 @@ import Testing
         }
     }
 
-    /// End states that EFFECTS.md makes exact: the frame equals one of the inputs, pixel for pixel.
+    /// End states that docs/effects.md makes exact: the frame equals one of the inputs, pixel for pixel.
     @Test(arguments: [
         (Effect.door, Direction.forward, 1.0, SnapshotID.to), (.door, .back, 0, .from), (.door, .back, 1, .to),
         (.fade, .forward, 0, .from), (.fade, .forward, 1, .to), (.fade, .back, 0, .from), (.fade, .back, 1, .to),

@@ -25,8 +25,8 @@ import Testing
         #expect(abs(u / q - 3) < 1e-9 && abs(v / q - 4) < 1e-9)
     }
 
-    /// EFFECTS.md section 5: the page-flip's `from` right half at e = 0.25 spans screen x 187.5 to 367.9 on a
-    /// 375-wide frame with d = 500, and is taller at its outer edge than at the spine.
+    /// The page-flip's reference numbers (docs/effects.md, page-flip): its `from` right half at e = 0.25 spans
+    /// screen x 187.5 to 367.9 on a 375-wide frame with d = 500, and is taller at its outer edge than at the spine.
     @Test func pageFlipOuterEdgeMatchesTheSeed() throws {
         let frame = Size(375, 667)
         let scene = Transition(.pageFlip).scene(at: 0.25, frame: frame, scale: 1)

@@ -4,7 +4,7 @@ import Testing
 @Suite struct TransitionTests {
     let frame = Size(375, 667)
 
-    /// The nine original effects' files keep EFFECTS.md's default timings.
+    /// The nine original effects' files keep the default timings of docs/effects.md section 3.
     @Test func theOriginalEffectsKeepTheirTimings() {
         let expected: [(Effect, Double, TimingCurve)] = [
             (.fade, 0.25, .easeInOut), (.door, 0.5, .easeOut), (.circleSpread, 0.5, .linear), (.circleZoom, 0.5, .easeInOut),
