@@ -110,32 +110,26 @@ extension GLESSuite {
                  meant: [base, masked(.circle(center: Point(60, 80), radius: 1000))]),
         ]
 
-        static func renderer(_ name: String) throws -> any Renderer {
-            name == "gles" ? try GLESRenderer() : CPUCompositor(threads: 2)
-        }
-
-        static func tolerance(_ name: String) -> Tolerance { name == "gles" ? .glesVsCPU : .exact }
-
         static func draw(_ layers: [Layer], on renderer: any Renderer, snapshots: [Pixmap]) throws -> Pixmap {
             let list = DrawList(scene: Scene(size: frame, layers: layers), scale: 1,
                                 snapshots: snapshots.map(SnapshotInfo.init), background: background)
             return try renderer.render(list)
         }
 
-        static func check(_ c: Case, backend: String) throws {
+        static func check(_ c: Case, backend: TestBackend) throws {
             let snapshots = TestTransitions.snapshots(width: 120, height: 200)
-            let renderer = try renderer(backend)
-            let cpu = CPUCompositor(threads: 2)
+            let renderer = try backend.makeRenderer()
+            let cpu = TestBackend.reference()
             try renderer.load(snapshots: snapshots)
             try cpu.load(snapshots: snapshots)
             let actual = try draw(c.hostile, on: renderer, snapshots: snapshots)
             let expected = try draw(c.meant, on: cpu, snapshots: snapshots)
-            if backend != "cpu" {
+            if backend != .cpu {
                 // For the record: how far the two backends are apart on the hostile scene itself.
                 let reference = try draw(c.hostile, on: cpu, snapshots: snapshots)
                 print("hostile.\(backend)-vs-cpu.\(c.name): \(ImageComparison(actual: actual, expected: reference, levels: 2))")
             }
-            let tolerance = tolerance(backend)
+            let tolerance = backend.tolerance
             let comparison = ImageComparison(actual: actual, expected: expected, levels: tolerance.maxLevelDiff)
             let name = "hostile.\(backend)-vs-cpu-meant.\(c.name)"
             print("\(name): \(comparison)")
@@ -147,13 +141,13 @@ extension GLESSuite {
             }
         }
 
-        @Test("colours outside 0...1 are clamped alike", arguments: ["cpu", "gles"], colourCases)
-        func colours(backend: String, c: Case) throws {
+        @Test("colours outside 0...1 are clamped alike", arguments: TestBackend.all, colourCases)
+        func colours(backend: TestBackend, c: Case) throws {
             try Self.check(c, backend: backend)
         }
 
-        @Test("degenerate masks draw alike", arguments: ["cpu", "gles"], maskCases)
-        func masks(backend: String, c: Case) throws {
+        @Test("degenerate masks draw alike", arguments: TestBackend.all, maskCases)
+        func masks(backend: TestBackend, c: Case) throws {
             try Self.check(c, backend: backend)
         }
     }

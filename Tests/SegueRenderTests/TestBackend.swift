@@ -1,0 +1,48 @@
+import SegueCore
+import SegueCPU
+import SegueGLES
+import SegueTestSupport
+import Testing
+
+/// The backends a test is written once for and run on each (`@Test(arguments: TestBackend.all)`): the
+/// argument's name shows in the test's name. The CPU compositor is the reference; each backend is held to it
+/// (or to an analytic picture) within its own named tolerance.
+enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case cpu, gles
+
+    static let all = allCases
+
+    var testDescription: String { rawValue }
+
+    /// How close this backend's frame must be to the reference: the CPU bit for bit, GLES within
+    /// `Tolerance.glesVsCPU`.
+    var tolerance: Tolerance {
+        switch self {
+        case .cpu: .exact
+        case .gles: .glesVsCPU
+        }
+    }
+
+    /// A renderer of this backend. The CPU's runs on three bands where the reference (`reference()`) runs on
+    /// two, so the CPU case checks that the split into bands changes nothing. Where no EGL platform gives a
+    /// GLES context the GLES case is cancelled (skipped), printing why. (The other `GLESSuite` tests still fail
+    /// there: a context that cannot be made is caught by them.)
+    func makeRenderer() throws -> any Renderer {
+        switch self {
+        case .cpu:
+            return CPUCompositor(threads: 3)
+        case .gles:
+            do {
+                return try GLESRenderer()
+            } catch {
+                // Swift Testing 6.3's console shows a cancelled case as passed, without the reason: say it here.
+                let why = "no GLES context here: \(error)"
+                print("gles skipped in \(Test.current?.displayName ?? Test.current?.name ?? "this test"): \(why)")
+                try Test.cancel(Comment(rawValue: why))
+            }
+        }
+    }
+
+    /// The reference frames are drawn by: the CPU compositor on two bands.
+    static func reference() -> CPUCompositor { CPUCompositor(threads: 2) }
+}
