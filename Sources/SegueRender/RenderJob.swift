@@ -11,7 +11,8 @@ import SegueImageIO
 /// every step checked against the frame, the renderer made and custom shaders compiled; then frames are drawn
 /// in order (frame `k` from `FrameSchedule`) and handed to the frame pipeline as they are ready.
 public struct RenderJob: Sendable {
-    /// Where the frames go.
+    /// Where the frames go. What a path a user names means (a video by its extension, `-`, a trailing `/`...)
+    /// is decided by `OutputPlan`, which makes these.
     public enum Output: Sendable, Equatable {
         /// `frame_00000.png ...` in a directory (created if needed).
         case frames(directory: String)
@@ -154,11 +155,10 @@ public struct RenderJob: Sendable {
         try FFmpegStream.validate(path)
     }
 
-    /// Whether `path` names a video that ffmpeg writes, by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, any
-    /// case): `--out` with one of these writes a video rather than a directory of frames.
-    /// A path that ends in `/` is a directory whatever its extension.
+    /// Whether `path` names a video that ffmpeg writes, by its extension: `OutputPlan.isVideo`, which decides
+    /// what an output path means.
     public static func isVideoPath(_ path: String) -> Bool {
-        path != "-" && !path.hasSuffix("/") && FFmpegStream.defaults[(path as NSString).pathExtension.lowercased()] != nil
+        OutputPlan.isVideo(path)
     }
 
     /// ffmpeg arguments given as one text, split as a shell splits words and checked (`FFmpegArguments`).
@@ -522,34 +522,23 @@ public struct RenderJob: Sendable {
         return h.hex
     }
 
-    /// Checks what each output's path means before anything is read: a video or a file names a file (not a
-    /// directory, not `.mp4` alone, a hidden name with no name before its extension, which would otherwise
-    /// become a hidden directory of frames), and no output is one of the job's inputs (the storyboard file or a
-    /// screen, as the same file by device and inode, or a screen named as a frame inside a directory of frames),
-    /// which the job would overwrite.
+    /// Checks each output's path before anything is read: its form (`OutputPlan.checkForm`: a file not named as
+    /// a directory, a directory of frames not named as a video's extension alone), and that no output is one of
+    /// the job's inputs (the storyboard file or a screen, as the same file by device and inode, or a screen
+    /// named as a frame inside a directory of frames), which the job would overwrite.
     func checkOutputPaths() throws {
-        func name(_ path: String) -> String {
-            (String(path.reversed().drop { $0 == "/" }.reversed()) as NSString).lastPathComponent
-        }
         let resolve = Self.resolver(storyboardFile)
         let inputs = storyboard.usedScreens.compactMap { storyboard.screens[$0] }.filter { !$0.hasPrefix("sample:") && !$0.hasPrefix(Screens.memoryPrefix) }.map(resolve)
             + (storyboardFile.map { [$0] } ?? [])
         for output in outputs {
+            try OutputPlan.checkForm(of: output)
             switch output {
             case let .image(path), let .stream(path, _, _), let .video(path, _):
                 guard path != "-" else { continue }
-                if path.hasSuffix("/") {
-                    throw SegueError.invalidOption("output", value: path, "'\(path)' ends in '/', a directory, but this output is one file")
-                }
                 if let input = inputs.first(where: { FileIdentity.same($0, path) }) {
                     throw SegueError.invalidOption("output", value: path, "the output '\(path)' is the input '\(input)': writing it would destroy the input")
                 }
             case let .frames(directory):
-                let base = name(directory)
-                if !directory.hasSuffix("/"), base.hasPrefix("."),
-                   FFmpegStream.defaults[String(base.dropFirst()).lowercased()] != nil {
-                    throw SegueError.invalidOption("output", value: directory, "'\(directory)' has no name before its extension: name the video (for example 'out\(base)'), or end the path with '/' for a hidden directory of frames")
-                }
                 for input in inputs where FileIdentity.same((input as NSString).deletingLastPathComponent.isEmpty ? "." : (input as NSString).deletingLastPathComponent, directory) {
                     let file = (input as NSString).lastPathComponent
                     if file.hasPrefix("frame_") && file.hasSuffix(".png") {

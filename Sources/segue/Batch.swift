@@ -47,17 +47,17 @@ struct Batch: ParsableCommand {
     @OptionGroup var jobOptions: JobOptions
 
     func validate() throws {
-        if let out, out.isEmpty { throw ValidationError("--out must not be empty") }
-        if let video, !video.isEmpty { try RenderJob.checkVideo(video) }
-        if let out, RenderJob.isVideoPath(out) {
-            if video != nil { throw ValidationError("--out '\(out)' is a video, and so is --video: give one") }
-            if jobOptions.format != "png" {
-                throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(jobOptions.format) applies to a stream: choose one")
-            }
-        }
-        if ffmpegArgs != nil && video == nil && !(out.map(RenderJob.isVideoPath) ?? false) {
-            throw ValidationError("--ffmpeg-args needs --video (or --out FILE.mp4, .webm, .mov, .gif)")
-        }
+        // What --out and --video mean is the library's to decide (RenderJob.OutputPlan): checked here, before
+        // anything is read. --ffmpeg-args need a video named here, not the storyboard's.
+        try CommandWords.validating { try plan(ffmpegArguments: ffmpegArgs.map { _ in [] }).check() }
+    }
+
+    /// What `--out`, `--video`, `--format`, `--y4m-chroma` and `--ffmpeg-args` name, as the library's
+    /// `RenderJob.OutputPlan`, which decides what the paths mean.
+    func plan(ffmpegArguments: [String]?) -> RenderJob.OutputPlan {
+        // Checked before JobOptions may have checked its own: an unknown format is its to report.
+        RenderJob.OutputPlan(path: out, video: video, format: OutputFormat(rawValue: jobOptions.format) ?? .png,
+                             y4mChroma: Y4M.Chroma(rawValue: jobOptions.y4mChroma) ?? .c444, ffmpegArguments: ffmpegArguments)
     }
 
     func run() throws {
@@ -80,39 +80,19 @@ struct Batch: ParsableCommand {
         if let blur = jobOptions.blur { job.storyboard.motionBlur = blur }
 
         // Outputs: --out and --video replace the storyboard's "output" (both its frames and its video).
-        let format = jobOptions.outputFormat
-        // --out FILE.mp4 (.webm, .mov, .gif) is --video FILE.mp4.
-        let (outOption, videoOption) = out.map(RenderJob.isVideoPath) == true ? (nil, out) : (out, self.video)
-        let explicit = outOption != nil || videoOption != nil
-        // A chunk writes its part of the video only, never the storyboard's frames.
-        var out = explicit ? outOption : chunk != nil ? nil : board.output.frames.map(relative)
-        if format != .png && out == nil { out = "-" }
-        var video = videoOption
-        if !explicit, let v = board.output.video {
-            if chunk == nil && (job.shard.count > 1 || resume) {
-                let why = job.shard.count > 1 ? "shard \(job.shard) renders part of the frames" : "--resume renders part of the frames"
-                Console.note("not writing the storyboard's video '\(v)': \(why); join the frames with ffmpeg afterwards")
-            } else {
-                video = relative(v)
-            }
+        let arguments = try RenderJob.ffmpegArguments(ffmpegArgs)
+        var plan = plan(ffmpegArguments: arguments)
+        if out == nil && video == nil {
+            plan = RenderJob.OutputPlan(storyboard: board.output, resolve: relative, chunked: chunk != nil,
+                                        partial: job.shard.count > 1 || resume, format: plan.format,
+                                        y4mChroma: plan.y4mChroma, ffmpegArguments: arguments)
         }
-        let stream = out == "-" || format != .png ? out : nil
-        try Console.checkStandardOutput(stream)
-        if stream != nil && video != nil {
-            throw ValidationError("--video and a stream (--out - or --format \(format.rawValue)) do not combine: choose one")
+        if let skipped = plan.skippedVideo {
+            let why = job.shard.count > 1 ? "shard \(job.shard) renders part of the frames" : "--resume renders part of the frames"
+            Console.note("not writing the storyboard's video '\(skipped)': \(why); join the frames with ffmpeg afterwards")
         }
-        job.outputs = []
-        if let stream {
-            job.outputs.append(.stream(stream, format: format, y4mChroma: jobOptions.chroma))
-        } else if let out {
-            job.outputs.append(.frames(directory: out))
-        }
-        if let video {
-            job.outputs.append(.video(video, ffmpegArguments: try RenderJob.ffmpegArguments(ffmpegArgs)))
-        }
-        if job.outputs.isEmpty {
-            throw ValidationError("nothing to write: give --out DIR, --video FILE or \"output\" in the storyboard")
-        }
+        job.outputs = try plan.outputs()
+        for case let .stream(path, _, _) in job.outputs { try Console.checkStandardOutput(path) }
         try jobOptions.configure(&job)
         try jobOptions.run(job)
     }

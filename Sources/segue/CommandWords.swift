@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import SegueCore
 
@@ -8,6 +9,14 @@ enum CommandWords {
     /// The lines to print for `error`.
     static func lines(of error: SegueError) -> [String] {
         error.lines.map { line(error.kind, $0) }
+    }
+
+    /// Runs `body`, a check of the library's made in a command's `validate()`: its error becomes the argument
+    /// parser's validation error, in these words.
+    static func validating(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as SegueError {
+            throw ValidationError(lines(of: error).joined(separator: "\n"))
+        }
     }
 
     static func line(_ kind: SegueError.Kind, _ text: String) -> String {
@@ -28,6 +37,22 @@ enum CommandWords {
             replace("which only PNG frames in a directory can do", "which only PNG frames in a directory (--out DIR) can do")
             replace("resuming skips frames already written", "--resume skips frames already written")
             replace("use PNG frames, raw RGBA frames, or a", "use PNG frames, --format rgba, or a")
+            // What an output path means (RenderJob.OutputPlan), in the flags that named it.
+            if option == "output" {
+                replace("the output path is empty", "--out must not be empty")
+                replace("nothing to write: name a directory of frames, a stream or a video",
+                        "nothing to write: give --out DIR, --video FILE or \"output\" in the storyboard")
+                text = text.replacingOccurrences(of: "^'(.*)' is a video \\(ffmpeg chooses its format by the extension\\); the format ([a-z0-9]+) applies",
+                                                 with: "--out '$1' is a video (ffmpeg chooses its format by the extension); --format $2 applies",
+                                                 options: .regularExpression)
+                text = text.replacingOccurrences(of: "^'(.*)' is a video, and so is '.*': name one$", with: "--out '$1' is a video, and so is --video: give one",
+                                                 options: .regularExpression)
+                text = text.replacingOccurrences(of: "^a video \\('.*'\\) and a stream \\('.*', ([a-z0-9]+)\\) do not combine",
+                                                 with: "--video and a stream (--out - or --format $1) do not combine", options: .regularExpression)
+            }
+            if option == "ffmpegArguments" {
+                replace("ffmpeg arguments need a video output: a file ending in", "--ffmpeg-args needs --out FILE ending in")
+            }
             if option == "output", text.hasPrefix("the video '"), text.contains("' must end in") {
                 text = text.replacingOccurrences(of: "^the video '(.*)' must end in", with: "--video '$1': the file must end in",
                                                  options: .regularExpression)

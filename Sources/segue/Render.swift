@@ -91,16 +91,11 @@ struct RenderOptions: ParsableArguments {
             throw ValidationError("--duration must be in \(Limits.secondsText) seconds, not \(duration.compact)")
         }
         guard scale > 0, scale <= 64, scale.isFinite else { throw ValidationError("--scale must be in (0, 64], not \(scale.compact)") }
-        if out.isEmpty { throw ValidationError("--out must not be empty") }
         for (name, value) in [("--from-start", fromStart), ("--to-start", toStart)] where !(value >= 0 && value.isFinite) {
             throw ValidationError("\(name) must be a number of seconds, at least 0, not \(value.compact)")
         }
-        if RenderJob.isVideoPath(out) && jobOptions.format != "png" {
-            throw ValidationError("--out '\(out)' is a video (ffmpeg chooses its format by the extension); --format \(jobOptions.format) applies to a stream: choose one")
-        }
-        if ffmpegArgs != nil && !RenderJob.isVideoPath(out) {
-            throw ValidationError("--ffmpeg-args needs --out FILE ending in .mp4, .webm, .mov or .gif")
-        }
+        // What --out means is the library's to decide (RenderJob.OutputPlan): checked here, before anything runs.
+        try CommandWords.validating { try outputPlan(ffmpegArguments: ffmpegArgs.map { _ in [] }).check() }
     }
 }
 
@@ -199,23 +194,22 @@ struct Render: ParsableCommand {
 }
 
 extension RenderOptions {
-    /// Where `--out` and `--format` send the frames: a video for a `.mp4`, `.webm`, `.mov` or `.gif` path, a
-    /// stream for `-` or a stream format, one PNG file for
-    /// `--progress` unless `--out` is a directory, else a directory of frames.
+    /// What `--out`, `--format`, `--y4m-chroma`, `--ffmpeg-args` and `--progress` name, as the library's
+    /// `RenderJob.OutputPlan`, which decides what the path means.
+    func outputPlan(ffmpegArguments: [String]?) -> RenderJob.OutputPlan {
+        // Checked before JobOptions may have checked its own: an unknown format is its to report.
+        RenderJob.OutputPlan(path: out, format: OutputFormat(rawValue: jobOptions.format) ?? .png,
+                             y4mChroma: Y4M.Chroma(rawValue: jobOptions.y4mChroma) ?? .c444,
+                             ffmpegArguments: ffmpegArguments, oneFrame: progress != nil)
+    }
+
+    /// Where the frames go (`RenderJob.OutputPlan`: a video by its extension, a stream for `-` or a stream
+    /// format, one PNG file for `--progress` unless `--out` is a directory, else a directory of frames).
     var output: RenderJob.Output {
         get throws {
-        if RenderJob.isVideoPath(out) {
-            return .video(out, ffmpegArguments: try RenderJob.ffmpegArguments(ffmpegArgs))
-        }
-        if out == "-" || jobOptions.outputFormat != .png {
-            try Console.checkStandardOutput(out)
-            return .stream(out, format: jobOptions.outputFormat, y4mChroma: jobOptions.chroma)
-        }
-        var isDirectory: ObjCBool = false
-        if progress != nil, !(FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) && isDirectory.boolValue) {
-            return .image(out)
-        }
-        return .frames(directory: out)
+            let outputs = try outputPlan(ffmpegArguments: try RenderJob.ffmpegArguments(ffmpegArgs)).outputs()
+            for case let .stream(path, _, _) in outputs { try Console.checkStandardOutput(path) }
+            return outputs[0]
         }
     }
 }
