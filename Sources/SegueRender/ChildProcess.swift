@@ -92,10 +92,24 @@ final class ChildProcess: @unchecked Sendable {
             let argv = ([executable] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             var pid: pid_t = 0
+            try control?.beginSpawn()
             let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-            guard status == 0 else { throw Self.failure("posix_spawn", executable, status) }
+            guard status == 0 else {
+                control?.endSpawn()
+                throw Self.failure("posix_spawn", executable, status)
+            }
             self.pid = pid
             control?.register(processGroup: pid)
+            control?.endSpawn()
+            if control?.isCancelled == true {
+                // A signal came while the child was being spawned, before its group was known: the handler
+                // left the child to us (`JobControl.isSpawning`).
+                Foundation.kill(-pid, SIGKILL)
+                var ignored: Int32 = 0
+                waitpid(pid, &ignored, 0)
+                control?.forget(processGroup: pid)
+                throw SegueError.interrupted
+            }
 
             // The child's ends are closed here, so each pipe ends when the child's group has let it go.
             for fd in [stdin?.read, stdout?.write, stderr.write].compactMap({ $0 }) { close(fd) }

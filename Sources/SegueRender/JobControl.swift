@@ -102,11 +102,32 @@ public final class JobControl: @unchecked Sendable {
     /// lock (0: free); past the slots, in `extraGroups`.
     private let groups: InlineArray<32, Atomic<Int32>> = InlineArray { _ in Atomic(0) }
 
+    /// Children being spawned and not yet registered (`beginSpawn` ... `endSpawn`).
+    private let spawning = Atomic<Int>(0)
+
     public init() { touch() }
 
-    public func cancel() { flag.store(1, ordering: .relaxed) }
+    public func cancel() { flag.store(1, ordering: .sequentiallyConsistent) }
 
-    public var isCancelled: Bool { flag.load(ordering: .relaxed) != 0 }
+    public var isCancelled: Bool { flag.load(ordering: .sequentiallyConsistent) != 0 }
+
+    /// True while a child is being spawned and its process group is not yet registered: a signal handler that
+    /// ended the process then would leave that child behind, so it only cancels, and the spawner ends the child
+    /// (`endSpawn` and a check of `isCancelled`). With `cancel` and `beginSpawn` both sequentially consistent,
+    /// either the handler sees the spawn or the spawner sees the cancellation.
+    public var isSpawning: Bool { spawning.load(ordering: .sequentiallyConsistent) != 0 }
+
+    /// Before a child is spawned; throws `interrupted` (spawning nothing) once cancelled.
+    func beginSpawn() throws(SegueError) {
+        _ = spawning.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        if isCancelled {
+            endSpawn()
+            throw SegueError.interrupted
+        }
+    }
+
+    /// After the child's process group is registered, or its spawn failed.
+    func endSpawn() { _ = spawning.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
 
     /// Throws `SegueError.interrupted` once cancelled.
     public func check() throws(SegueError) {

@@ -201,11 +201,12 @@ enum Signals {
         let hangupIgnored = unsafeBitCast(hangup.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
         for sig in [SIGINT, SIGTERM, SIGHUP] where !(sig == SIGHUP && hangupIgnored) {
             signal(sig) { _ in
-                if !Signals.control.hasOutput {
+                Signals.control.cancel()
+                // While a child is being spawned its group is not yet known: the spawner ends it instead.
+                if !Signals.control.hasOutput && !Signals.control.isSpawning {
                     Signals.control.endChildren()
                     _exit(ExitStatus.interrupted)
                 }
-                Signals.control.cancel()
             }
         }
     }
