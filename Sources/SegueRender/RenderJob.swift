@@ -150,11 +150,6 @@ public struct RenderJob: Sendable {
     /// file that never ends (a FIFO fed forever) can make the job hold.
     public static let textLimit = 16 << 20
 
-    /// Checks a video path's extension: `.mp4`, `.webm`, `.mov` or `.gif` (a usage error otherwise).
-    public static func checkVideo(_ path: String) throws {
-        try FFmpegStream.validate(path)
-    }
-
     /// Whether `path` names a video that ffmpeg writes, by its extension: `OutputPlan.isVideo`, which decides
     /// what an output path means.
     public static func isVideoPath(_ path: String) -> Bool {

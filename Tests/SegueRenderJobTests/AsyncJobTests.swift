@@ -2,16 +2,11 @@ import Foundation
 import SegueCore
 import SegueCPU
 import SegueRender
+import SegueTestSupport
 import Testing
 
 /// The job from Swift concurrency: `try await run`, which task cancellation stops.
 @Suite struct AsyncJobTests {
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-async-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// 600 small frames (a 20 s fade at 30 frames/s, 94x167 pixels), far more than a test waits for.
     static func longJob(_ output: RenderJob.Output) -> RenderJob {
         var job = RenderJob(Transition(.fade, duration: 20), from: "sample:home", to: "sample:detail", fps: 30,
@@ -23,7 +18,7 @@ import Testing
 
     /// An async run ends as the blocking one does: the same summary, the same files.
     @Test func anAsyncRunWritesTheFramesOfABlockingOne() async throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("async")
         defer { try? FileManager.default.removeItem(at: dir) }
         var job = RenderJob(Transition(.door, duration: 0.3), from: "sample:home", to: "sample:detail", fps: 30,
                             scale: 0.5, output: .frames(directory: dir.appendingPathComponent("async").path))
@@ -45,7 +40,7 @@ import Testing
     /// the job's own progress report of its first frame, not by polling the directory from the cooperative
     /// pool, which parallel tests (and a sanitizer's slowdown) can keep busy for minutes.
     @Test func cancellingTheTaskStopsTheJobAndLeavesNoPartialFrame() async throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("async")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("frames")
         let job = Self.longJob(.frames(directory: out.path))
@@ -63,7 +58,7 @@ import Testing
 
     /// A task cancelled before the job starts ends it before anything is written.
     @Test func aTaskCancelledBeforeTheJobStartsWritesNothing() async throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("async")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("frames")
         let job = Self.longJob(.frames(directory: out.path))

@@ -121,7 +121,7 @@ import Testing
 
     @Test(arguments: [Y4M.Chroma.c420, .c444])
     func aY4MStreamFromGLESIsTheCPUConvertedOne(chroma: Y4M.Chroma) throws {
-        let dir = try RenderJobTests.temporaryDirectory()
+        let dir = try temporaryDirectory("job")
         defer { try? FileManager.default.removeItem(at: dir) }
         // Offered on llvmpipe too, so the job takes the path a GPU takes.
         let gles = try GLESRenderer()

@@ -2,17 +2,12 @@ import Foundation
 import SegueCore
 import SegueImageIO
 import SegueRender
+import SegueTestSupport
 import Testing
 
 /// A program that builds a job in code gets the checks the command line makes, as `SegueError` cases it can
 /// switch on, with their data, and messages that name no command-line flag.
 @Suite struct LibraryErrorTests {
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-errors-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// The error `body` throws, as a `SegueError` (nil when it throws none, or another type).
     static func error(_ body: () throws -> Void) -> SegueError? {
         do { try body(); return nil } catch let error as SegueError { return error } catch { return nil }
@@ -26,7 +21,7 @@ import Testing
 
     /// An image output holds one frame: a job of many frames writing one is an error, not PNGs end to end.
     @Test func anImageOutputOfAJobOfManyFramesIsRefused() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("errors")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("one.png").path
         var job = RenderJob(Transition(.fade, duration: 0.5), from: "sample:home", to: "sample:detail", fps: 30,
@@ -58,7 +53,7 @@ import Testing
         let json = #"{"screens": {"a": "sample:home", "b": "sample:detail"}, "timeline": [{"transition": "nope", "from": "a", "to": "b"}, {"transition": "door", "from": "a", "to": "c"}]}"#
         let parsed = Storyboard.parse(json: Data(json.utf8), loadTrack: { _ in "" })
         #expect(parsed.problems.count == 2)
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("errors")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("frames").path
         var job = RenderJob(storyboard: parsed.storyboard, output: .frames(directory: out))
@@ -74,7 +69,7 @@ import Testing
 
     /// A screen file that does not exist is `.inputUnreadable` with its path.
     @Test func aMissingScreenIsAnUnreadableInputWithItsPath() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("errors")
         defer { try? FileManager.default.removeItem(at: dir) }
         let missing = dir.appendingPathComponent("missing.png").path
         var job = RenderJob(Transition(.fade), from: missing, to: "sample:detail", output: .frames(directory: dir.appendingPathComponent("out").path))

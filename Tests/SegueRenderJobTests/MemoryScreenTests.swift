@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import SegueImageIO
 import SegueRender
+import SegueTestSupport
 import SegueSamples
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
 
     /// A job from two pixmaps writes the files, byte for byte, that the same job from PNG files of them writes.
     @Test func aJobFromPixmapsEqualsTheJobFromTheirFiles() throws {
-        let dir = try AsyncJobTests.temporaryDirectory()
+        let dir = try temporaryDirectory("async")
         defer { try? FileManager.default.removeItem(at: dir) }
         let files = [("home.png", Self.home), ("detail.png", Self.detail)].map { name, image in
             (dir.appendingPathComponent(name).path, image)

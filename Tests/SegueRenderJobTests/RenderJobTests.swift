@@ -9,12 +9,6 @@ import Testing
 
 /// The job library, as another Swift program uses it.
 @Suite struct RenderJobTests {
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-job-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// A job's frame is the renderer's picture of the transition's scene at that progress, drawn directly.
     @Test(arguments: [Effect.door, .pageFlip, .sheet])
     func aJobDrawsWhatTheRendererDrawsForTheScene(_ effect: Effect) throws {
@@ -34,7 +28,7 @@ import Testing
 
     /// `segue render`'s job of one step and a storyboard of that step write the same files.
     @Test func aTransitionJobAndAStoryboardOfItsStepWriteTheSameFrames() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("job")
         defer { try? FileManager.default.removeItem(at: dir) }
         let door = Transition(.door, duration: 0.3)
         var single = RenderJob(door, from: "sample:home", to: "sample:detail", fps: 30,
@@ -63,7 +57,7 @@ import Testing
 
     /// Every problem of a storyboard file comes back at once, at its JSON path, before anything is written.
     @Test func problemsAreReportedTogetherBeforeAnythingIsWritten() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("job")
         defer { try? FileManager.default.removeItem(at: dir) }
         let story = dir.appendingPathComponent("story.json")
         try Data("""
@@ -85,7 +79,7 @@ import Testing
 
     /// A cancelled job stops before its next frame and leaves no partial stream.
     @Test func aCancelledJobThrowsInterruptedAndLeavesNothing() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("job")
         defer { try? FileManager.default.removeItem(at: dir) }
         let stream = dir.appendingPathComponent("out.rgba").path
         var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail",

@@ -42,7 +42,6 @@ struct VideoColourTests {
         return Pixmap(width: width, height: height, pixels: pixels)
     }
 
-    static func temporaryDirectory() throws -> URL { try SegueTestSupport.temporaryDirectory("colour") }
 
     /// Runs a tool and returns its standard output; throws with its standard error when it fails.
     static func run(_ executable: String, _ arguments: [String]) throws -> Data {
@@ -120,7 +119,7 @@ struct VideoColourTests {
     @Test(arguments: containers, [(1280, 720), (640, 360), (375, 667)])
     func solidBarsDecodeToTheirColours(_ ext: String, _ size: (Int, Int)) throws {
         let (width, height) = size
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("colour")
         defer { try? FileManager.default.removeItem(at: dir) }
         let screen = dir.appendingPathComponent("bars.png").path
         try FileWriter.writeAtomically(try PNGEncoder.encode(Self.barsPixmap(width: width, height: height)), to: screen)
@@ -156,7 +155,7 @@ struct VideoColourTests {
     /// and tags.
     @Test(arguments: containers)
     func wholeFramesAreAsCloseAsFFmpegsOwnEncoding(_ ext: String) throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("colour")
         defer { try? FileManager.default.removeItem(at: dir) }
         let width = 1280, height = 720
         let door = Transition(.door, duration: 0.5)
@@ -199,7 +198,7 @@ struct VideoColourTests {
     /// A transparent `.webm` of an odd size: the even-size pad is transparent, and the frame's own edge pixels
     /// keep the alpha drawn (the pad added to an odd size used to be opaque black).
     @Test func anOddTransparentWebMHasNoOpaqueEdge() throws {
-        let dir = try Self.temporaryDirectory()
+        let dir = try temporaryDirectory("colour")
         defer { try? FileManager.default.removeItem(at: dir) }
         let video = dir.appendingPathComponent("fade.webm").path
         var job = RenderJob(Transition(.fade, duration: 0.2), from: "sample:home", to: "sample:detail", fps: 10,
@@ -231,7 +230,7 @@ struct GIFTimingTests {
 
     @Test(arguments: [(60.0, 50.0), (30, 25), (24, 20), (50, 50), (10, 10)])
     func aGIFPlaysAtARateItsDelaysHold(_ asked: Double, _ rate: Double) throws {
-        let dir = try VideoColourTests.temporaryDirectory()
+        let dir = try temporaryDirectory("colour")
         defer { try? FileManager.default.removeItem(at: dir) }
         let gif = dir.appendingPathComponent("door.gif").path
         var job = RenderJob(Transition(.door, duration: 0.4), from: "sample:home", to: "sample:detail", fps: asked,
