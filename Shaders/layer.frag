@@ -10,7 +10,7 @@
 #define SOURCE 1       // 0: a colour, 1: a snapshot
 #endif
 #ifndef MASK
-#define MASK 2         // 0: none, 1: circle, 2: rounded rect, 3: sector
+#define MASK 2         // 0: none, 1: circle, 2: rounded rect, 3: sector, 4: blurred rect, 5: blurred rounded rect
 #endif
 #ifndef OVERLAY
 #define OVERLAY 1      // 1: a gradient overlay
@@ -53,6 +53,10 @@ uniform vec2 uInverseTextureSize;
 uniform vec4 uMask;
 uniform float uMaskRadius;
 uniform vec3 uMaskEnd;
+// Blurred rect and rounded rect (MASK 4, 5; Mask.BlurShape): uMask = centre x, centre y, half width, half
+// height; uMaskRadius = the corner radius (MASK 5); uMaskEnd = 1 / (sigma sqrt 2), the corners' exponent and
+// its inverse; uBlur = the peak and the shorter side.
+uniform vec2 uBlur;
 
 // Gradient overlay (OVERLAY 1): g = clamp(dot(vec3(u, v, 1), uGradient), 0, 1), premultiplied ends.
 uniform vec3 uGradient;
@@ -65,6 +69,16 @@ uniform float uOpacity;
 uniform ivec2 uBlitOffset;
 
 out vec4 fragColor;
+
+// Mask.erf: Abramowitz and Stegun 7.1.27, exactly +-1 from |x| >= 3 on (LayerShader.BlurredShape.erf).
+float erfApprox(float x) {
+    float a = min(abs(x), 3.0);
+    float t = 1.0 + (0.278393 + (0.230389 + (0.000972 + 0.078108 * a) * a) * a) * a;
+    t *= t;
+    t *= t;
+    float e = a >= 3.0 ? 1.0 : 1.0 - 1.0 / t;
+    return x < 0.0 ? -e : e;
+}
 
 // Step 5: the bilinear sample at texel index (fx, fy), clamped to the sub-rectangle: texels floor(f) and
 // floor(f) + 1 blended by the fraction. GL_LINEAR at the normalised coordinate (f + 0.5) / size computes
@@ -149,8 +163,23 @@ void main() {
         n = ahead ? vec2(-d1.y, d1.x) : nc;
     }
     float s = inside ? dist : -dist;
+#elif MASK == 4
+    // A blurred rectangle: separable, one blurred box per axis.
+    vec2 d = local - uMask.xy;
+    float k = uMaskEnd.x;
+    coverage *= 0.25 * (erfApprox((d.x + uMask.z) * k) - erfApprox((d.x - uMask.z) * k))
+                     * (erfApprox((d.y + uMask.w) * k) - erfApprox((d.y - uMask.w) * k));
+#elif MASK == 5
+    // A blurred rounded rectangle: Levien's superellipse-cornered distance through the blurred box.
+    vec2 d = local - uMask.xy;
+    float k = uMaskEnd.x, r = uMaskRadius;
+    float x0 = abs(d.x) - (uMask.z - r), y0 = abs(d.y) - (uMask.w - r);
+    float x1 = max(x0, 0.0), y1 = max(y0, 0.0);
+    float p = x1 > 0.0 && y1 > 0.0 ? pow(pow(x1, uMaskEnd.y) + pow(y1, uMaskEnd.y), uMaskEnd.z) : x1 + y1;
+    float s = p + min(max(x0, y0), 0.0) - r;
+    coverage *= uBlur.x * (erfApprox((uBlur.y + s) * k) - erfApprox(s * k));
 #endif
-#if MASK != 0
+#if MASK != 0 && MASK < 4
     float pixelLength = length(n.x * gradU + n.y * gradV);
     coverage *= clamp(0.5 + s / max(pixelLength, 1e-30), 0.0, 1.0);
 #endif

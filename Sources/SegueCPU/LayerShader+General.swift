@@ -77,6 +77,8 @@ extension LayerShader {
                     if signed >= maskSlack { break }
                 }
                 coverage *= Self.maskCoverage(signed, nx, ny, dudx, dudy, dvdx, dvdy)
+            case let .blurred(shape):
+                coverage *= shape.coverage(u, v)
             }
             if coverage <= 0 { continue }
 

@@ -59,6 +59,10 @@ extension LayerShader {
             let inset = Double(max(r, maskSlack))
             keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
             keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
+        case let .blurred(shape):
+            guard let inset = shape.interiorInset else { return (0, 0) }
+            keep(u0, da, Double(shape.cx) - Double(shape.hx) + inset, Double(shape.cx) + Double(shape.hx) - inset)
+            keep(v0, db, Double(shape.cy) - Double(shape.hy) + inset, Double(shape.cy) + Double(shape.hy) - inset)
         case let .sector(_, _, _, _, _, _, reflex):
             // The distance from p to ray k is at least the distance to its line, |ck|, so where both ck are
             // at least the slack the pixel is inside by at least the slack; above a half turn either is
@@ -91,7 +95,8 @@ extension LayerShader {
         guard affine else { return (x0, x1) }
         let lo: Double, hi: Double
         switch mask {
-        case .none, .sector(_, _, _, _, _, _, true):
+        case .none, .sector(_, _, _, _, _, _, true), .blurred:
+            // A blurred mask's item reaches no farther than its blur does.
             return (x0, x1)
         case let .circle(cx, cy, r):
             // Within r + slack of the centre.

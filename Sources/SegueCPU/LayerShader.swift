@@ -1,3 +1,4 @@
+import Foundation
 import SegueCore
 
 /// The CPU twin of `Shaders/layer.frag`: one draw item prepared for drawing, and the function that draws it
@@ -12,6 +13,62 @@ struct LayerShader: @unchecked Sendable {
         case roundedRect(cx: Float, cy: Float, hx: Float, hy: Float, r: Float)
         /// Unit rays `(sx, sy)` and `(ex, ey)` from the centre (`Mask.sectorRays`); `reflex` above a half turn.
         case sector(cx: Float, cy: Float, sx: Float, sy: Float, ex: Float, ey: Float, reflex: Bool)
+        /// A shadow's blurred rectangle or rounded rectangle: coverage evaluated, not an antialiased outline.
+        case blurred(BlurredShape)
+    }
+
+    /// `Mask.BlurShape` in single precision, and how far inside its pixels are surely covered whole.
+    struct BlurredShape {
+        let cx, cy, hx, hy: Float
+        /// `1 / (sigma * sqrt(2))`.
+        let k: Float
+        /// 0: a rectangle, evaluated as one; else the rounded rectangle's corner radius, exponent and its inverse.
+        let r, n, inverseN: Float
+        let peak, minEdge: Float
+        /// Pixels whose centres are at least this far inside each side have coverage exactly 1; nil when no
+        /// pixel has (a blur wide against the shape).
+        let interiorInset: Double?
+
+        init(_ shape: Mask.BlurShape, slack: Double) {
+            cx = Float(shape.center.x); cy = Float(shape.center.y)
+            hx = Float(shape.halfWidth); hy = Float(shape.halfHeight)
+            k = Float(shape.inverseScale)
+            r = Float(shape.cornerRadius); n = Float(shape.exponent); inverseN = Float(1 / shape.exponent)
+            peak = Float(shape.peak); minEdge = Float(shape.minEdge)
+            // erf is exactly +-1 from its limit on: a pixel that far inside every side (and past the corners'
+            // reach) is covered by 1, when the peak is exactly 1/2 and the shape is wide enough to hold it.
+            let limit = Mask.erfLimit / shape.inverseScale * 1.001 + slack
+            if r == 0 {
+                interiorInset = limit
+            } else {
+                interiorInset = peak == 0.5 && shape.minEdge / 2 >= limit ? max(limit, shape.cornerRadius + slack) : nil
+            }
+        }
+
+        /// The coverage at local `(u, v)`: `DrawItem`'s step 4 for a blurred mask (`layer.frag`'s MASK 4 and 5).
+        @inline(__always)
+        func coverage(_ u: Float, _ v: Float) -> Float {
+            let du = u - cx, dv = v - cy
+            if r == 0 {
+                return 0.25 * (Self.erf((du + hx) * k) - Self.erf((du - hx) * k)) * (Self.erf((dv + hy) * k) - Self.erf((dv - hy) * k))
+            }
+            let x0 = abs(du) - (hx - r), y0 = abs(dv) - (hy - r)
+            let x1 = max(x0, 0), y1 = max(y0, 0)
+            let p = x1 > 0 && y1 > 0 ? pow(pow(x1, n) + pow(y1, n), inverseN) : x1 + y1
+            let s = p + min(max(x0, y0), 0) - r
+            return peak * (Self.erf((minEdge + s) * k) - Self.erf(s * k))
+        }
+
+        /// `Mask.erf` in single precision: Abramowitz and Stegun 7.1.27, exactly +-1 from `Mask.erfLimit` (3) on.
+        @inline(__always)
+        static func erf(_ x: Float) -> Float {
+            let a = min(abs(x), 3)
+            var t: Float = 1 + (0.278393 + (0.230389 + (0.000972 + 0.078108 * a) * a) * a) * a
+            t *= t
+            t *= t
+            let e: Float = a >= 3 ? 1 : 1 - 1 / t
+            return x < 0 ? -e : e
+        }
     }
 
     // pixel -> local, `[x, y, 1] * m`
@@ -154,6 +211,8 @@ struct LayerShader: @unchecked Sendable {
             let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
             mask = .sector(cx: Float(center.x), cy: Float(center.y), sx: Float(rays.start.x), sy: Float(rays.start.y),
                            ex: Float(rays.end.x), ey: Float(rays.end.y), reflex: rays.isReflex)
+        case let .blurred(rect, radius, sigma)?:
+            mask = .blurred(BlurredShape(Mask.blurShape(rect, radius: radius, sigma: sigma), slack: Double(maskSlack)))
         }
 
         if let o = item.overlay {

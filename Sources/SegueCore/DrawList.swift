@@ -36,8 +36,19 @@ public struct DrawList: Sendable, Equatable {
 
         var items: [DrawItem] = []
         for layer in scene.layers {
-            guard let item = DrawItem(layer: layer, toPixels: toPixels, frame: scene.size,
-                                      frameBounds: frameBounds, snapshots: snapshots) else { continue }
+            func item(_ layer: Layer) -> DrawItem? {
+                DrawItem(layer: layer, toPixels: toPixels, frame: scene.size, frameBounds: frameBounds, snapshots: snapshots)
+            }
+            // A shadow is an item of its own just beneath its layer. Its blur is at least 0.4 pixel, which
+            // antialiases its edge as the box filter of an unblurred edge would (the slopes at the edge agree).
+            if let shadow = layer.shadowLayer(), let cast = item(shadow) {
+                if case let .blurred(_, _, sigma)? = cast.mask, case let least = 0.4 * cast.largestPixelLength, sigma < least {
+                    if let wider = layer.shadowLayer(leastSigma: least).flatMap(item) { items.append(wider) }
+                } else {
+                    items.append(cast)
+                }
+            }
+            guard let item = item(layer) else { continue }
             items.append(item)
         }
 
@@ -154,6 +165,10 @@ extension DrawItem {
                 if first >= turn { first = 0 }  // -tiny + 2π rounds up to 2π
                 mask = .sector(center: center, startAngle: first, sweep: abs(sweep))
             }
+        case let .blurred(rect, radius, sigma)?:
+            // A blur of infinite width (or a NaN) covers nothing.
+            guard sigma > 0, sigma.isFinite, let held = Self.heldMaskRect(rect, radius: radius, layer: layer.bounds) else { return nil }
+            mask = .blurred(held.rect, radius: held.radius, sigma: sigma)
         case nil:
             break
         }
@@ -173,6 +188,24 @@ extension DrawItem {
                             x1: Self.clampedInt((xs.max()! + 1e-6).rounded(.down)),
                             y1: Self.clampedInt((ys.max()! + 1e-6).rounded(.down)))
         return r.isEmpty ? nil : r
+    }
+
+    /// The largest length in local points of one pixel step, over the visible outline (where the map has
+    /// perspective it varies; affine, it is the same everywhere): the largest singular value of the local
+    /// point's pixel Jacobian.
+    var largestPixelLength: Double {
+        let m = pixelToLocal
+        var largest = 0.0
+        for p in outline {
+            let (uu, vv, q) = m.apply(p.x, p.y)
+            guard q > 1e-12 else { continue }
+            let u = uu / q, v = vv / q
+            let dudx = (m.a - u * m.c) / q, dudy = (m.d - u * m.f) / q
+            let dvdx = (m.b - v * m.c) / q, dvdy = (m.e - v * m.f) / q
+            let t = dudx * dudx + dudy * dudy + dvdx * dvdx + dvdy * dvdy, det = dudx * dvdy - dudy * dvdx
+            largest = max(largest, ((t + max(0, t * t - 4 * det * det).squareRoot()) / 2).squareRoot())
+        }
+        return largest
     }
 
     /// Sutherland-Hodgman against the plane Q = epsilon: what of the polygon lies in front of the eye.
@@ -223,5 +256,46 @@ extension DrawItem {
 
     static func clampedInt(_ v: Double) -> Int {
         Int(max(-1e9, min(1e9, v.isNaN ? 0 : v)))
+    }
+}
+
+extension Layer {
+    /// The layer that draws this layer's shadow, when it has one that shows: a colour layer over the shape
+    /// (offset, and widened by `Mask.blurReach` all round) whose mask is the shape blurred, placed by a
+    /// translation before this layer's own map so that it moves with it. `leastSigma` holds the blur to at
+    /// least that many points.
+    func shadowLayer(leastSigma: Double = 0) -> Layer? {
+        guard let shadow, opacity > 0 else { return nil }
+        let colour = shadow.color.clamped
+        let alpha = colour.alpha * min(max(shadow.opacity, 0), 1)  // NaN opacity: 0
+        let sigma = max(shadow.radius * Shadow.sigmaPerRadius, leastSigma, 1e-3)  // a NaN radius takes the least
+        guard alpha > 0, sigma.isFinite else { return nil }
+        let path = shadow.path ?? castPath
+        let shape = Rect(path.rect.x + shadow.offset.x, path.rect.y + shadow.offset.y, path.rect.width, path.rect.height)
+        guard shape.width > 0, shape.height > 0, [shape.x, shape.y, shape.width, shape.height].allSatisfy(\.isFinite) else { return nil }
+        let reach = Mask.blurReach(sigma: sigma)
+        let outer = Rect(shape.x - reach, shape.y - reach, shape.width + 2 * reach, shape.height + 2 * reach)
+        return Layer(bounds: outer.size, position: Point(0, 0), anchor: Point(0, 0),
+                     transform: Transform3D.translation(outer.x, outer.y) * toParent, opacity: opacity,
+                     content: .color(Color(red: colour.red, green: colour.green, blue: colour.blue, alpha: alpha)),
+                     mask: .blurred(Rect(reach, reach, shape.width, shape.height), radius: max(0, path.cornerRadius), sigma: sigma),
+                     isDoubleSided: isDoubleSided)
+    }
+
+    /// The shape a layer casts when its shadow names none: its bounds, or the part of its rounded-rectangle
+    /// mask within them with the mask's radius, or its circle mask.
+    var castPath: ShadowPath {
+        let whole = Rect(0, 0, bounds.width, bounds.height)
+        switch mask {
+        case let .roundedRect(rect, radius)?:
+            let x0 = max(rect.minX, 0), y0 = max(rect.minY, 0)
+            let x1 = min(rect.maxX, bounds.width), y1 = min(rect.maxY, bounds.height)
+            guard x1 > x0, y1 > y0 else { return ShadowPath(rect: whole) }
+            return ShadowPath(rect: Rect(x0, y0, x1 - x0, y1 - y0), cornerRadius: min(max(radius, 0), (x1 - x0) / 2, (y1 - y0) / 2))
+        case let .circle(center, radius)? where radius > 0 && radius.isFinite:
+            return .circle(center: center, radius: radius)
+        default:
+            return ShadowPath(rect: whole)
+        }
     }
 }

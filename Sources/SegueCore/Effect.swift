@@ -205,6 +205,18 @@ extension Effect {
         var layer = Layer(bounds: bounds, position: position, anchor: anchor, transform: transform,
                           opacity: p.opacity?.evaluate(s)[0] ?? 1, content: content, mask: mask, overlay: overlay)
         layer.isDoubleSided = p.doubleSided
+        if let shadow = p.shadow {
+            // Core Animation's defaults for what the file leaves out: black, radius 3, offset (0, -3).
+            var cast = Shadow(color: shadow.color.map { colour($0.evaluate(s)) } ?? .black,
+                              opacity: shadow.opacity?.evaluate(s)[0] ?? 0, radius: max(0, shadow.radius?.evaluate(s)[0] ?? 3),
+                              offset: shadow.offset.map { point($0.evaluate(s)) } ?? Point(0, -3))
+            switch shadow.path {
+            case nil: break
+            case let .rect(r, radius)?: cast.path = ShadowPath(rect: rect(r.evaluate(s)), cornerRadius: max(0, radius?.evaluate(s)[0] ?? 0))
+            case let .circle(center, radius)?: cast.path = .circle(center: point(center.evaluate(s)), radius: max(0, radius.evaluate(s)[0]))
+            }
+            layer.shadow = cast
+        }
         return layer
     }
 }

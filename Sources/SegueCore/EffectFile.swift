@@ -59,6 +59,16 @@ final class EffectDefinition: Sendable {
             var start, end, from, to: EffectExpression
             var opacity: EffectExpression?
         }
+        /// A Core Animation shadow: colour, opacity, radius and offset, and the path it is cast by (a rounded
+        /// rectangle or a circle; nil for the layer's own shape).
+        struct ShadowProgram: Sendable {
+            enum Path: Sendable {
+                case rect(EffectExpression, radius: EffectExpression?)
+                case circle(center: EffectExpression, radius: EffectExpression)
+            }
+            var color, opacity, radius, offset: EffectExpression?
+            var path: Path?
+        }
         enum Operation: Sendable {
             case translate(EffectExpression), scale(EffectExpression), rotateX(EffectExpression), rotateY(EffectExpression), rotateZ(EffectExpression)
         }
@@ -72,6 +82,7 @@ final class EffectDefinition: Sendable {
         var opacity: EffectExpression?
         var mask: MaskProgram?
         var overlay: OverlayProgram?
+        var shadow: ShadowProgram?
         var doubleSided: Bool
         var visible: EffectExpression?
         /// The repeatable option the layer is drawn once per value of.
@@ -493,7 +504,7 @@ private struct EffectFileReader: JSONProblemReader {
         guard let o = raw as? [String: Any] else { problem(path, "expected a layer object"); return nil }
         let before = problems.count
         unknownKeys(o, path, allowed: ["comment", "content", "frame", "bounds", "position", "anchor", "transform", "opacity",
-                              "mask", "overlay", "doubleSided", "visible", "repeat"])
+                              "mask", "overlay", "shadow", "doubleSided", "visible", "repeat"])
         func value(_ key: String, _ arity: Set<Int>) -> EffectExpression? {
             o[key].flatMap { expression($0, "\(path).\(key)", scope: scope, arity: arity) }
         }
@@ -597,6 +608,40 @@ private struct EffectFileReader: JSONProblemReader {
             if case .gradient = content { problem(p, "a gradient layer has no overlay: draw a second layer over it") }
         }
 
+        var shadow: EffectDefinition.LayerProgram.ShadowProgram?
+        if let raw = o["shadow"] {
+            let p = "\(path).shadow"
+            if let c = raw as? [String: Any] {
+                unknownKeys(c, p, allowed: ["comment", "color", "opacity", "radius", "offset", "path"])
+                func part(_ key: String, _ arity: Set<Int>) -> EffectExpression? {
+                    c[key].flatMap { expression($0, "\(p).\(key)", scope: scope, arity: arity) }
+                }
+                var program = EffectDefinition.LayerProgram.ShadowProgram(
+                    color: part("color", [4]), opacity: required(c, "opacity", p, scope, [1]), radius: part("radius", [1]),
+                    offset: part("offset", [2]))
+                if let raw = c["path"] {
+                    let pp = "\(p).path"
+                    if let m = raw as? [String: Any], let circle = m["circle"] as? [String: Any] {
+                        unknownKeys(m, pp, allowed: ["circle"]); unknownKeys(circle, "\(pp).circle", allowed: ["center", "radius"])
+                        if let center = required(circle, "center", "\(pp).circle", scope, [2]),
+                           let radius = required(circle, "radius", "\(pp).circle", scope, [1]) {
+                            program.path = .circle(center: center, radius: radius)
+                        }
+                    } else if let m = raw as? [String: Any], let rect = m["rect"] {
+                        unknownKeys(m, pp, allowed: ["rect", "radius"])
+                        if let r = expression(rect, "\(pp).rect", scope: scope, arity: [4]) {
+                            program.path = .rect(r, radius: m["radius"].flatMap { expression($0, "\(pp).radius", scope: scope, arity: [1]) })
+                        }
+                    } else {
+                        problem(pp, "expected {\"rect\": [x, y, w, h], \"radius\": r} or {\"circle\": {\"center\", \"radius\"}}")
+                    }
+                }
+                shadow = program
+            } else {
+                problem(p, "expected {\"opacity\": a, \"radius\": r, \"offset\": [dx, dy], \"color\": colour, \"path\": ...}")
+            }
+        }
+
         var doubleSided = true
         if let raw = o["doubleSided"] {
             if let b = raw as? Bool { doubleSided = b } else { problem("\(path).doubleSided", "expected true or false") }
@@ -610,7 +655,7 @@ private struct EffectFileReader: JSONProblemReader {
         let layer = EffectDefinition.LayerProgram(
             content: content, frame: value("frame", [4]), bounds: value("bounds", [2]), position: value("position", [2]),
             anchor: value("anchor", [2]), transform: transform, opacity: value("opacity", [1]), mask: mask, overlay: overlay,
-            doubleSided: doubleSided, visible: value("visible", [1]), repeatOver: repeatOver)
+            shadow: shadow, doubleSided: doubleSided, visible: value("visible", [1]), repeatOver: repeatOver)
         return problems.count == before ? layer : nil
     }
 

@@ -22,6 +22,47 @@ public enum Mask: Sendable, Equatable {
     /// screen, y being down), `atan2(v, u)` about the centre; a negative `sweep` turns the other way. A sweep
     /// of 2π or more keeps everything (no seam along the ray), a sweep of 0 nothing.
     case sector(center: Point, startAngle: Double, sweep: Double)
+    /// The rounded rectangle `rect` (corner radius `radius`, 0 for a plain rectangle) blurred by a Gaussian of
+    /// standard deviation `sigma` in local points: what a shadow covers (`Shadow`). Coverage goes from 1 deep
+    /// inside to 0 about `4.24 sigma` outside; `DrawItem` documents the function both backends evaluate.
+    case blurred(Rect, radius: Double, sigma: Double)
+}
+
+/// A Core Animation shadow (`CALayer.shadowColor`, `shadowOpacity`, `shadowRadius`, `shadowOffset` and
+/// `shadowPath`): the layer's shape, blurred, offset and tinted, drawn just beneath the layer and moved by the
+/// layer's transform as the layer is. The shape is `path` when given, else the layer's bounds, rounded as its
+/// rounded-rectangle mask rounds them (a circle mask casts a circle). Opacity multiplies the colour's alpha;
+/// the layer's own opacity applies to its shadow too.
+public struct Shadow: Sendable, Equatable {
+    public var color: Color
+    public var opacity: Double
+    /// Core Animation's `shadowRadius`, in points; the Gaussian's standard deviation is `radius *
+    /// sigmaPerRadius`.
+    public var radius: Double
+    /// In the layer's own points (y down), as `shadowOffset`.
+    public var offset: Point
+    public var path: ShadowPath?
+
+    public init(color: Color = .black, opacity: Double, radius: Double, offset: Point = Point(0, 0), path: ShadowPath? = nil) {
+        self.color = color; self.opacity = opacity; self.radius = radius; self.offset = offset; self.path = path
+    }
+
+    /// The Gaussian's standard deviation per point of `shadowRadius`: Core Animation's `shadowRadius` is the
+    /// standard deviation of its blur (docs/effects.md, "Shadows", gives the sources).
+    public static let sigmaPerRadius = 1.0
+}
+
+/// A shadow's shape in the layer's local points: a rectangle with rounded corners (radius 0: square ones; a
+/// square with radius half its side: a circle).
+public struct ShadowPath: Sendable, Equatable {
+    public var rect: Rect
+    public var cornerRadius: Double
+
+    public init(rect: Rect, cornerRadius: Double = 0) { self.rect = rect; self.cornerRadius = cornerRadius }
+
+    public static func circle(center: Point, radius: Double) -> ShadowPath {
+        ShadowPath(rect: Rect(center.x - radius, center.y - radius, 2 * radius, 2 * radius), cornerRadius: radius)
+    }
 }
 
 /// A linear gradient drawn over a layer's content (a `CAGradientLayer` sublayer filling its bounds).
@@ -41,7 +82,7 @@ public struct GradientOverlay: Sendable, Equatable {
 }
 
 /// One layer of Core Animation's model: a `bounds` rectangle placed by `position`, `anchorPoint` and a 3D
-/// `transform`, with an opacity, content, and an optional mask and gradient overlay. A layer that is not
+/// `transform`, with an opacity, content, and an optional mask, gradient overlay and shadow. A layer that is not
 /// `isDoubleSided` draws nothing while its back faces the viewer, as `CALayer.isDoubleSided` says.
 public struct Layer: Sendable, Equatable {
     public var bounds: Size
@@ -56,13 +97,15 @@ public struct Layer: Sendable, Equatable {
     /// rectangle mirrored (after its transform and the frame's sublayer transform, the projected outline
     /// winds the other way round). True by default, as in Core Animation: the back shows the content mirrored.
     public var isDoubleSided: Bool
+    /// Drawn just beneath the layer, with its transform.
+    public var shadow: Shadow?
 
     public init(bounds: Size, position: Point, anchor: Point = Point(0.5, 0.5),
                 transform: Transform3D = .identity, opacity: Double = 1, content: LayerContent,
-                mask: Mask? = nil, overlay: GradientOverlay? = nil, isDoubleSided: Bool = true) {
+                mask: Mask? = nil, overlay: GradientOverlay? = nil, isDoubleSided: Bool = true, shadow: Shadow? = nil) {
         self.bounds = bounds; self.position = position; self.anchor = anchor
         self.transform = transform; self.opacity = opacity; self.content = content
-        self.mask = mask; self.overlay = overlay; self.isDoubleSided = isDoubleSided
+        self.mask = mask; self.overlay = overlay; self.isDoubleSided = isDoubleSided; self.shadow = shadow
     }
 
     /// A layer filling the frame and showing the whole of one image.

@@ -12,7 +12,7 @@ final class LayerProgram {
     private struct Uniforms {
         var bounds, frameSize, pixelToLocal, size, inverseGradients: GLint
         var color, snapshot, texelOrigin, texelScale, clampMin, clampMax, inverseTextureSize: GLint
-        var mask, maskRadius, maskEnd: GLint
+        var mask, maskRadius, maskEnd, blur: GLint
         var gradient, overlayStart, overlayEnd: GLint
         var opacity, blitOffset: GLint
 
@@ -22,7 +22,7 @@ final class LayerProgram {
             inverseGradients = at("uInverseGradients"); color = at("uColor"); snapshot = at("uSnapshot")
             texelOrigin = at("uTexelOrigin"); texelScale = at("uTexelScale")
             clampMin = at("uClampMin"); clampMax = at("uClampMax"); inverseTextureSize = at("uInverseTextureSize")
-            mask = at("uMask"); maskRadius = at("uMaskRadius"); maskEnd = at("uMaskEnd")
+            mask = at("uMask"); maskRadius = at("uMaskRadius"); maskEnd = at("uMaskEnd"); blur = at("uBlur")
             gradient = at("uGradient")
             overlayStart = at("uOverlayStart"); overlayEnd = at("uOverlayEnd")
             opacity = at("uOpacity"); blitOffset = at("uBlitOffset")
@@ -158,6 +158,12 @@ final class LayerProgram {
             let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
             glUniform4f(u.mask, GLfloat(center.x), GLfloat(center.y), GLfloat(rays.start.x), GLfloat(rays.start.y))
             glUniform3f(u.maskEnd, GLfloat(rays.end.x), GLfloat(rays.end.y), rays.isReflex ? 1 : 0)
+        case let .blurred(rect, radius, sigma)?:
+            let shape = Mask.blurShape(rect, radius: radius, sigma: sigma)
+            glUniform4f(u.mask, GLfloat(shape.center.x), GLfloat(shape.center.y), GLfloat(shape.halfWidth), GLfloat(shape.halfHeight))
+            glUniform1f(u.maskRadius, GLfloat(shape.cornerRadius))
+            glUniform3f(u.maskEnd, GLfloat(shape.inverseScale), GLfloat(shape.exponent), GLfloat(1 / shape.exponent))
+            glUniform2f(u.blur, GLfloat(shape.peak), GLfloat(shape.minEdge))
         }
 
         if let o = item.overlay {

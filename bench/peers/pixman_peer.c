@@ -24,7 +24,7 @@ typedef struct {
     double ox, oy, sx, sy;             /* texel = origin + local * scale */
     double minx, miny, maxx, maxy;     /* the sub-rectangle in texels */
     double opacity;
-    int mask;                          /* 0 none, 1 circle, 2 rounded rect, 3 sector (both ignored) */
+    int mask;                          /* 0 none, 1 circle, 2 rounded rect, 3 sector, 4 blurred (2-4 ignored) */
     double cx, cy, r;                  /* circle in pixels */
     int x0, y0, x1, y1;                /* pixel bounds */
     unsigned color;                    /* premultiplied RGBA8 for colour items */

@@ -283,6 +283,24 @@ final class BenchRun {
             gles?.sumsShutterOnGPU = true
         }
 
+        // A shadowed layer against the same layer unshadowed: a card of the next screen sliding over the frame
+        // alone (nothing beneath it but the background), with and without a Core Animation shadow (opacity 0.5,
+        // radius 20, offset 0, 10: a blur of 20 points each way), drawn by each backend in the same run.
+        if options.only != "gles" || gles != nil {
+            let cast = [false, true].map { BenchScene.cardLists(shadowed: $0, scale: scale, frames: frames, snapshots: info) }
+            var renderers: [(String, Int, any Renderer)] = cpuFigures ? [("cpu", cores, CPUCompositor(threads: cores))] : []
+            if let gles { renderers.append(("gles", 1, gles)) }
+            for (backend, threads, renderer) in renderers {
+                try renderer.load(snapshots: snapshots)
+                var out = Pixmap(width: width, height: height)
+                for (lists, stage) in zip(cast, ["draw, layer alone", "draw, layer and its shadow"]) {
+                    for list in lists { try renderer.draw(list, into: &out) }  // warm-up: shader variants compiled
+                    let t = try time(runs: options.runs, frames: frames) { for list in lists { try renderer.draw(list, into: &out) } }
+                    record(measurement("shadow-card", backend, threads, stage, t, note: "a 60% card sliding over the background"))
+                }
+            }
+        }
+
         for effect in options.effects {
             let name = effect.name
             let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)

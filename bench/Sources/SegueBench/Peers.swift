@@ -51,6 +51,9 @@ enum Peers {
                     fields += ["2", "0", "0", "0"]
                 case .sector?:
                     fields += ["3", "0", "0", "0"]
+                case .blurred?:
+                    // The pixman peer has no blur: it draws the shadow's box unmasked.
+                    fields += ["4", "0", "0", "0"]
                 case nil:
                     fields += ["0", "0", "0", "0"]
                 }

@@ -34,4 +34,16 @@ enum BenchScene {
                      scale: scale, snapshots: snapshots)
         }
     }
+
+    /// `frames` lists of a card of the next screen (60% of the frame, its middle) sliding from left to right
+    /// over the background alone, with a Core Animation shadow or without.
+    static func cardLists(shadowed: Bool, scale: Double, frames: Int, snapshots: [SnapshotInfo]) -> [DrawList] {
+        let rect = Rect(frame.width * 0.2, frame.height * 0.2, frame.width * 0.6, frame.height * 0.6)
+        return (0..<frames).map { k in
+            var card = Layer.piece(.to, rect)
+            card.transform = .translation((Double(k) / Double(max(1, frames - 1)) - 0.5) * frame.width * 0.3, 0)
+            if shadowed { card.shadow = Shadow(opacity: 0.5, radius: 20, offset: Point(0, 10)) }
+            return DrawList(scene: Scene(size: frame, layers: [card]), scale: scale, snapshots: snapshots)
+        }
+    }
 }
