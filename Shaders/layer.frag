@@ -10,7 +10,8 @@
 #define SOURCE 1       // 0: a colour, 1: a snapshot
 #endif
 #ifndef MASK
-#define MASK 2         // 0: none, 1: circle, 2: rounded rect, 3: sector, 4: blurred rect, 5: blurred rounded rect
+#define MASK 2         // 0: none, 1: circle, 2: rounded rect, 3: sector, 4: blurred rect, 5: blurred rounded rect,
+                       // 6: continuous rounded rect
 #endif
 #ifndef OVERLAY
 #define OVERLAY 1      // 1: a gradient overlay
@@ -53,6 +54,8 @@ uniform vec2 uInverseTextureSize;
 uniform vec4 uMask;
 uniform float uMaskRadius;
 uniform vec3 uMaskEnd;
+// Continuous rounded rect (MASK 6): uMask = x, y, w, h, uMaskRadius = the corners' reach (the radius times
+// Mask.continuousReach), uMaskEnd.x = the corners' superellipse exponent (Mask.continuousExponent).
 // Blurred rect and rounded rect (MASK 4, 5; Mask.BlurShape): uMask = centre x, centre y, half width, half
 // height; uMaskRadius = the corner radius (MASK 5); uMaskEnd = 1 / (sigma sqrt 2), the corners' exponent and
 // its inverse; uBlur = the peak and the shorter side.
@@ -163,6 +166,24 @@ void main() {
         n = ahead ? vec2(-d1.y, d1.x) : nc;
     }
     float s = inside ? dist : -dist;
+#elif MASK == 6
+    // A rounded rectangle whose corners are superellipses (LayerShader.continuousDistance).
+    vec2 halfSize = uMask.zw * 0.5;
+    vec2 d = local - (uMask.xy + halfSize);
+    vec2 q = abs(d) - (halfSize - uMaskRadius);
+    float s;
+    vec2 n;
+    if (q.x > 0.0 && q.y > 0.0) {
+        float a = pow(q.x, uMaskEnd.x), b = pow(q.y, uMaskEnd.x);
+        float m = pow(a + b, 1.0 / uMaskEnd.x);
+        vec2 g = vec2(a / q.x, b / q.y);
+        float gl = length(g);
+        s = -(m - uMaskRadius) * (a + b) / (m * gl);
+        n = g / gl * vec2(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0);
+    } else {
+        s = -(max(q.x, 0.0) + max(q.y, 0.0) + min(max(q.x, q.y), 0.0) - uMaskRadius);
+        n = q.x > q.y ? vec2(d.x < 0.0 ? -1.0 : 1.0, 0.0) : vec2(0.0, d.y < 0.0 ? -1.0 : 1.0);
+    }
 #elif MASK == 4
     // A blurred rectangle: separable, one blurred box per axis.
     vec2 d = local - uMask.xy;
@@ -179,7 +200,7 @@ void main() {
     float s = p + min(max(x0, y0), 0.0) - r;
     coverage *= uBlur.x * (erfApprox((uBlur.y + s) * k) - erfApprox(s * k));
 #endif
-#if MASK != 0 && MASK < 4
+#if MASK == 1 || MASK == 2 || MASK == 3 || MASK == 6
     float pixelLength = length(n.x * gradU + n.y * gradV);
     coverage *= clamp(0.5 + s / max(pixelLength, 1e-30), 0.0, 1.0);
 #endif

@@ -25,7 +25,7 @@ trap 'rm -rf "$scratch"' EXIT
 count=0
 for blit in 0 1; do
 for source in 0 1; do
-    for mask in 0 1 2 3 4 5; do
+    for mask in 0 1 2 3 4 5 6; do
         for overlay in 0 1; do
             for perspective in 0 1; do
                 # A blit ignores the other switches: check it once.

@@ -1,3 +1,4 @@
+import Foundation
 import SegueCore
 
 // The general per-pixel function, the reference every shortcut must match: coverage of the edges and the
@@ -77,6 +78,13 @@ extension LayerShader {
                     if signed >= maskSlack { break }
                 }
                 coverage *= Self.maskCoverage(signed, nx, ny, dudx, dudy, dvdx, dvdy)
+            case let .continuousRect(cx, cy, hx, hy, r):
+                let (signed, nx, ny) = Self.continuousDistance(u - cx, v - cy, hx, hy, r)
+                if affine {
+                    if signed <= -maskSlack { continue }
+                    if signed >= maskSlack { break }
+                }
+                coverage *= Self.maskCoverage(signed, nx, ny, dudx, dudy, dvdx, dvdy)
             case let .blurred(shape):
                 coverage *= shape.coverage(u, v)
             }
@@ -98,6 +106,26 @@ extension LayerShader {
         let length = (gx * gx + gy * gy).squareRoot()
         let px = length > 0 ? s / length : (s > 0 ? 1 : -1)
         return min(max(px + 0.5, 0), 1)
+    }
+
+    /// The exponent of a continuous corner's superellipse (`Mask.continuousExponent`).
+    static let continuousExponent = Float(Mask.continuousExponent)
+
+    /// A continuous rectangle's signed distance at `(du, dv)` from its centre, positive inside, and the unit
+    /// direction `n` it changes along: a rounded rectangle's, but in the corners (both `q` above 0) the
+    /// first-order distance to the superellipse `|qx|^P + |qy|^P = r^P`. `layer.frag`'s MASK 6 computes the same.
+    @inline(__always)
+    static func continuousDistance(_ du: Float, _ dv: Float, _ hx: Float, _ hy: Float, _ r: Float) -> (Float, Float, Float) {
+        let ox = abs(du) - (hx - r), oy = abs(dv) - (hy - r)
+        if ox > 0 && oy > 0 {
+            let a = pow(ox, continuousExponent), b = pow(oy, continuousExponent)
+            let m = pow(a + b, 1 / continuousExponent)
+            let gx = a / ox, gy = b / oy
+            let g = (gx * gx + gy * gy).squareRoot()
+            return (-(m - r) * (a + b) / (m * g), (du < 0 ? -gx : gx) / g, (dv < 0 ? -gy : gy) / g)
+        }
+        let signed = -(max(ox, 0) + max(oy, 0) + min(max(ox, oy), 0) - r)  // one of ox, oy at most is above 0
+        return ox > oy ? (signed, du < 0 ? -1 : 1, 0) : (signed, 0, dv < 0 ? -1 : 1)
     }
 
     /// A sector's signed distance at `p` (local, from the centre), positive inside, and the unit direction

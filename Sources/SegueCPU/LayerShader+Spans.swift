@@ -43,7 +43,7 @@ extension LayerShader {
             guard inner > 0 else { return (0, 0) }
             let inside = chord(u0 - Double(cx), v0 - Double(cy), radius: inner)
             lo = max(lo, inside.lo); hi = min(hi, inside.hi)
-        case let .roundedRect(cx, cy, hx, hy, r) where db == 0:
+        case let .roundedRect(cx, cy, hx, hy, r) where db == 0, let .continuousRect(cx, cy, hx, hy, r) where db == 0:
             // Unrotated, v is constant along the row, which crosses the mask less the slack (a rounded
             // rectangle of half size h - slack and radius r - slack) over one interval: between the corner
             // arcs when the row is level with the corners, else the full width less the slack.
@@ -54,8 +54,10 @@ extension LayerShader {
                 ? Double(hx) - radius + ((radius - slack) * (radius - slack) - intoCorner * intoCorner).squareRoot()
                 : Double(hx) - slack
             keep(u0, da, Double(cx) - half, Double(cx) + half)
-        case let .roundedRect(cx, cy, hx, hy, r):
-            // The rectangle inside the rounded corners, less the slack: wholly inside the mask.
+        case let .roundedRect(cx, cy, hx, hy, r), let .continuousRect(cx, cy, hx, hy, r):
+            // The rectangle inside the rounded corners, less the slack: wholly inside the mask. (A continuous
+            // corner's superellipse encloses the circular arc of its reach, so that arc's interior is inside it
+            // too, by at least as much: its distance grows at most as fast as the arc's.)
             let inset = Double(max(r, maskSlack))
             keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
             keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
@@ -103,7 +105,7 @@ extension LayerShader {
             let py = Double(y) + 0.5
             let du = Double(d) * py + Double(g) - Double(cx), dv = Double(e) * py + Double(h) - Double(cy)
             (lo, hi) = chord(du, dv, radius: Double(r) + Double(maskSlack) + 1e-6 * extent(du, dv, from: x0, to: x1))
-        case let .roundedRect(cx, cy, hx, hy, _):
+        case let .roundedRect(cx, cy, hx, hy, _), let .continuousRect(cx, cy, hx, hy, _):
             // Inside the rectangle widened by the slack: u and v each within an interval, linear in X.
             let py = Double(y) + 0.5
             let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h)

@@ -11,6 +11,9 @@ struct LayerShader: @unchecked Sendable {
         case none
         case circle(cx: Float, cy: Float, r: Float)
         case roundedRect(cx: Float, cy: Float, hx: Float, hy: Float, r: Float)
+        /// A rounded rectangle whose corners are superellipses reaching `r` along each side (iOS's continuous
+        /// corner, `Mask.continuousRect`: `r` is the corner radius times `Mask.continuousReach`).
+        case continuousRect(cx: Float, cy: Float, hx: Float, hy: Float, r: Float)
         /// Unit rays `(sx, sy)` and `(ex, ey)` from the centre (`Mask.sectorRays`); `reflex` above a half turn.
         case sector(cx: Float, cy: Float, sx: Float, sy: Float, ex: Float, ey: Float, reflex: Bool)
         /// A shadow's blurred rectangle or rounded rectangle: coverage evaluated, not an antialiased outline.
@@ -211,6 +214,9 @@ struct LayerShader: @unchecked Sendable {
             let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
             mask = .sector(cx: Float(center.x), cy: Float(center.y), sx: Float(rays.start.x), sy: Float(rays.start.y),
                            ex: Float(rays.end.x), ey: Float(rays.end.y), reflex: rays.isReflex)
+        case let .continuousRect(rect, radius)?:
+            mask = .continuousRect(cx: Float(rect.center.x), cy: Float(rect.center.y), hx: Float(rect.width / 2),
+                                   hy: Float(rect.height / 2), r: Float(radius * Mask.continuousReach))
         case let .blurred(rect, radius, sigma)?:
             mask = .blurred(BlurredShape(Mask.blurShape(rect, radius: radius, sigma: sigma), slack: Double(maskSlack)))
         }

@@ -19,6 +19,11 @@ import Foundation
 ///    when `c0 = cross(d0, p) >= 0` and `c1 = cross(p, d1) >= 0`, or (sweep above π) either; the distance to
 ///    ray `k` is `|ck|` where `dot(p, dk) > 0`, else `|p|`, with `n` the ray's normal or `p / |p|`; `s` is
 ///    plus (inside) or minus (outside) the smaller distance.
+///    A continuous rectangle (`Mask.continuousRect`, held with `R = continuousReach * radius` within half
+///    each side) is a rounded rectangle of radius `R` whose corners, where `q = |p - centre| - (half sides -
+///    R)` is above 0 in both coordinates, are the superellipse of exponent `P = continuousExponent`: with
+///    `a = qx^P`, `b = qy^P` and `m = (a + b)^(1/P)`, `s = -(m - R) (a + b) / (m |g|)` along `n = g / |g|`,
+///    `g = (a / qx, b / qy)` (signed back to the quadrant): the first-order distance to the curve.
 ///    A blurred mask (`Mask.blurred`, a shadow) gives its coverage directly, from `Mask.BlurShape`'s values:
 ///    with `du = u - center.x`, `dv = v - center.y`, `k = inverseScale` and `E` the error function as
 ///    `Mask.erf` approximates it, a rectangle (`cornerRadius` 0) covers
@@ -130,6 +135,18 @@ extension DrawItem {
 }
 
 extension Mask {
+    /// How far from its corner, in radii, iOS's continuous corner leaves each side: 1.52866 (the curve of
+    /// `UIBezierPath(roundedRect:cornerRadius:)` since iOS 7, as measured from the paths UIKit returns; its
+    /// control points are published, e.g. by Kael Yang's ContinuousPath, coefficients 1.528665, 1.088493,
+    /// 0.868407, ...).
+    public static let continuousReach = 1.52866483
+
+    /// The exponent of the superellipse both backends draw a continuous corner with: the corner is
+    /// `|qx|^p + |qy|^p = R^p` about a centre `R = continuousReach * radius` in from both sides, which touches
+    /// the sides where iOS's curve does, and with `p = 3.34` (fitted to the curve's three Bezier segments) lies
+    /// within 0.0074 radii of it everywhere (0.27 pixel at a 36-pixel radius: page-sheet at 3x).
+    public static let continuousExponent = 3.34
+
     /// What both backends evaluate a blurred mask (`Mask.blurred`) with: the shape's centre and half sides,
     /// and for a rounded rectangle the values of Raph Levien's approximation ("Blurred rounded rectangles",
     /// 2020, raphlinus.github.io/graphics/2020/04/21/blurred-rounded-rects.html): a superellipse-cornered

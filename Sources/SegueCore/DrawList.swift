@@ -165,6 +165,10 @@ extension DrawItem {
                 if first >= turn { first = 0 }  // -tiny + 2π rounds up to 2π
                 mask = .sector(center: center, startAngle: first, sweep: abs(sweep))
             }
+        case let .continuousRect(rect, radius)?:
+            // Held so that the curve's reach fits half of each side, as a circular radius is held to it.
+            guard let held = Self.heldMaskRect(rect, radius: radius * Mask.continuousReach, layer: layer.bounds) else { return nil }
+            mask = .continuousRect(held.rect, radius: held.radius / Mask.continuousReach)
         case let .blurred(rect, radius, sigma)?:
             // A blur of infinite width (or a NaN) covers nothing.
             guard sigma > 0, sigma.isFinite, let held = Self.heldMaskRect(rect, radius: radius, layer: layer.bounds) else { return nil }
@@ -287,7 +291,8 @@ extension Layer {
     var castPath: ShadowPath {
         let whole = Rect(0, 0, bounds.width, bounds.height)
         switch mask {
-        case let .roundedRect(rect, radius)?:
+        case let .roundedRect(rect, radius)?, let .continuousRect(rect, radius)?:
+            // A continuous corner casts the circular corner of its radius (a close blur of it).
             let x0 = max(rect.minX, 0), y0 = max(rect.minY, 0)
             let x1 = min(rect.maxX, bounds.width), y1 = min(rect.maxY, bounds.height)
             guard x1 > x0, y1 > y0 else { return ShadowPath(rect: whole) }

@@ -192,8 +192,9 @@ extension Effect {
         case nil: break
         case let .circle(center, radius)?:
             mask = .circle(center: point(center.evaluate(s)), radius: max(0, radius.evaluate(s)[0]))
-        case let .rect(r, radius)?:
-            mask = .roundedRect(rect(r.evaluate(s)), radius: max(0, radius?.evaluate(s)[0] ?? 0))
+        case let .rect(r, radius, continuous)?:
+            let corner = max(0, radius?.evaluate(s)[0] ?? 0)
+            mask = continuous ? .continuousRect(rect(r.evaluate(s)), radius: corner) : .roundedRect(rect(r.evaluate(s)), radius: corner)
         case let .sector(center, start, sweep)?:
             mask = .sector(center: point(center.evaluate(s)), startAngle: start.evaluate(s)[0], sweep: sweep.evaluate(s)[0])
         }

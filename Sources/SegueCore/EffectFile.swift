@@ -52,7 +52,8 @@ final class EffectDefinition: Sendable {
         }
         enum MaskProgram: Sendable {
             case circle(center: EffectExpression, radius: EffectExpression)
-            case rect(EffectExpression, radius: EffectExpression?)
+            /// `continuous`: iOS's continuous corner curve, not a circular arc.
+            case rect(EffectExpression, radius: EffectExpression?, continuous: Bool)
             case sector(center: EffectExpression, start: EffectExpression, sweep: EffectExpression)
         }
         struct OverlayProgram: Sendable {
@@ -577,9 +578,17 @@ private struct EffectFileReader: JSONProblemReader {
                     mask = .circle(center: c, radius: r)
                 }
             } else if let m = raw as? [String: Any], let rect = m["rect"] {
-                unknownKeys(m, p, allowed: ["rect", "radius"])
+                unknownKeys(m, p, allowed: ["rect", "radius", "corner"])
+                var continuous = false
+                if let corner = m["corner"] {
+                    switch corner as? String {
+                    case "continuous": continuous = true
+                    case "circular": continuous = false
+                    default: problem("\(p).corner", "expected \"circular\" (the default) or \"continuous\" (iOS's continuous corner curve)")
+                    }
+                }
                 if let r = expression(rect, "\(p).rect", scope: scope, arity: [4]) {
-                    mask = .rect(r, radius: m["radius"].flatMap { expression($0, "\(p).radius", scope: scope, arity: [1]) })
+                    mask = .rect(r, radius: m["radius"].flatMap { expression($0, "\(p).radius", scope: scope, arity: [1]) }, continuous: continuous)
                 }
             } else if let m = raw as? [String: Any], let sector = m["sector"] as? [String: Any] {
                 unknownKeys(m, p, allowed: ["sector"]); unknownKeys(sector, "\(p).sector", allowed: ["center", "start", "sweep"])
@@ -588,7 +597,7 @@ private struct EffectFileReader: JSONProblemReader {
                     mask = .sector(center: c, start: a, sweep: s)
                 }
             } else {
-                problem(p, "expected {\"circle\": {\"center\", \"radius\"}}, {\"rect\": [x, y, w, h], \"radius\": r} or {\"sector\": {\"center\", \"start\", \"sweep\"}}")
+                problem(p, "expected {\"circle\": {\"center\", \"radius\"}}, {\"rect\": [x, y, w, h], \"radius\": r, \"corner\": \"continuous\"} or {\"sector\": {\"center\", \"start\", \"sweep\"}}")
             }
         }
 

@@ -17,6 +17,10 @@ public enum LayerContent: Sendable, Equatable {
 public enum Mask: Sendable, Equatable {
     case circle(center: Point, radius: Double)
     case roundedRect(Rect, radius: Double)
+    /// A rounded rectangle whose corners follow iOS's continuous corner curve (`CALayerCornerCurve.continuous`,
+    /// `UIBezierPath(roundedRect:cornerRadius:)` since iOS 7) for corner radius `radius`: the curve leaves each
+    /// side `Mask.continuousReach` radii from the corner, where a circular arc leaves it one radius from it.
+    case continuousRect(Rect, radius: Double)
     /// The points whose angle about `center`, measured from `startAngle`, lies within `0...sweep`, at any
     /// distance (a clock wipe). Angles are in radians, 0 along +x and increasing toward +y (clockwise on
     /// screen, y being down), `atan2(v, u)` about the centre; a negative `sweep` turns the other way. A sweep

@@ -158,6 +158,10 @@ final class LayerProgram {
             let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
             glUniform4f(u.mask, GLfloat(center.x), GLfloat(center.y), GLfloat(rays.start.x), GLfloat(rays.start.y))
             glUniform3f(u.maskEnd, GLfloat(rays.end.x), GLfloat(rays.end.y), rays.isReflex ? 1 : 0)
+        case let .continuousRect(rect, radius)?:
+            glUniform4f(u.mask, GLfloat(rect.x), GLfloat(rect.y), GLfloat(rect.width), GLfloat(rect.height))
+            glUniform1f(u.maskRadius, GLfloat(radius * Mask.continuousReach))
+            glUniform3f(u.maskEnd, GLfloat(Mask.continuousExponent), 0, 0)
         case let .blurred(rect, radius, sigma)?:
             let shape = Mask.blurShape(rect, radius: radius, sigma: sigma)
             glUniform4f(u.mask, GLfloat(shape.center.x), GLfloat(shape.center.y), GLfloat(shape.halfWidth), GLfloat(shape.halfHeight))

@@ -4,7 +4,8 @@ import SegueCore
 /// (like many GPUs) runs both sides of a branch, so each item gets a program with only what it needs.
 struct LayerVariant: Hashable, CustomStringConvertible {
     var snapshot: Bool
-    /// 0: none, 1: circle, 2: rounded rect, 3: sector, 4: blurred rect, 5: blurred rounded rect.
+    /// 0: none, 1: circle, 2: rounded rect, 3: sector, 4: blurred rect, 5: blurred rounded rect, 6: continuous
+    /// rounded rect.
     var mask: Int
     var overlay: Bool
     var perspective: Bool
@@ -19,6 +20,7 @@ struct LayerVariant: Hashable, CustomStringConvertible {
         case .circle?: mask = 1
         case .roundedRect?: mask = 2
         case .sector?: mask = 3
+        case .continuousRect?: mask = 6
         case let .blurred(_, radius, _)?: mask = radius > 0 ? 5 : 4
         }
         overlay = item.overlay != nil

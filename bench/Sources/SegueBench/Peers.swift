@@ -47,7 +47,7 @@ enum Peers {
                     let (x, y, w) = item.localToPixel.apply(center.x, center.y)
                     let (ex, ey, ew) = item.localToPixel.apply(center.x + radius, center.y)
                     fields += ["1", "\(x / w)", "\(y / w)", "\(((ex / ew - x / w) * (ex / ew - x / w) + (ey / ew - y / w) * (ey / ew - y / w)).squareRoot())"]
-                case .roundedRect?:
+                case .roundedRect?, .continuousRect?:
                     fields += ["2", "0", "0", "0"]
                 case .sector?:
                     fields += ["3", "0", "0", "0"]
