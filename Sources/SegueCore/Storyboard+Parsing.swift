@@ -278,7 +278,7 @@ private struct Parser: JSONProblemReader {
 
         let interactive = kinds[0] == "interactive"
         var allowed = [kinds[0], "from", "to", "duration", "curve", "direction", "options", "motionBlur"]
-        if interactive { allowed += ["track", "threshold"] }
+        if interactive { allowed += ["track", "threshold", "completion", "damping", "response"] }
         unknownKeys(object, path, allowed: Set(allowed))
 
         if !interactive, let name = object[kinds[0]] as? String, name.hasPrefix("shader:") {
@@ -311,12 +311,14 @@ private struct Parser: JSONProblemReader {
             if let v = object["threshold"], let th = number(v, "\(path).threshold") {
                 if check((0...1).contains(th), "\(path).threshold", "expected a progress in [0, 1], not \(th.compact)") { threshold = th }
             }
+            let completion = self.completion(object, path)
             var track: InteractiveTrack?
             if let v = object["track"] {
-                if let file = string(v, "\(path).track") {
+                if let file = string(v, "\(path).track"), let completion {
                     do {
                         let samples = try InteractiveTrack.parseCSV(try loadTrack(file))
-                        track = try InteractiveTrack(samples: samples, threshold: threshold, duration: transition.duration)
+                        track = try InteractiveTrack(samples: samples, threshold: threshold, duration: transition.duration,
+                                                     completion: completion)
                     } catch {
                         problem("\(path).track", "'\(file)': \(error)")
                     }
@@ -329,6 +331,25 @@ private struct Parser: JSONProblemReader {
         }
         guard problems.count == before, let from, let to else { return nil }
         return .transition(transition, from: from, to: to)
+    }
+
+    /// An interactive step's `completion` (`spring` or `ease-in-out`; the spring when absent) with the spring's
+    /// `damping` and `response`, checked by `InteractiveTrack.Completion`; nil after a problem.
+    mutating func completion(_ object: [String: Any], _ path: String) -> InteractiveTrack.Completion? {
+        let before = problems.count
+        let name = object["completion"].flatMap { string($0, "\(path).completion") }
+        let damping = object["damping"].flatMap { number($0, "\(path).damping") }
+        let response = object["response"].flatMap { number($0, "\(path).response") }
+        guard problems.count == before else { return nil }
+        do {
+            return try InteractiveTrack.Completion(named: name, damping: damping, response: response)
+        } catch let error as SegueError {
+            guard case let .invalidOption(_, option, _) = error.kind else { problem(path, error.message); return nil }
+            problem("\(path).\(option)", error.message)
+        } catch {
+            problem(path, "\(error)")
+        }
+        return nil
     }
 
     /// A step's `duration`, `curve` and `direction`, each checked (nil or forward when absent).

@@ -111,16 +111,36 @@ struct CubicBezier {
     }
 }
 
-/// A damped spring from 0 to 1 whose envelope `exp(-ζ ω0 T)` has fallen to 0.001 at the duration T.
-struct Spring {
+/// A damped spring from 0 to 1: a unit mass on a spring of natural frequency `omega0` and damping ratio `zeta`,
+/// starting at 0 with velocity `v0` in whole distances per second (UIKit's normalisation of a spring's initial
+/// velocity: the rate of change divided by the distance to travel). Closed form: with `x = value - 1`,
+/// `x(0) = -1`, `x'(0) = v0` and `a = ζ ω0`,
+///
+/// - underdamped (`ζ < 1`, `ωd = ω0 sqrt(1 - ζ²)`): `x = -exp(-a τ) (cos ωd τ + ((a - v0) / ωd) sin ωd τ)`;
+/// - critically damped (`ζ = 1`): `x = -exp(-ω0 τ) (1 + (ω0 - v0) τ)`;
+/// - overdamped (`ζ > 1`, `ωd = ω0 sqrt(ζ² - 1)`, `c = (a - v0) / ωd`):
+///   `x = -((1 + c) exp(-(a - ωd) τ) + (1 - c) exp(-(a + ωd) τ)) / 2`, the cosh and sinh form written as two
+///   decaying exponentials, which do not overflow however long the spring runs.
+struct Spring: Sendable, Equatable {
     let zeta: Double
     let v0: Double
     let omega0: Double
 
+    /// The timing curve's spring: `omega0` such that the envelope `exp(-ζ ω0 T)` has fallen to 0.001 at the
+    /// duration T.
     init(damping: Double, velocity: Double, duration: Double) {
         zeta = damping
         v0 = velocity
         omega0 = log(1000) / (damping * max(duration, 1e-9))
+    }
+
+    /// A spring of `response` seconds, the period of its undamped oscillation: `omega0 = 2π / response`, as
+    /// SwiftUI's `Spring(response:dampingRatio:)` (whose `Spring(duration: 0.5)` has stiffness 157.9 for a
+    /// unit mass, `(2π / 0.5)²`; developer.apple.com/documentation/swiftui/spring).
+    init(damping: Double, response: Double, velocity: Double) {
+        zeta = damping
+        v0 = velocity
+        omega0 = 2 * .pi / response
     }
 
     /// The value at `tau` seconds.
@@ -133,7 +153,59 @@ struct Spring {
             return 1 - exp(-a * tau) * (cos(wd * tau) + ((a - v0) / wd) * sin(wd * tau))
         } else {
             let wd = omega0 * (zeta * zeta - 1).squareRoot()
-            return 1 - exp(-a * tau) * (cosh(wd * tau) + ((a - v0) / wd) * sinh(wd * tau))
+            let c = (a - v0) / wd
+            return 1 - ((1 + c) * exp(-slowRate * tau) + (1 - c) * exp(-(a + wd) * tau)) / 2
         }
+    }
+
+    /// An overdamped spring's slower decay rate, `a - ωd`, written so that it loses no digits for a large `ζ`.
+    private var slowRate: Double { omega0 / (zeta + (zeta * zeta - 1).squareRoot()) }
+
+    /// The time from which the value stays within `epsilon` of 1: the end of the last stretch where it is further.
+    /// With `holdingOvershoot`, a value past 1 counts as arrived (the caller holds it at 1), so only a value short
+    /// of `1 - epsilon` keeps the spring unsettled. Found by stepping back from a time the envelope guarantees
+    /// (below), at most 4096 steps or 64 a period of the oscillation, then halving the last step 60 times: a
+    /// pure function of the spring.
+    func settleTime(epsilon: Double, holdingOvershoot: Bool) -> Double {
+        func unsettled(_ tau: Double) -> Bool {
+            let x = value(at: tau) - 1
+            return x < -epsilon || (!holdingOvershoot && x > epsilon)
+        }
+        let horizon = envelopeTime(epsilon)
+        guard horizon.isFinite else { return .infinity }
+        guard horizon > 0 else { return 0 }
+        var step = horizon / 4096
+        if zeta < 1 - 1e-9 { step = min(step, 2 * .pi / (omega0 * (1 - zeta * zeta).squareRoot()) / 64) }
+        // From the horizon (settled) back to the last step that is not; at 0 the value is 0, never settled.
+        var k = Int((horizon / step).rounded(.up))
+        while k > 0 && !unsettled(Double(k) * step) { k -= 1 }
+        var low = Double(k) * step, high = min(Double(k + 1) * step, horizon)
+        for _ in 0..<60 {
+            let mid = (low + high) / 2
+            if unsettled(mid) { low = mid } else { high = mid }
+        }
+        return high
+    }
+
+    /// A time after which `|value - 1| <= epsilon` for certain, from a bound on the envelope of `x`:
+    /// `sqrt(1 + c²) exp(-a τ)` underdamped (`c = (a - v0) / ωd`); `exp(-ω0 τ) (1 + b τ) <= (1 + 2b / (e ω0))
+    /// exp(-ω0 τ / 2)` critically damped (`b = |ω0 - v0|`, as `τ exp(-ω0 τ / 2) <= 2 / (e ω0)`);
+    /// `(|1 + c| + |1 - c|) / 2 exp(-(a - ωd) τ)` overdamped.
+    private func envelopeTime(_ epsilon: Double) -> Double {
+        let a = zeta * omega0
+        let amplitude: Double, rate: Double
+        if abs(zeta - 1) < 1e-9 {
+            amplitude = 1 + 2 * abs(omega0 - v0) / (exp(1) * omega0)
+            rate = omega0 / 2
+        } else if zeta < 1 {
+            let c = (a - v0) / (omega0 * (1 - zeta * zeta).squareRoot())
+            amplitude = (1 + c * c).squareRoot()
+            rate = a
+        } else {
+            let c = (a - v0) / (omega0 * (zeta * zeta - 1).squareRoot())
+            amplitude = (abs(1 + c) + abs(1 - c)) / 2
+            rate = slowRate
+        }
+        return max(0, log(amplitude / epsilon) / rate)
     }
 }

@@ -50,6 +50,13 @@ enum CommandWords {
                 text = text.replacingOccurrences(of: "^a video \\('.*'\\) and a stream \\('.*', ([a-z0-9]+)\\) do not combine",
                                                  with: "--video and a stream (--out - or --format $1) do not combine", options: .regularExpression)
             }
+            // An interactive track's completion (InteractiveTrack.Completion).
+            if ["completion", "damping", "response"].contains(option) {
+                replace("the spring's damping ratio must", "--damping must")
+                replace("the spring's response must", "--response must")
+                replace("unknown completion '", "unknown --completion '")
+                replace("\(option) applies to the spring completion", "--\(option) applies to --completion spring")
+            }
             if option == "ffmpegArguments" {
                 replace("ffmpeg arguments need a video output: a file ending in", "--ffmpeg-args needs --out FILE ending in")
             }

@@ -47,8 +47,24 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("An interactive transition: a CSV of time,progress samples of the drag; renders the drag, then the finish or the cancel.", valueName: "csv"))
     var track: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --track: progress above which the release finishes the transition, else it cancels (0.5).", valueName: "p"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --track: progress above which the release finishes the transition, else it cancels (0.5); with the spring, the progress projected from the release's velocity.",
+        valueName: "p"))
     var threshold: Double?
+
+    @Option(help: ArgumentHelp("""
+        With --track: how the release completes: spring (the default: a damped spring starting at the drag's \
+        velocity) or ease-in-out (ease-in-out over (1 - p) or p of the duration, the velocity ignored).
+        """, valueName: "name"))
+    var completion: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --track: the spring's damping ratio, 0.05 ... 10 (1, no overshoot; below 1 it oscillates).", valueName: "ratio"))
+    var damping: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "With --track: the spring's response, the period of its undamped oscillation, in seconds (0.5).", valueName: "s"))
+    var response: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second of the sequence: frames at k/fps, k = 0 ... round(duration*fps).", valueName: "n"))
     var fps: Double = 60
@@ -138,7 +154,10 @@ struct Render: ParsableCommand {
         if render.track != nil && render.progress != nil {
             throw ValidationError("--track renders the whole interaction; it does not combine with --progress")
         }
-        if render.threshold != nil && render.track == nil { throw ValidationError("--threshold needs --track") }
+        let trackOnly = [("--threshold", render.threshold != nil), ("--completion", render.completion != nil),
+                         ("--damping", render.damping != nil), ("--response", render.response != nil)]
+        if render.track == nil, let (flag, _) = trackOnly.first(where: \.1) { throw ValidationError("\(flag) needs --track") }
+        if render.track != nil { try CommandWords.validating { _ = try render.trackCompletion } }
         if render.track != nil && shaderOptions.shader != nil { throw ValidationError("--track applies to effects, not --shader") }
     }
 
@@ -163,7 +182,7 @@ struct Render: ParsableCommand {
                 // The track is read before the images: a bad track is a usage error and nothing is decoded.
                 let track = try InteractiveTrack(samples: try Self.readTrack(path),
                                                  threshold: render.threshold ?? InteractiveTrack.defaultThreshold,
-                                                 duration: transition.duration)
+                                                 duration: transition.duration, completion: try render.trackCompletion)
                 step = .interactive(transition, from: "from", to: "to", track: track)
             } else {
                 step = .transition(transition, from: "from", to: "to")
@@ -194,6 +213,11 @@ struct Render: ParsableCommand {
 }
 
 extension RenderOptions {
+    /// What `--completion`, `--damping` and `--response` name, as the library's `InteractiveTrack.Completion`.
+    var trackCompletion: InteractiveTrack.Completion {
+        get throws { try InteractiveTrack.Completion(named: completion, damping: damping, response: response) }
+    }
+
     /// What `--out`, `--format`, `--y4m-chroma`, `--ffmpeg-args` and `--progress` name, as the library's
     /// `RenderJob.OutputPlan`, which decides what the path means.
     func outputPlan(ffmpegArguments: [String]?) -> RenderJob.OutputPlan {

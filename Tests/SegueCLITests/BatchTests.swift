@@ -150,14 +150,14 @@ import Testing
     }
 
     /// A finished drag ends on `to`, a cancelled one on `from`, exactly (fade and door show only one screen at
-    /// the ends; page-flip's finish too).
+    /// the ends; page-flip's finish too), with the ease-in-out completion named.
     @Test(arguments: [("fade", true), ("fade", false), ("door", true), ("door", false), ("page-flip", true)])
     func interactiveFinishesOrCancels(_ effect: String, _ finishes: Bool) throws {
         let dir = try temporaryDirectory()
         let track = try write("time,progress\n0,0\n0.1,0.2\n0.3,\(finishes ? 0.8 : 0.4)\n", "drag.csv", in: dir)
         let common = ["--from", "sample:home", "--to", "sample:detail", "--size", "48x80", "--backend", "cpu", "--quiet"]
         let out = dir.appendingPathComponent("frames")
-        let r = try Segue.run(["render", effect, "--track", track, "--fps", "30", "--out", out.path] + common)
+        let r = try Segue.run(["render", effect, "--track", track, "--completion", "ease-in-out", "--fps", "30", "--out", out.path] + common)
         #expect(r.status == 0, "\(r.stderr)")
         let names = try frameDirectoryNames(atPath: out.path).sorted()
         let last = try ImageDecoder.decode(contentsOf: out.appendingPathComponent(names.last!).path)
@@ -174,12 +174,53 @@ import Testing
         // The same as a storyboard step.
         let story = try write("""
             {"fps": 30, "size": [48, 80], "screens": {"a": "sample:home", "b": "sample:detail"},
-             "timeline": [{"interactive": "\(effect)", "from": "a", "to": "b", "track": "drag.csv", "threshold": 0.5}]}
+             "timeline": [{"interactive": "\(effect)", "from": "a", "to": "b", "track": "drag.csv", "threshold": 0.5,
+                           "completion": "ease-in-out"}]}
             """, "story.json", in: dir)
         let batch = dir.appendingPathComponent("batch")
         let b = try Segue.run(["batch", story, "--out", batch.path, "--backend", "cpu", "--quiet"])
         #expect(b.status == 0, "\(b.stderr)")
         #expect(try files(batch) == files(out))
+    }
+
+    /// The default spring: the last frame is the end exactly, the frame count is the drag and the spring's settle
+    /// time, and `--damping`/`--response` are a storyboard's `damping`/`response`.
+    @Test func interactiveSpringEndsExactlyAndMatchesTheStoryboard() throws {
+        let dir = try temporaryDirectory()
+        let csv = "time,progress\n0,0\n0.1,0.2\n0.3,0.7\n"
+        let track = try write(csv, "drag.csv", in: dir)
+        let common = ["--from", "sample:home", "--to", "sample:detail", "--size", "48x80", "--backend", "cpu", "--quiet"]
+        let out = dir.appendingPathComponent("frames")
+        let r = try Segue.run(["render", "fade", "--track", track, "--damping", "0.8", "--response", "0.3", "--fps", "30",
+                               "--out", out.path] + common)
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try frameDirectoryNames(atPath: out.path).sorted()
+        let expected = try InteractiveTrack(samples: InteractiveTrack.parseCSV(csv), duration: 0.25,
+                                            completion: .spring(damping: 0.8, response: 0.3))
+        #expect(names.count == Int((expected.totalDuration * 30).rounded()) + 1)
+        let last = try ImageDecoder.decode(contentsOf: out.appendingPathComponent(names.last!).path)
+        let reference = dir.appendingPathComponent("end.png").path
+        #expect(try Segue.run(["render", "fade", "--progress", "1", "--out", reference] + common).status == 0)
+        #expect(last == (try ImageDecoder.decode(contentsOf: reference)))
+
+        let story = try write("""
+            {"fps": 30, "size": [48, 80], "screens": {"a": "sample:home", "b": "sample:detail"},
+             "timeline": [{"interactive": "fade", "from": "a", "to": "b", "track": "drag.csv", "damping": 0.8, "response": 0.3}]}
+            """, "story.json", in: dir)
+        let batch = dir.appendingPathComponent("batch")
+        let b = try Segue.run(["batch", story, "--out", batch.path, "--backend", "cpu", "--quiet"])
+        #expect(b.status == 0, "\(b.stderr)")
+        #expect(try files(batch) == files(out))
+
+        // Bad values are usage errors in the flags' words; the spring's flags need --track.
+        for (arguments, message) in [(["--track", track, "--damping", "0"], "--damping must be in [0.05, 10], not 0"),
+                                     (["--track", track, "--completion", "bounce"], "unknown --completion 'bounce'"),
+                                     (["--track", track, "--completion", "ease-in-out", "--response", "0.3"],
+                                      "--response applies to --completion spring, not ease-in-out"),
+                                     (["--response", "0.3"], "--response needs --track")] {
+            let bad = try Segue.run(["render", "fade", "--out", dir.appendingPathComponent("bad").path] + arguments + common)
+            #expect(bad.status == 2 && bad.stderr.contains(message), "\(arguments): \(bad.stderr)")
+        }
     }
 
     @Test func shardsJoinedEqualOneRun() throws {

@@ -100,7 +100,8 @@ import Testing
     @Test func interactiveStepsLastTheDragAndTheCompletion() throws {
         let json = """
             {"fps": 10, "screens": {"a": "a.png", "b": "b.png"},
-             "timeline": [{"interactive": "fade", "from": "a", "to": "b", "track": "drag.csv", "duration": 1}]}
+             "timeline": [{"interactive": "fade", "from": "a", "to": "b", "track": "drag.csv", "duration": 1,
+                           "completion": "ease-in-out"}]}
             """
         let parsed = parse(json, tracks: ["drag.csv": "time,progress\n0,0\n0.5,0.7\n"])
         #expect(parsed.problems == [])
@@ -109,6 +110,43 @@ import Testing
         #expect(board.count == 9)
         #expect(board.frame(8).t == 1)
         #expect(abs(board.frame(5).t - 0.7) < 1e-12)
+    }
+
+    @Test func interactiveStepsCompleteWithASpringByDefault() throws {
+        let json = """
+            {"fps": 10, "screens": {"a": "a.png", "b": "b.png"},
+             "timeline": [{"interactive": "fade", "from": "a", "to": "b", "track": "drag.csv"},
+                          {"interactive": "fade", "from": "a", "to": "b", "track": "drag.csv", "completion": "spring",
+                           "damping": 0.6, "response": 0.3}]}
+            """
+        let parsed = parse(json, tracks: ["drag.csv": "time,progress\n0,0\n0.5,0.7\n"])
+        #expect(parsed.problems == [])
+        guard case let .interactive(_, _, _, first) = parsed.storyboard.timeline[0],
+              case let .interactive(_, _, _, second) = parsed.storyboard.timeline[1] else { Issue.record("not interactive"); return }
+        #expect(first.completion == InteractiveTrack.defaultCompletion)
+        #expect(second.completion == .spring(damping: 0.6, response: 0.3))
+        // The step lasts the drag and the spring until it settles; its last frame is the end exactly.
+        #expect(parsed.storyboard.timeline[0].duration == 0.5 + first.completionDuration)
+        let board = parsed.storyboard.schedule
+        let last = board.frame(board.count - 1)
+        #expect(last.step == 1 && last.t == 1)
+    }
+
+    @Test func interactiveCompletionProblemsNameTheirKey() {
+        let step = #"{"interactive": "fade", "from": "a", "to": "a", "track": "drag.csv""#
+        let json = """
+            {"screens": {"a": "a.png"},
+             "timeline": [\(step), "completion": "linear"}, \(step), "completion": "ease-in-out", "response": 0.3},
+                          \(step), "damping": 0}, \(step), "response": "fast"}, \(step), "completion": 1}]}
+            """
+        let problems = parse(json, tracks: ["drag.csv": "0,0\n0.5,0.7\n"]).problems.map(\.description)
+        #expect(problems == [
+            "$.timeline[0].completion: unknown completion 'linear' (use spring or ease-in-out)",
+            "$.timeline[1].response: response applies to the spring completion, not ease-in-out",
+            "$.timeline[2].damping: the spring's damping ratio must be in [0.05, 10], not 0",
+            "$.timeline[3].response: expected a number",
+            "$.timeline[4].completion: expected a string",
+        ])
     }
 
     @Test func shardsComeFromSlurmOrKubernetes() throws {

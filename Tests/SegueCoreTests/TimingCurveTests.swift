@@ -58,6 +58,36 @@ import Testing
         }
     }
 
+    @Test func overdampedSpringIsTheCoshFormAndNeverOverflows() {
+        // e = 1 - exp(-aτ)(cosh ωdτ + ((a - v0)/ωd) sinh ωdτ), written as two decaying exponentials.
+        let spring = Spring(damping: 3, response: 0.5, velocity: 4)
+        let a = 3 * spring.omega0, wd = spring.omega0 * 8.0.squareRoot()
+        for tau in [0.01, 0.1, 0.5] {
+            let expected = 1 - exp(-a * tau) * (cosh(wd * tau) + (a - 4) / wd * sinh(wd * tau))
+            #expect(abs(spring.value(at: tau) - expected) < 1e-12)
+        }
+        // cosh(ωd τ) alone would overflow here (ωd τ > 710).
+        #expect(spring.value(at: 100) == 1)
+    }
+
+    @Test(arguments: [(0.3, 0.0), (1.0, 0.0), (1.0, 30.0), (2.5, -3.0)])
+    func springSettleTimeIsTheLastTimeOutsideEpsilon(_ damping: Double, _ velocity: Double) {
+        let spring = Spring(damping: damping, response: 0.5, velocity: velocity)
+        for holding in [false, true] {
+            let settle = spring.settleTime(epsilon: 0.001, holdingOvershoot: holding)
+            func outside(_ tau: Double) -> Bool {
+                let x = spring.value(at: tau) - 1
+                return x < -0.001 || (!holding && x > 0.001)
+            }
+            #expect(outside(settle - 1e-9), "ζ \(damping), v0 \(velocity)")
+            #expect((0...2000).allSatisfy { !outside(settle + Double($0) * 0.005) }, "ζ \(damping), v0 \(velocity)")
+        }
+        // Holding an overshoot ends a flick as it arrives: sooner than waiting for the overshoot to die away.
+        if velocity > spring.omega0 {
+            #expect(spring.settleTime(epsilon: 0.001, holdingOvershoot: true) < spring.settleTime(epsilon: 0.001, holdingOvershoot: false))
+        }
+    }
+
     @Test(arguments: ["linear", "ease-in", "ease-out", "ease-in-out", "default", "cubic(0.1,0.2,0.3,1)", "spring(0.5,2)"])
     func curveNamesRoundTrip(_ name: String) throws {
         let curve = try TimingCurve(parsing: name)
