@@ -82,4 +82,31 @@ import Testing
         let list = DrawList(scene: Transition(.fade).scene(at: 0.5, frame: Size(375, 667), scale: 2), scale: 2, snapshots: info)
         #expect(list.width == 750 && list.height == 1334)
     }
+
+    /// wipe from a corner keeps Remotion's triangle cut to the frame: from the top-left, `x/W + y/H <= 2e`
+    /// (wipe.tsx's `polygon(0% 0%, 2p% 0%, 0% 2p%)`), and likewise from each other corner, at points more than a
+    /// point from the edge.
+    @Test(arguments: [("up-left", 0.0, 0.0), ("up-right", 1.0, 0.0), ("down-left", 0.0, 1.0), ("down-right", 1.0, 1.0)])
+    func wipeFromACornerIsRemotionsTriangle(_ edge: String, _ kx: Double, _ ky: Double) throws {
+        let frame = Size(375, 667)
+        var options = EffectOptions()
+        options.set("edge", choice: edge)
+        for e in [0.1, 0.3, 0.5, 0.7, 0.9] {
+            let scene = Transition(EffectCatalog.named("wipe")!, options: options, curve: .linear).scene(at: e, frame: frame, scale: 1)
+            #expect(scene.layers.count == 2)
+            guard case let .sector(center, start, sweep)? = scene.layers[1].mask else { Issue.record("no sector mask"); return }
+            #expect(sweep == .pi)
+            for u in stride(from: 0.0, through: 1, by: 0.05) {
+                for v in stride(from: 0.0, through: 1, by: 0.05) {
+                    // Remotion's inequality, measured from the corner: a multiple of the frame's diagonal.
+                    let reach = abs(u - kx) + abs(v - ky) - 2 * e
+                    let distance = abs(reach) / (1 / (frame.width * frame.width) + 1 / (frame.height * frame.height)).squareRoot()
+                    guard distance > 1 else { continue }
+                    let p = Point(u * frame.width - center.x, v * frame.height - center.y)
+                    let kept = cos(start) * p.y - sin(start) * p.x >= 0
+                    #expect(kept == (reach < 0), "\(edge) e \(e) at (\(u), \(v))")
+                }
+            }
+        }
+    }
 }
