@@ -109,4 +109,26 @@ import Testing
             }
         }
     }
+
+    /// container-transform's corners are Android's relative corner sizes: a 56-point circle growing into a
+    /// 375-point-wide screen with square corners has a radius of 0.5 x min(w, h) of the growing image, lerped to
+    /// 0 over the shape thresholds (0 ... 0.75 forward): 45.5 points at e = 0.3 (a lerp of 28 and 0 gives 16.8).
+    @Test func containerTransformCornersScaleWithTheContainer() throws {
+        var options = EffectOptions()
+        options.set("from-rect", Rect(22, 100, 56, 56)); options.set("from-radius", 28)
+        let effect = EffectCatalog.named("container-transform")!
+        func radius(_ direction: Direction, _ e: Double) -> Double? {
+            let scene = Transition(effect, direction: direction, options: options, curve: .linear).scene(at: e, frame: Size(375, 667), scale: 1)
+            guard case let .roundedRect(_, radius)? = scene.layers.last?.mask else { return nil }
+            return radius
+        }
+        let width = 56 + (375 - 56) * 0.3
+        #expect(abs(try #require(radius(.forward, 0.3)) - 0.5 * width * (1 - 0.3 / 0.75)) < 1e-9)
+        #expect(abs(try #require(radius(.forward, 0.3)) - 45.5) < 0.05)
+        #expect(abs(try #require(radius(.forward, 0)) - 28) < 1e-9)
+        #expect(try #require(radius(.forward, 1)) == 0)
+        // Back: the screen (radius 0) until the shape threshold 0.3, then the circle's half of min(w, h).
+        #expect(try #require(radius(.back, 0.2)) == 0)
+        #expect(abs(try #require(radius(.back, 1)) - 28) < 1e-9)
+    }
 }
