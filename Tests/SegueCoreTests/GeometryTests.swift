@@ -82,4 +82,53 @@ import Testing
         let list = DrawList(scene: Transition(.fade).scene(at: 0.5, frame: Size(375, 667), scale: 2), scale: 2, snapshots: info)
         #expect(list.width == 750 && list.height == 1334)
     }
+
+    /// wipe from a corner keeps Remotion's triangle cut to the frame: from the top-left, `x/W + y/H <= 2e`
+    /// (wipe.tsx's `polygon(0% 0%, 2p% 0%, 0% 2p%)`), and likewise from each other corner, at points more than a
+    /// point from the edge.
+    @Test(arguments: [("up-left", 0.0, 0.0), ("up-right", 1.0, 0.0), ("down-left", 0.0, 1.0), ("down-right", 1.0, 1.0)])
+    func wipeFromACornerIsRemotionsTriangle(_ edge: String, _ kx: Double, _ ky: Double) throws {
+        let frame = Size(375, 667)
+        var options = EffectOptions()
+        options.set("edge", choice: edge)
+        for e in [0.1, 0.3, 0.5, 0.7, 0.9] {
+            let scene = Transition(EffectCatalog.named("wipe")!, options: options, curve: .linear).scene(at: e, frame: frame, scale: 1)
+            #expect(scene.layers.count == 2)
+            guard case let .sector(center, start, sweep)? = scene.layers[1].mask else { Issue.record("no sector mask"); return }
+            #expect(sweep == .pi)
+            for u in stride(from: 0.0, through: 1, by: 0.05) {
+                for v in stride(from: 0.0, through: 1, by: 0.05) {
+                    // Remotion's inequality, measured from the corner: a multiple of the frame's diagonal.
+                    let reach = abs(u - kx) + abs(v - ky) - 2 * e
+                    let distance = abs(reach) / (1 / (frame.width * frame.width) + 1 / (frame.height * frame.height)).squareRoot()
+                    guard distance > 1 else { continue }
+                    let p = Point(u * frame.width - center.x, v * frame.height - center.y)
+                    let kept = cos(start) * p.y - sin(start) * p.x >= 0
+                    #expect(kept == (reach < 0), "\(edge) e \(e) at (\(u), \(v))")
+                }
+            }
+        }
+    }
+
+    /// container-transform's corners are Android's relative corner sizes: a 56-point circle growing into a
+    /// 375-point-wide screen with square corners has a radius of 0.5 x min(w, h) of the growing image, lerped to
+    /// 0 over the shape thresholds (0 ... 0.75 forward): 45.5 points at e = 0.3 (a lerp of 28 and 0 gives 16.8).
+    @Test func containerTransformCornersScaleWithTheContainer() throws {
+        var options = EffectOptions()
+        options.set("from-rect", Rect(22, 100, 56, 56)); options.set("from-radius", 28)
+        let effect = EffectCatalog.named("container-transform")!
+        func radius(_ direction: Direction, _ e: Double) -> Double? {
+            let scene = Transition(effect, direction: direction, options: options, curve: .linear).scene(at: e, frame: Size(375, 667), scale: 1)
+            guard case let .roundedRect(_, radius)? = scene.layers.last?.mask else { return nil }
+            return radius
+        }
+        let width = 56 + (375 - 56) * 0.3
+        #expect(abs(try #require(radius(.forward, 0.3)) - 0.5 * width * (1 - 0.3 / 0.75)) < 1e-9)
+        #expect(abs(try #require(radius(.forward, 0.3)) - 45.5) < 0.05)
+        #expect(abs(try #require(radius(.forward, 0)) - 28) < 1e-9)
+        #expect(try #require(radius(.forward, 1)) == 0)
+        // Back: the screen (radius 0) until the shape threshold 0.3, then the circle's half of min(w, h).
+        #expect(try #require(radius(.back, 0.2)) == 0)
+        #expect(abs(try #require(radius(.back, 1)) - 28) < 1e-9)
+    }
 }
