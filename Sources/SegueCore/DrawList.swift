@@ -183,8 +183,9 @@ extension DrawItem {
                   contentIsOpaque: opaqueContent)
     }
 
-    /// The whole pixels this item paints with alpha 1, when it is an opaque axis-aligned affine quad.
-    var solidPixels: PixelBounds? {
+    /// The whole pixels this item paints with alpha 1, when it is an opaque axis-aligned affine quad: whatever
+    /// lies beneath them is overwritten, so a backend need not draw it.
+    public var solidPixels: PixelBounds? {
         guard isOpaque, isAffine, abs(localToPixel.b) < 1e-12, abs(localToPixel.d) < 1e-12 else { return nil }
         let xs = outline.map(\.x), ys = outline.map(\.y)
         let r = PixelBounds(x0: Self.clampedInt((xs.min()! - 1e-6).rounded(.up)),
@@ -271,18 +272,25 @@ extension Layer {
     func shadowLayer(leastSigma: Double = 0) -> Layer? {
         guard let shadow, opacity > 0 else { return nil }
         let colour = shadow.color.clamped
-        let alpha = colour.alpha * min(max(shadow.opacity, 0), 1)  // NaN opacity: 0
-        let sigma = max(shadow.radius * Shadow.sigmaPerRadius, leastSigma, 1e-3)  // a NaN radius takes the least
-        guard alpha > 0, sigma.isFinite else { return nil }
+        let alpha = colour.alpha * min(max(shadow.opacity, 0), 1)  // a NaN opacity is NaN: no shadow
+        // A NaN or infinite radius casts nothing; one past `Shadow.maxSigma` is held to it.
+        let sigma = min(max(shadow.radius * Shadow.sigmaPerRadius, leastSigma, 1e-3), Shadow.maxSigma)
+        guard alpha > 0, sigma.isFinite, shadow.radius.isFinite else { return nil }
         let path = shadow.path ?? castPath
-        let shape = Rect(path.rect.x + shadow.offset.x, path.rect.y + shadow.offset.y, path.rect.width, path.rect.height)
-        guard shape.width > 0, shape.height > 0, [shape.x, shape.y, shape.width, shape.height].allSatisfy(\.isFinite) else { return nil }
+        let moved = Rect(path.rect.x + shadow.offset.x, path.rect.y + shadow.offset.y, path.rect.width, path.rect.height)
+        // A NaN anywhere casts nothing; an edge past `Shadow.maxExtent` is held there (as a mask's far edge is
+        // held, so that single precision keeps the coordinates), and the radius within half of each side.
+        func held(_ t: Double) -> Double { min(max(t, -Shadow.maxExtent), Shadow.maxExtent) }
+        let x0 = held(moved.minX), x1 = held(moved.maxX), y0 = held(moved.minY), y1 = held(moved.maxY)
+        guard x1 > x0, y1 > y0, !path.cornerRadius.isNaN else { return nil }  // false for any NaN
+        let shape = Rect(x0, y0, x1 - x0, y1 - y0)
+        let cornerRadius = min(max(path.cornerRadius, 0), shape.width / 2, shape.height / 2)
         let reach = Mask.blurReach(sigma: sigma)
         let outer = Rect(shape.x - reach, shape.y - reach, shape.width + 2 * reach, shape.height + 2 * reach)
         return Layer(bounds: outer.size, position: Point(0, 0), anchor: Point(0, 0),
                      transform: Transform3D.translation(outer.x, outer.y) * toParent, opacity: opacity,
                      content: .color(Color(red: colour.red, green: colour.green, blue: colour.blue, alpha: alpha)),
-                     mask: .blurred(Rect(reach, reach, shape.width, shape.height), radius: max(0, path.cornerRadius), sigma: sigma),
+                     mask: .blurred(Rect(reach, reach, shape.width, shape.height), radius: cornerRadius, sigma: sigma),
                      isDoubleSided: isDoubleSided)
     }
 

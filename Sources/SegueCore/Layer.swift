@@ -54,6 +54,12 @@ public struct Shadow: Sendable, Equatable {
     /// The Gaussian's standard deviation per point of `shadowRadius`: Core Animation's `shadowRadius` is the
     /// standard deviation of its blur (docs/effects.md, "Shadows", gives the sources).
     public static let sigmaPerRadius = 1.0
+
+    /// The widest blur drawn, in points (far wider than any frame): a wider one is held to it, which keeps a
+    /// shadow's coordinates within what single precision (both backends' arithmetic) holds well.
+    public static let maxSigma = 100_000.0
+    /// How far from the layer's origin, in points, a shadow's shape may reach: an edge past it is held there.
+    public static let maxExtent = 1_000_000.0
 }
 
 /// A shadow's shape in the layer's local points: a rectangle with rounded corners (radius 0: square ones; a

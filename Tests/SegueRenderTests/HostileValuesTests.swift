@@ -110,6 +110,42 @@ extension GLESSuite {
                  meant: [base, masked(.circle(center: Point(60, 80), radius: 1000))]),
         ]
 
+        static func shadowed(_ shadow: Shadow?) -> Layer {
+            var layer = Layer.piece(.to, Rect(20, 30, 70, 110))
+            layer.shadow = shadow
+            return layer
+        }
+
+        /// A NaN or infinite radius, offset or path casts nothing; an opacity or colour outside 0...1 is held
+        /// to it; a blur past `Shadow.maxSigma` is held to it (and shows nothing on this frame), and a path far
+        /// past the frame is held to `Shadow.maxExtent` (and shows nothing either).
+        static let shadowCases: [Case] = [
+            Case(name: "shadow with a NaN radius", hostile: [base, shadowed(Shadow(opacity: 0.5, radius: .nan))], meant: [base, shadowed(nil)]),
+            Case(name: "shadow with an infinite radius", hostile: [base, shadowed(Shadow(opacity: 0.5, radius: .infinity))],
+                 meant: [base, shadowed(nil)]),
+            Case(name: "shadow with a radius of 1e300", hostile: [base, shadowed(Shadow(opacity: 0.5, radius: 1e300))],
+                 meant: [base, shadowed(Shadow(opacity: 0.5, radius: Shadow.maxSigma))]),
+            Case(name: "shadow with a NaN offset", hostile: [base, shadowed(Shadow(opacity: 0.5, radius: 4, offset: Point(.nan, 2)))],
+                 meant: [base, shadowed(nil)]),
+            Case(name: "shadow offset by 1e300", hostile: [base, shadowed(Shadow(opacity: 0.5, radius: 4, offset: Point(1e300, 0)))],
+                 meant: [base, shadowed(nil)]),
+            Case(name: "shadow of opacity 5 and colour past 1",
+                 hostile: [base, shadowed(Shadow(color: Color(red: 2, green: -1, blue: 0.5, alpha: 3), opacity: 5, radius: 4))],
+                 meant: [base, shadowed(Shadow(color: Color(red: 1, green: 0, blue: 0.5, alpha: 1), opacity: 1, radius: 4))]),
+            Case(name: "shadow with a NaN opacity", hostile: [base, shadowed(Shadow(opacity: .nan, radius: 4))], meant: [base, shadowed(nil)]),
+            Case(name: "shadow path 1e300 wide",
+                 hostile: [base, shadowed(Shadow(opacity: 0.5, radius: 4, path: ShadowPath(rect: Rect(-1e300, 10, 2e300, 20))))],
+                 meant: [base, shadowed(Shadow(opacity: 0.5, radius: 4, path: ShadowPath(rect: Rect(-Shadow.maxExtent, 10, 2 * Shadow.maxExtent, 20))))]),
+            Case(name: "shadow path with a NaN radius",
+                 hostile: [base, shadowed(Shadow(opacity: 0.5, radius: 4, path: ShadowPath(rect: Rect(0, 0, 50, 50), cornerRadius: .nan)))],
+                 meant: [base, shadowed(nil)]),
+            Case(name: "continuous mask with an infinite radius",
+                 hostile: [base, masked(.continuousRect(Rect(10, 20, 60, 100), radius: .infinity))],
+                 meant: [base, masked(.continuousRect(Rect(10, 20, 60, 100), radius: 30 / Mask.continuousReach))]),
+            Case(name: "continuous mask with a NaN radius", hostile: [base, masked(.continuousRect(Rect(10, 20, 60, 100), radius: .nan))],
+                 meant: [base]),
+        ]
+
         static func draw(_ layers: [Layer], on renderer: any Renderer, snapshots: [Pixmap]) throws -> Pixmap {
             let list = DrawList(scene: Scene(size: frame, layers: layers), scale: 1,
                                 snapshots: snapshots.map(SnapshotInfo.init), background: background)
@@ -143,6 +179,11 @@ extension GLESSuite {
 
         @Test("colours outside 0...1 are clamped alike", arguments: TestBackend.all, colourCases)
         func colours(backend: TestBackend, c: Case) throws {
+            try Self.check(c, backend: backend)
+        }
+
+        @Test("hostile shadows and continuous corners draw alike", arguments: TestBackend.all, shadowCases)
+        func shadows(backend: TestBackend, c: Case) throws {
             try Self.check(c, backend: backend)
         }
 
