@@ -136,6 +136,11 @@ struct LayerShader: @unchecked Sendable {
     /// (`CPUCompositor`'s tiles) with the same pixels, and a narrow piece's texels stay in cache from one
     /// row to the next.
     let drawsInTiles: Bool
+    /// A blurred rectangle on an axis-aligned affine item (a shadow, mostly), with the shortcuts on: `u`
+    /// depends on the column alone and `v` on the row, so the blur's separable factor along `u`,
+    /// `0.25 (E((du + hx) k) - E((du - hx) k))`, is worked out once per column of the bounds (from `x0`) and the
+    /// per-pixel function takes it from here (`drawBlurredRect`), the same values in the same order.
+    let blurColumns: [Float]?
 
     init(_ item: DrawItem, textures: [Texture], shortcuts: Bool = true) {
         takesShortcuts = shortcuts
@@ -240,6 +245,16 @@ struct LayerShader: @unchecked Sendable {
         storesFinished = isOpaqueContent && opacity255 == 255
         shadesSampled = hasOverlay && overlayIsBlack && isOpaqueContent && PixelMath.hasAVX2
         drawsInTiles = !item.isAffine && texels != nil && PixelMath.hasAVX2
+        if shortcuts, affine, b == 0, d == 0, case let .blurred(shape) = mask, shape.r == 0, bounds.x0 < bounds.x1 {
+            // As `drawGeneral` has it: `u = (d py + g) + px a`, where `d py` is 0.
+            let (g, a) = (g, a)
+            blurColumns = (bounds.x0..<bounds.x1).map { x in
+                let u = g + (Float(x) + 0.5) * a, du = u - shape.cx
+                return 0.25 * (BlurredShape.erf((du + shape.hx) * shape.k) - BlurredShape.erf((du - shape.hx) * shape.k))
+            }
+        } else {
+            blurColumns = nil
+        }
     }
 
     /// The item's content alone: no overlay, full opacity, interior pixels stored as sampled (for opaque
@@ -305,16 +320,27 @@ struct LayerShader: @unchecked Sendable {
         // exactly 1, takes a lean loop.
         let (i0, i1) = takesShortcuts ? interior(row: y, from: x0, to: x1) : (0, 0)
         if i0 >= i1 {
-            drawGeneral(row: row, y: y, from: x0, to: x1)
+            drawEdge(row: row, y: y, from: x0, to: x1)
             return
         }
-        drawGeneral(row: row, y: y, from: x0, to: i0)
+        drawEdge(row: row, y: y, from: x0, to: i0)
         if shadesSampled {
             drawShadedInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
         } else {
             drawInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
         }
-        drawGeneral(row: row, y: y, from: i1, to: x1)
+        drawEdge(row: row, y: y, from: i1, to: x1)
+    }
+
+    /// The per-pixel function over columns `x0..<x1` of row `y`: the general one, or its separable form for a
+    /// blurred rectangle (`blurColumns`).
+    @inline(__always)
+    private func drawEdge(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+        if let blurColumns {
+            drawBlurredRect(row: row, y: y, from: x0, to: x1, columns: blurColumns)
+        } else {
+            drawGeneral(row: row, y: y, from: x0, to: x1)
+        }
     }
 
     /// One pixel's content written over `pixel`: stored as it is when `store` says nothing shows through
