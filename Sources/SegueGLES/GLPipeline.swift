@@ -211,7 +211,16 @@ final class GLPipeline {
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         }
         var current: (variant: LayerVariant, program: LayerProgram)?
-        for item in list.items {
+        // What opaque items overwrite whole: beneath the largest such stretch above it, an item is not drawn
+        // (the same pixels, less fill; the CPU skips them row by row, `RowCover`).
+        let solids = list.items.map(\.solidPixels)
+        for (k, item) in list.items.enumerated() {
+            var hole: PixelBounds?, holeArea = 0
+            for solid in solids[(k + 1)...] {
+                guard let solid, case let cut = solid.intersection(item.bounds), !cut.isEmpty else { continue }
+                let area = (cut.x1 - cut.x0) * (cut.y1 - cut.y0)
+                if area > holeArea { (hole, holeArea) = (cut, area) }
+            }
             let variant = LayerVariant(item)
             if current?.variant != variant {
                 let program = try program(for: variant)
@@ -222,7 +231,7 @@ final class GLPipeline {
             // An opaque blit replaces what is under it: a copy, no blending (the same picture, cheaper).
             let copy = variant.blit && item.isOpaque
             if copy { glDisable(GLenum(GL_BLEND)) }
-            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+            current!.program.drawQuad(item, less: hole)
             if copy { glEnable(GLenum(GL_BLEND)) }
         }
         try GLError.check("glDrawArrays(\(list.items.count) items)")

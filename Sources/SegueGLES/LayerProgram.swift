@@ -178,6 +178,24 @@ final class LayerProgram {
         glUniform1f(u.opacity, GLfloat(item.opacity))
     }
 
+    /// Draws the item's quad less `hole` (whole pixels an opaque item above overwrites): up to four
+    /// rectangles, each its own quad; the fragment stage is the same for every pixel drawn.
+    func drawQuad(_ item: DrawItem, less hole: PixelBounds?) {
+        let quad = item.blit?.rect ?? item.bounds
+        guard let hole, case let cut = quad.intersection(hole), !cut.isEmpty else {
+            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+            return
+        }
+        let pieces = [PixelBounds(x0: quad.x0, y0: quad.y0, x1: quad.x1, y1: cut.y0),
+                      PixelBounds(x0: quad.x0, y0: cut.y1, x1: quad.x1, y1: quad.y1),
+                      PixelBounds(x0: quad.x0, y0: cut.y0, x1: cut.x0, y1: cut.y1),
+                      PixelBounds(x0: cut.x1, y0: cut.y0, x1: quad.x1, y1: cut.y1)]
+        for piece in pieces where !piece.isEmpty {
+            glUniform4f(u.bounds, GLfloat(piece.x0), GLfloat(piece.y0), GLfloat(piece.x1), GLfloat(piece.y1))
+            glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        }
+    }
+
     func delete() {
         ledger.delete(.program, &program) { _, name in glDeleteProgram(name.pointee) }
     }
