@@ -312,6 +312,10 @@ final class BenchRun {
                 var out = Pixmap(width: width, height: height)
                 let t = try time(runs: options.runs, frames: frames) { for list in lists { try cpu.draw(list, into: &out) } }
                 record(measurement(name, "cpu", threads, "draw", t))
+                if let plain = BenchScene.withoutShadows(lists) {
+                    let u = try time(runs: options.runs, frames: frames) { for list in plain { try cpu.draw(list, into: &out) } }
+                    record(measurement(name, "cpu", threads, "draw, shadows left out", u, note: "the same lists less their shadows' items"))
+                }
                 if threads == cores && !options.drawOnly {
                     // The CPU draws into memory: its draw + readback is its draw.
                     record(measurement(name, "cpu", threads, "draw+readback", t))
@@ -340,6 +344,17 @@ final class BenchRun {
                     readbacks.append(gles.stats.readbackPerFrame * 1000)
                 }
                 record(measurement(name, "gles", 1, "draw", (median(draws), draws.min()!, draws.max()!)))
+                if let plain = BenchScene.withoutShadows(lists) {
+                    for list in plain { try gles.draw(list, into: &out) }
+                    var plainDraws: [Double] = []
+                    for _ in 0..<options.runs {
+                        gles.resetStats()
+                        for list in plain { try gles.draw(list, into: &out) }
+                        plainDraws.append(gles.stats.drawPerFrame * 1000)
+                    }
+                    record(measurement(name, "gles", 1, "draw, shadows left out", (median(plainDraws), plainDraws.min()!, plainDraws.max()!),
+                                       note: "the same lists less their shadows' items"))
+                }
                 record(measurement(name, "gles", 1, "readback", (median(readbacks), readbacks.min()!, readbacks.max()!)))
                 // Draw + readback through the pipelined ring, as a batch job runs.
                 let pipelined = try time(runs: options.runs, frames: frames) {

@@ -46,4 +46,16 @@ enum BenchScene {
             return DrawList(scene: Scene(size: frame, layers: [card]), scale: scale, snapshots: snapshots)
         }
     }
+
+    /// The lists less their shadows' items (a blurred mask), or nil when none has one: what a shadow costs in
+    /// its effect.
+    static func withoutShadows(_ lists: [DrawList]) -> [DrawList]? {
+        func isShadow(_ item: DrawItem) -> Bool { if case .blurred? = item.mask { true } else { false } }
+        guard lists.contains(where: { $0.items.contains(where: isShadow) }) else { return nil }
+        return lists.map { list in
+            var plain = list
+            plain.items.removeAll(where: isShadow)
+            return plain
+        }
+    }
 }
