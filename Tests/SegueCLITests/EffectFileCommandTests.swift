@@ -32,6 +32,36 @@ import SegueCore
         #expect(stray.status == 2 && stray.stderr.contains("--center does not apply to my-door, which takes --zoom"))
     }
 
+    /// Shadows and continuous corners from a user's file with hostile values: infinities and NaNs from the
+    /// expressions render (what cannot show is not drawn, on both backends), a shadow of the wrong shape is one
+    /// problem at its path and status 2.
+    @Test func hostileShadowsRenderAndBadOnesAreNamed() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for backend in ["cpu", "gles"] {
+            for (k, (radius, offset, opacity)) in [("1 / 0", "[0, 3]", "0.5"), ("0 / 0", "[0, 0]", "0.5"), ("99999999 * 99999999 * 99999999", "[\"99999999 * 99999999 * 99999999\", 0]", "e * 99999999"),
+                                                    ("5", "[\"0 / 0\", 1]", "0 / 0"), ("-3", "[\"-1 / 0\", \"1 / 0\"]", "-1")].enumerated() {
+                let file = try doorCopy(in: dir, name: "shadowed\(k)") {
+                    $0.replacingOccurrences(of: "\"content\": {\"snapshot\": \"from\", \"rect\": [0, 0, \"half\", \"H\"]}",
+                                            with: "\"content\": {\"snapshot\": \"from\", \"rect\": [0, 0, \"half\", \"H\"]}, \"mask\": {\"rect\": [0, 0, \"half\", \"H\"], \"radius\": \"\(radius)\", \"corner\": \"continuous\"}, \"shadow\": {\"opacity\": \"\(opacity)\", \"radius\": \"\(radius)\", \"offset\": \(offset)}")
+                }
+                #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"shadow\""), "the edit must reach the file")
+                let out = dir.appendingPathComponent("s\(k)-\(backend).png").path
+                let r = try Segue.run(["render", file, "--from", "sample:home", "--to", "sample:detail", "--size", "150x267",
+                                       "--progress", "0.5", "--backend", backend, "--out", out])
+                if backend == "gles" && r.stderr.contains("GLES") && r.status != 0 { continue }  // no GLES here
+                #expect(r.status == 0 && FileManager.default.fileExists(atPath: out), "\(backend) radius \(radius): \(r.stderr)")
+            }
+        }
+        let bad = try doorCopy(in: dir, name: "badshadow") {
+            $0.replacingOccurrences(of: "\"content\": {\"snapshot\": \"from\", \"rect\": [0, 0, \"half\", \"H\"]}",
+                                    with: "\"content\": {\"snapshot\": \"from\", \"rect\": [0, 0, \"half\", \"H\"]}, \"shadow\": {\"radius\": [1, 2]}")
+        }
+        let r = try Segue.run(["render", bad, "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5", "--out", dir.appendingPathComponent("bad.png").path])
+        #expect(r.status == 2 && r.stderr.contains("$.layers[1].shadow.radius: gives 2 numbers; expected 1"), "\(r.stderr)")
+        #expect(r.stderr.contains("$.layers[1].shadow: missing \"opacity\""), "\(r.stderr)")
+    }
+
     @Test func aBadFileNamesEachProblemAtItsPathAndWritesNothing() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
