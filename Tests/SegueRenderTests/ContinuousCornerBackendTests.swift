@@ -123,34 +123,15 @@ extension GLESSuite {
         @Test("continuous corners against the cpu reference, 1080x1080", arguments: TestBackend.all, ["identity", "affine", "perspective"])
         func matchesTheReference(_ backend: TestBackend, transformName: String) throws {
             let snapshots = TestTransitions.snapshots(width: 1080, height: 1080)
-            let renderer = try backend.makeRenderer(), reference = TestBackend.reference()
-            try renderer.load(snapshots: snapshots)
-            try reference.load(snapshots: snapshots)
             let list = Self.list(Self.scene(transformName), snapshots: snapshots, sublayer: Self.transforms[transformName]!.sublayer)
-            let actual = try renderer.render(list), expected = try reference.render(list)
-            let tolerance = backend.tolerance
-            let comparison = ImageComparison(actual: actual, expected: expected, levels: tolerance.maxLevelDiff)
-            print("continuous corners \(backend)-vs-cpu \(transformName): \(comparison)")
-            if !comparison.passes(tolerance) {
-                let name = "\(backend)-vs-cpu.continuous.\(transformName)"
-                let paths = FailureReport.write(name: name, actual: actual, expected: expected, comparison: comparison,
-                                                tolerance: tolerance, context: ["actual": renderer.details, "expected": reference.details])
-                Issue.record("\(name): \(comparison), needs \(tolerance)\n  \(paths)")
-            }
+            try backend.expectMatchesReference(list, snapshots: snapshots, name: "continuous.\(transformName)")
         }
 
         @Test("cpu: continuous-corner interiors match the general per-pixel function", arguments: ["identity", "affine", "perspective"])
         func shortcutsMatchTheGeneralFunction(transformName: String) throws {
             let snapshots = TestTransitions.snapshots(width: 1080, height: 1080)
             let list = Self.list(Self.scene(transformName, colour: true), snapshots: snapshots, sublayer: Self.transforms[transformName]!.sublayer)
-            func render(shortcuts: Bool) throws -> Pixmap {
-                let cpu = CPUCompositor(threads: 2)
-                cpu.takesShortcuts = shortcuts
-                try cpu.load(snapshots: snapshots)
-                return try cpu.render(list)
-            }
-            let fast = try render(shortcuts: true), general = try render(shortcuts: false)
-            let differing = zip(fast.pixels, general.pixels).filter { $0 != $1 }.count
+            let differing = try TestBackend.pixelsTheShortcutsChange(list, snapshots: snapshots)
             #expect(differing == 0, "\(transformName): \(differing) pixels differ")
         }
     }

@@ -1,5 +1,5 @@
 import SegueCore
-import SegueCPU
+@testable import SegueCPU
 import SegueGLES
 import SegueTestSupport
 import Testing
@@ -45,4 +45,36 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// The reference frames are drawn by: the CPU compositor on two bands.
     static func reference() -> CPUCompositor { CPUCompositor(threads: 2) }
+}
+
+extension TestBackend {
+    /// Draws `list` on this backend and on the reference, prints how far apart they are, and records a failure
+    /// (writing `actual`, `expected`, `diff` and a report) where they differ beyond this backend's tolerance.
+    func expectMatchesReference(_ list: DrawList, snapshots: [Pixmap], name: String) throws {
+        let renderer = try makeRenderer(), reference = Self.reference()
+        try renderer.load(snapshots: snapshots)
+        try reference.load(snapshots: snapshots)
+        let actual = try renderer.render(list), expected = try reference.render(list)
+        let comparison = ImageComparison(actual: actual, expected: expected, levels: tolerance.maxLevelDiff)
+        let label = "\(self)-vs-cpu.\(name)"
+        print("\(label): \(comparison)")
+        if !comparison.passes(tolerance) {
+            let paths = FailureReport.write(name: label, actual: actual, expected: expected, comparison: comparison,
+                                            tolerance: tolerance, context: ["actual": renderer.details, "expected": reference.details])
+            Issue.record("\(label): \(comparison), needs \(tolerance)\n  \(paths)")
+        }
+    }
+
+    /// How many pixels of `list` the CPU compositor's shortcuts draw otherwise than its general per-pixel
+    /// function does.
+    static func pixelsTheShortcutsChange(_ list: DrawList, snapshots: [Pixmap]) throws -> Int {
+        func render(shortcuts: Bool) throws -> Pixmap {
+            let cpu = CPUCompositor(threads: 2)
+            cpu.takesShortcuts = shortcuts
+            try cpu.load(snapshots: snapshots)
+            return try cpu.render(list)
+        }
+        let fast = try render(shortcuts: true), general = try render(shortcuts: false)
+        return zip(fast.pixels, general.pixels).filter { $0 != $1 }.count
+    }
 }
