@@ -104,8 +104,8 @@ extension LayerShader {
     func drawBlurredRect(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, columns: [Float]) {
         guard case let .blurred(shape) = mask, x0 < x1 else { return }
         let py = Float(y) + 0.5
-        // As `drawGeneral` has them: `v = (e py + h) + px b` with `b` 0, and `u = (d py + g) + px a` with `d` 0.
-        let rowU = d * py + g, v = (e * py + h) + 0.5 * b
+        // As `drawGeneral` has them: `u = (d py + g) + px a`, and `v = (e py + h) + px b`, where `px b` is 0.
+        let rowU = d * py + g, v = e * py + h
         let cv = min(v, height - v) * inverseGradV + 0.5
         if cv <= 0 { return }
         let dv = v - shape.cy

@@ -62,8 +62,7 @@ extension LayerShader {
             keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
             keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
         case let .blurred(shape):
-            // None where the shape is narrower than twice the inset (`within` would turn the interval round).
-            guard let inset = shape.interiorInset, Double(shape.hx) > inset, Double(shape.hy) > inset else { return (0, 0) }
+            guard let inset = shape.interiorInset else { return (0, 0) }
             keep(u0, da, Double(shape.cx) - Double(shape.hx) + inset, Double(shape.cx) + Double(shape.hx) - inset)
             keep(v0, db, Double(shape.cy) - Double(shape.hy) + inset, Double(shape.cy) + Double(shape.hy) - inset)
         case let .sector(_, _, _, _, _, _, reflex):

@@ -29,7 +29,7 @@ struct LayerShader: @unchecked Sendable {
         let r, n, inverseN: Float
         let peak, minEdge: Float
         /// Pixels whose centres are at least this far inside each side have coverage exactly 1; nil when no
-        /// pixel has (a blur wide against the shape).
+        /// pixel has (a blur wide against the shape, or a shape narrower than twice the inset).
         let interiorInset: Double?
 
         init(_ shape: Mask.BlurShape, slack: Double) {
@@ -41,11 +41,9 @@ struct LayerShader: @unchecked Sendable {
             // erf is exactly +-1 from its limit on: a pixel that far inside every side (and past the corners'
             // reach) is covered by 1, when the peak is exactly 1/2 and the shape is wide enough to hold it.
             let limit = Mask.erfLimit / shape.inverseScale * 1.001 + slack
-            if r == 0 {
-                interiorInset = limit
-            } else {
-                interiorInset = peak == 0.5 && shape.minEdge / 2 >= limit ? max(limit, shape.cornerRadius + slack) : nil
-            }
+            let inset = r == 0 ? limit : max(limit, shape.cornerRadius + slack)
+            let reaches = r == 0 || (peak == 0.5 && shape.minEdge / 2 >= limit)
+            interiorInset = reaches && shape.halfWidth > inset && shape.halfHeight > inset ? inset : nil
         }
 
         /// The coverage at local `(u, v)`: `DrawItem`'s step 4 for a blurred mask (`layer.frag`'s MASK 4 and 5).

@@ -304,7 +304,7 @@ extension Layer {
             let x0 = max(rect.minX, 0), y0 = max(rect.minY, 0)
             let x1 = min(rect.maxX, bounds.width), y1 = min(rect.maxY, bounds.height)
             guard x1 > x0, y1 > y0 else { return ShadowPath(rect: whole) }
-            return ShadowPath(rect: Rect(x0, y0, x1 - x0, y1 - y0), cornerRadius: min(max(radius, 0), (x1 - x0) / 2, (y1 - y0) / 2))
+            return ShadowPath(rect: Rect(x0, y0, x1 - x0, y1 - y0), cornerRadius: radius)  // held by `shadowLayer`
         case let .circle(center, radius)? where radius > 0 && radius.isFinite:
             return .circle(center: center, radius: radius)
         default:
