@@ -8,20 +8,34 @@ set -euo pipefail
 cd "$(dirname "$0")/../Shaders"
 shopt -s nullglob
 status=0
-files=(*.vert *.frag)
+files=(*.vert *.frag *.comp)
 if [ ${#files[@]} -eq 0 ]; then echo "check-shaders.sh: no shaders in $(pwd)" >&2; exit 1; fi
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+# A shader as the renderer compiles it (ShaderSources.expand): each `#include "FILE"` line replaced by FILE, then
+# `#line` back to the file's own numbering; with DEFINES (lines) inserted after the #version line.
+expand() {
+    local file=$1 defines=${2:-}
+    awk -v defines="$defines" '
+        NR == 1 { print; if (defines != "") printf "%s", defines; next }
+        /^[[:space:]]*#include "[^"]*"[[:space:]]*$/ {
+            match($0, /"[^"]*"/); name = substr($0, RSTART + 1, RLENGTH - 2)
+            while ((getline line < name) > 0) print line
+            close(name); print "#line " (NR + 1); next }
+        { print }' "$file"
+}
 for f in "${files[@]}"; do
-    if glslangValidator "$f" >/dev/null; then
+    ext=${f##*.}
+    expand "$f" > "$scratch/whole.$ext"
+    if glslangValidator "$scratch/whole.$ext" >/dev/null; then
         echo "ok   $f"
     else
-        glslangValidator "$f" >&2 || true
+        glslangValidator "$scratch/whole.$ext" >&2 || true
         echo "FAIL $f" >&2
         status=1
     fi
 done
 # The variants, built as the renderer builds them: the #defines right after the #version line.
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
 count=0
 for blit in 0 1; do
 for source in 0 1; do
@@ -31,10 +45,9 @@ for source in 0 1; do
                 # A blit ignores the other switches: check it once.
                 if [ $blit -eq 1 ] && [ "$source$mask$overlay$perspective" != "1000" ]; then continue; fi
                 variant="$scratch/layer.frag"
-                { head -n 1 layer.frag
-                  printf '#define SOURCE %s\n#define MASK %s\n#define OVERLAY %s\n#define PERSPECTIVE %s\n#define BLIT %s\n' \
-                      "$source" "$mask" "$overlay" "$perspective" "$blit"
-                  tail -n +2 layer.frag; } > "$variant"
+                expand layer.frag "$(printf '#define SOURCE %s\n#define MASK %s\n#define OVERLAY %s\n#define PERSPECTIVE %s\n#define BLIT %s\n' \
+                      "$source" "$mask" "$overlay" "$perspective" "$blit")
+" > "$variant"
                 name="layer.frag (SOURCE $source, MASK $mask, OVERLAY $overlay, PERSPECTIVE $perspective, BLIT $blit)"
                 if ! glslangValidator "$variant" >/dev/null; then
                     glslangValidator "$variant" >&2 || true
@@ -48,6 +61,17 @@ for source in 0 1; do
 done
 done
 [ $status -eq 0 ] && echo "ok   layer.frag: all $count variants"
+# The compute compositor's outputs (ComputeCompositor.Output): RGBA words, an image, 4:2:0 and 4:4:4 planes.
+for output in 0 1 2 3; do
+    expand composite.comp "#define OUTPUT $output
+" > "$scratch/composite.comp"
+    if ! glslangValidator "$scratch/composite.comp" >/dev/null; then
+        glslangValidator "$scratch/composite.comp" >&2 || true
+        echo "FAIL composite.comp (OUTPUT $output)" >&2
+        status=1
+    fi
+done
+[ $status -eq 0 ] && echo "ok   composite.comp: all 4 outputs"
 # The shipped transitions, after the real preamble of their dialect (transition100.frag for a GLSL ES 1.00
 # file, roughly as ShaderTransition.isGLSL100 tells it); #version and precision lines are blanked, as
 # ShaderTransition.body does.

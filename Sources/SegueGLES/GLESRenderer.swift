@@ -152,6 +152,38 @@ public final class GLESRenderer: Renderer {
 
     public var liveObjects: Int { liveGLObjects }
 
+    /// Whether the context runs the compute path (OpenGL ES 3.1 compute shaders).
+    public var supportsCompute: Bool {
+        (try? thread.sync { pipeline.compositor != nil }) ?? false
+    }
+
+    /// Which path draws draw lists: `.raster` (the default) or `.compute` (one dispatch a frame, `composite.comp`).
+    /// Both draw the same picture. Setting `.compute` where the context lacks compute shaders
+    /// (`supportsCompute` false) throws `GLError.invalidInput`. A frame beyond one dispatch (over 1,024 items or
+    /// 64 motion blur samples, or a frame larger than the context's largest storage buffer) is drawn by the
+    /// raster path either way.
+    public var path: GLESPath {
+        (try? thread.sync { pipeline.path }) ?? .raster
+    }
+
+    public func use(_ path: GLESPath) throws {
+        try thread.sync {
+            if path == .compute, pipeline.compositor == nil {
+                throw GLError.invalidInput("the compute path needs OpenGL ES 3.1 compute shaders; this context is \(info.version)")
+            }
+            pipeline.path = path
+        }
+    }
+
+    /// Whether the CPU must sum this motion-blurred frame's samples: not where the GPU sums them, nor where the
+    /// compute path draws their mean in one dispatch.
+    private func sumsOnCPU(_ samples: [RenderFrame]) -> Bool {
+        guard !sumsShutterOnGPU else { return false }
+        let lists = samples.compactMap { frame -> DrawList? in if case let .layers(list) = frame { return list } else { return nil } }
+        guard lists.count == samples.count else { return true }
+        return !((try? thread.sync { pipeline.computeDraws(samples: lists) }) ?? false)
+    }
+
     public func prepareShader(_ transition: ShaderTransition, values: [String: ShaderValue]) throws -> any PreparedShader {
         try prepare(transition, values: values)
     }
@@ -169,7 +201,7 @@ public final class GLESRenderer: Renderer {
         switch frame {
         case let .layers(list):
             try draw(list, into: &target)
-        case let .average(samples) where !sumsShutterOnGPU:
+        case let .average(samples) where sumsOnCPU(samples):
             try drawAverage(samples, into: &target)
         default:
             var out = target
@@ -183,7 +215,7 @@ public final class GLESRenderer: Renderer {
                            deliver: (Int, Pixmap) throws -> Void) throws {
         // Without sums on the GPU, a run of motion-blurred frames is drawn frame by frame, each sample read back
         // and summed on the CPU; a run's frames are all blurred or none.
-        if count > 0, !sumsShutterOnGPU, case let .average(first) = try frame(0) {
+        if count > 0, case let .average(first) = try frame(0), sumsOnCPU(first) {
             for k in 0..<count {
                 var target = buffer() ?? Pixmap(width: 0, height: 0)
                 guard case let .average(samples) = k == 0 ? .average(first) : try frame(k) else {
@@ -210,7 +242,7 @@ public final class GLESRenderer: Renderer {
         try thread.sync {
             try pipeline.drawFrames(count: count, frame: { k in
                 let next = try frame(k)
-                if summedOnCPU, case let .average(samples) = next {
+                if summedOnCPU, case let .average(samples) = next, !computeDraws(samples) {
                     var mean = Pixmap(width: 0, height: 0)
                     try drawAverageOnThread(samples, into: &mean)
                     return pipeline.uploadedFrame(mean)
@@ -233,6 +265,12 @@ public final class GLESRenderer: Renderer {
         sum.average(into: &target)
     }
 
+    /// Whether the compute path draws the mean of `samples` in one dispatch. Call on the GL thread.
+    private func computeDraws(_ samples: [RenderFrame]) -> Bool {
+        let lists = samples.compactMap { frame -> DrawList? in if case let .layers(list) = frame { return list } else { return nil } }
+        return lists.count == samples.count && pipeline.computeDraws(samples: lists)
+    }
+
     /// `frame` as the pipeline draws it: its size and the commands that draw it into the render target. Call
     /// on the GL thread.
     private func pipelineFrame(_ frame: RenderFrame) throws -> GLPipeline.Frame {
@@ -243,6 +281,11 @@ public final class GLESRenderer: Renderer {
             let transition = try own(prepared)
             return pipeline.transitionFrame(transition.program, values: transition.values, images: transition.images, progress: progress,
                                             width: width, height: height, background: Self.opaque(background))
+        case let .average(samples) where computeDraws(samples):
+            return try pipeline.averageFrame(lists: samples.map { sample in
+                guard case let .layers(list) = sample else { throw GLError.invalidInput("motion blur within motion blur") }
+                return list
+            })
         case let .average(samples):
             return try pipeline.averageFrame(samples.map { sample in
                 if case .average = sample { throw GLError.invalidInput("motion blur within motion blur") }

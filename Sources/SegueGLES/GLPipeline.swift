@@ -46,6 +46,7 @@ final class GLPipeline {
         target = RenderTarget(ledger: ledger, info: context.info)
         ring = ReadbackRing(count: 3, ledger: ledger)
         shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger, info: context.info) : nil
+        compositor = ComputeCompositor.isAvailable(context.info) ? ComputeCompositor(ledger: ledger) : nil
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_DITHER))
         glEnable(GLenum(GL_BLEND))
@@ -152,11 +153,50 @@ final class GLPipeline {
     // MARK: Frames
 
     /// One frame to draw: its size in pixels and the commands that draw it into the bound framebuffer.
-    typealias Frame = (width: Int, height: Int, issue: () throws -> Void)
+    struct Frame {
+        var width: Int
+        var height: Int
+        /// The frame as draw lists, where it is only that: one list, or motion blur's samples (their mean). The
+        /// compute path draws these in one dispatch; nil for a custom transition or an uploaded frame.
+        var lists: [DrawList]?
+        /// The raster path's commands.
+        var issue: () throws -> Void
+    }
 
     /// A draw list as a frame.
     func frame(_ list: DrawList) -> Frame {
-        (list.width, list.height, { try self.issue(list) })
+        Frame(width: list.width, height: list.height, lists: [list], issue: { try self.issue(list) })
+    }
+
+    /// Which path draws draw lists (`GLESRenderer.path`): compute only where `compositor` exists.
+    var path: GLESPath = .raster
+    /// The compute path, where the context runs compute shaders (GLES 3.1); nil elsewhere.
+    private(set) var compositor: ComputeCompositor?
+
+    /// The compositor, when the compute path is on and can draw `frame` writing `bytes`.
+    private func compute(_ frame: Frame, bytes: Int) -> (ComputeCompositor, [DrawList])? {
+        guard path == .compute, let compositor, let lists = frame.lists,
+              compositor.accepts(lists, outputBytes: bytes) else { return nil }
+        return (compositor, lists)
+    }
+
+    /// Whether the compute path would draw this motion-blurred frame in one dispatch (its samples all draw lists).
+    func computeDraws(samples: [DrawList]) -> Bool {
+        guard let first = samples.first else { return false }
+        return path == .compute && compositor?.accepts(samples, outputBytes: first.width * first.height * 4) == true
+    }
+
+    /// A frame of motion blur whose samples are all draw lists, for the compute path (the mean in one dispatch),
+    /// with the raster path's commands where the GPU sums samples.
+    func averageFrame(lists samples: [DrawList]) throws -> Frame {
+        let width = samples.first?.width ?? 0, height = samples.first?.height ?? 0
+        let raster: () throws -> Void
+        if sumsShutterOnGPU {
+            raster = try averageFrame(samples.map(frame)).issue
+        } else {
+            raster = { throw GLError.invalidInput("motion blur of \(samples.count) samples is beyond the compute path, and this context cannot sum samples on the GPU") }
+        }
+        return Frame(width: width, height: height, lists: samples, issue: raster)
     }
 
     /// Whether motion blur's samples are summed on the GPU (`averageFrame`); else the renderer sums their
@@ -176,7 +216,7 @@ final class GLPipeline {
         if let odd = samples.first(where: { $0.width != width || $0.height != height }) {
             throw GLError.invalidInput("motion blur's samples differ in size: \(width)x\(height) and \(odd.width)x\(odd.height)")
         }
-        return (width, height, {
+        return Frame(width: width, height: height, lists: nil, issue: {
             try shutter.begin(width: width, height: height)
             for sample in samples {
                 try self.target.bind(width: width, height: height)
@@ -191,7 +231,7 @@ final class GLPipeline {
     /// A frame whose pixels are already drawn (`pixmap`, on the CPU): uploaded into the render target, for a
     /// later pass to read.
     func uploadedFrame(_ pixmap: Pixmap) -> Frame {
-        (pixmap.width, pixmap.height, {
+        Frame(width: pixmap.width, height: pixmap.height, lists: nil, issue: {
             glBindTexture(GLenum(GL_TEXTURE_2D), self.target.texture)
             pixmap.pixels.withUnsafeBytes { bytes in
                 glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(pixmap.width), GLsizei(pixmap.height),
@@ -251,7 +291,11 @@ final class GLPipeline {
         guard width > 0, height > 0 else { return }
         let start = ContinuousClock.now
         try target.bind(width: width, height: height)
-        try next.issue()
+        if let (compositor, lists) = compute(next, bytes: width * height * 4) {
+            try compositor.draw(lists, output: .image, into: target.texture, textures: texture)
+        } else {
+            try next.issue()
+        }
         // Wait on a fence, so `draw` holds the rasterisation and `readback` only the copy.
         if let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) {
             _ = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
@@ -291,6 +335,12 @@ final class GLPipeline {
         }
         try pipelined(count: count, frame: nextFrame, readback: { width, height in
             (width, height, width * height * 4)
+        }, direct: { next, slot in
+            // The compute path writes the frame's words straight into the slot's pack buffer.
+            guard let (compositor, lists) = self.compute(next, bytes: next.width * next.height * 4) else { return false }
+            try compositor.draw(lists, output: .rgba, into: self.ring.buffer(slot), textures: self.texture)
+            try self.ring.fence(slot)
+            return true
         }, consume: { _, width, height, bytes -> (frame: Pixmap, lent: Bool) in
             var (frame, lent) = target(width: width, height: height)
             if !bytes.isEmpty { frame.pixels.withUnsafeMutableBytes { ParallelCopy.copy(into: $0, from: bytes) } }
@@ -310,6 +360,24 @@ final class GLPipeline {
         let pass = planesPass!
         try pipelined(count: count, frame: nextFrame, readback: { width, height in
             try pass.packedSize(width: width, height: height, planes: planes)
+        }, direct: { next, slot in
+            let (width, height) = (next.width, next.height)
+            if ComputeCompositor.writesPlanes(planes, width: width, height: height),
+               let (compositor, lists) = self.compute(next, bytes: planes.byteCount(width: width, height: height)) {
+                // The planes out of the dispatch itself, into the slot's pack buffer.
+                try compositor.draw(lists, output: planes.subsampled ? .planes420 : .planes444, into: self.ring.buffer(slot),
+                                    planes: planes, textures: self.texture)
+                try self.ring.fence(slot)
+                return true
+            }
+            guard let (compositor, lists) = self.compute(next, bytes: width * height * 4) else { return false }
+            // A size whose planes are not whole words an invocation: the frame into the render target, then the pass.
+            try self.target.bind(width: width, height: height)
+            try compositor.draw(lists, output: .image, into: self.target.texture, textures: self.texture)
+            try pass.draw(from: self.target.texture, width: width, height: height, planes: planes)
+            let read = try pass.packedSize(width: width, height: height, planes: planes)
+            try self.ring.startRead(into: slot, width: read.width, height: read.height)
+            return true
         }, convert: { width, height in
             try pass.draw(from: self.target.texture, width: width, height: height, planes: planes)
         }, consume: { index, _, _, bytes in
@@ -325,6 +393,7 @@ final class GLPipeline {
     /// what it returns is handed to `then` once they are unmapped.
     private func pipelined<Copied>(count: Int, frame nextFrame: (Int) throws -> Frame,
                                    readback: (_ width: Int, _ height: Int) throws -> (width: Int, height: Int, bytes: Int),
+                                   direct: (Frame, _ slot: Int) throws -> Bool,
                                    convert: ((_ width: Int, _ height: Int) throws -> Void)? = nil,
                                    consume: (_ index: Int, _ width: Int, _ height: Int, UnsafeRawBufferPointer) throws -> Copied,
                                    then: (_ index: Int, Copied) throws -> Void) throws {
@@ -363,10 +432,12 @@ final class GLPipeline {
             }
             if pending.count == ring.count { try finishOldest() }
             let start = ContinuousClock.now
-            try self.target.bind(width: next.width, height: next.height)
-            try next.issue()
-            try convert?(next.width, next.height)
-            try ring.startRead(into: nextSlot, width: read.width, height: read.height)
+            if try !direct(next, nextSlot) {
+                try self.target.bind(width: next.width, height: next.height)
+                try next.issue()
+                try convert?(next.width, next.height)
+                try ring.startRead(into: nextSlot, width: read.width, height: read.height)
+            }
             stats.drawSeconds += (ContinuousClock.now - start).seconds
             stats.frames += 1
             pending.append((k, nextSlot))
@@ -429,7 +500,7 @@ final class GLPipeline {
     /// textures of its `sampler2D` parameters, bound to units 2, 3, ...
     func transitionFrame(_ program: TransitionProgram, values: [String: ShaderValue], images: [GLuint] = [],
                          progress: Double, width: Int, height: Int, background: UInt32) -> Frame {
-        (width, height, {
+        Frame(width: width, height: height, lists: nil, issue: {
             let from = try self.texture(.from), to = try self.texture(.to)
             program.use(values: values, progress: progress, width: width, height: height, background: background)
             for (k, image) in images.enumerated() {
@@ -471,6 +542,7 @@ final class GLPipeline {
         target.delete()
         shutter?.delete()
         planesPass?.delete()
+        compositor?.delete()
         for program in programs.values { program.delete() }
         programs.removeAll()
         for program in transitionPrograms.values { program.delete() }

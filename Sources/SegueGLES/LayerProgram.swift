@@ -94,6 +94,24 @@ final class LayerProgram {
         return program
     }
 
+    /// Compiles a compute shader and links it alone (GLES 3.1); the shader is deleted once linked.
+    static func link(compute: (String, String), ledger: GLObjectLedger) throws -> GLuint {
+        var cs = try compile(GL_COMPUTE_SHADER, file: compute.0, source: compute.1, ledger: ledger)
+        var program = glCreateProgram()
+        ledger.created(.program)
+        glAttachShader(program, cs)
+        glLinkProgram(program)
+        ledger.delete(.shader, &cs) { _, name in glDeleteShader(name.pointee) }
+        var status: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
+        guard status == GL_TRUE else {
+            let log = infoLog(program, glGetProgramiv, glGetProgramInfoLog)
+            ledger.delete(.program, &program) { _, name in glDeleteProgram(name.pointee) }
+            throw GLError.programLink(files: [compute.0], log: log)
+        }
+        return program
+    }
+
     private static func infoLog(_ object: GLuint,
                                 _ get: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
                                 _ read: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void) -> String {

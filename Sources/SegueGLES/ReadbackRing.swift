@@ -30,18 +30,26 @@ final class ReadbackRing {
         byteCount = bytes
     }
 
-    /// Starts reading the bound framebuffer (`width` x `height`) into slot `k` and fences it.
-    func startRead(into k: Int, width: Int, height: Int) throws {
-        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffers[k])
-        glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
-        try GLError.check("glReadPixels(into GL_PIXEL_PACK_BUFFER)")
+    /// Slot `k`'s pack buffer, for a pass that writes the frame into it itself (the compute path).
+    func buffer(_ k: Int) -> GLuint { buffers[k] }
+
+    /// Fences slot `k` once its frame's writes are issued (by `startRead`, or by a pass that wrote the buffer).
+    func fence(_ k: Int) throws {
         guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
             throw GLError.call("glFenceSync", code: glGetError())
         }
         ledger.created(.sync)
         fences[k] = fence
         glFlush()
+    }
+
+    /// Starts reading the bound framebuffer (`width` x `height`) into slot `k` and fences it.
+    func startRead(into k: Int, width: Int, height: Int) throws {
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffers[k])
+        glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+        try GLError.check("glReadPixels(into GL_PIXEL_PACK_BUFFER)")
+        try fence(k)
     }
 
     /// Waits for slot `k`'s frame, maps it and hands `body` its bytes; then unmaps it.

@@ -8,7 +8,24 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// GLES when an EGL context can be made, else the CPU compositor.
     case auto
     case cpu
+    /// GLES on the path measured faster here (`Calibration`), the raster path where nothing is measured.
     case gles
+    /// GLES, each draw item a quad through the raster units (`layer.frag`).
+    case glesRaster = "gles-raster"
+    /// GLES, each frame one compute dispatch (`composite.comp`, OpenGL ES 3.1).
+    case glesCompute = "gles-compute"
+
+    /// Whether this choice draws with GLES only.
+    public var isGLES: Bool { self == .gles || self == .glesRaster || self == .glesCompute }
+
+    /// The GLES path a forced choice names.
+    var forcedPath: GLESPath? {
+        switch self {
+        case .glesRaster: return .raster
+        case .glesCompute: return .compute
+        default: return nil
+        }
+    }
 
     /// The renderer for this choice. `auto` is GLES on a hardware device, the CPU compositor on a software
     /// rasterizer (llvmpipe, softpipe, SwiftShader) or when no context can be made (then with one `note`
@@ -22,7 +39,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                 throw SegueError(.unsupported(backend: "cpu"), "\(shaders) needs the GLES backend (auto or gles): the CPU compositor does not run GLSL")
             }
             do {
-                return Self.tuned(try GLESRenderer(platform: platform, device: device))
+                return try on(Self.tuned(try GLESRenderer(platform: platform, device: device)))
             } catch {
                 throw SegueError(SegueError.from(error).kind, "\(shaders) needs the GLES backend, which is unavailable: \(error)")
             }
@@ -35,14 +52,26 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             if self == .auto, platform == nil, device == nil, Self.softwareRasterizer(gles) != nil {
                 return CPUCompositor(threads: threads ?? cores)
             }
-            return Self.tuned(gles)
+            return try on(Self.tuned(gles))
         } catch {
-            if self == .gles || platform != nil || device != nil {
+            if isGLES || platform != nil || device != nil {
                 throw SegueError(SegueError.from(error).kind, "the GLES backend is unavailable: \(error)")
             }
             note("GLES is unavailable (\(error)); using the CPU compositor")
             return CPUCompositor(threads: threads ?? cores)
         }
+    }
+
+    /// `gles` on the path this choice names.
+    private func on(_ gles: GLESRenderer) throws -> GLESRenderer {
+        if let path = forcedPath {
+            do {
+                try gles.use(path)
+            } catch {
+                throw SegueError(.unsupported(backend: rawValue), "the \(rawValue) backend is unavailable: \(error)")
+            }
+        }
+        return gles
     }
 
     /// `gles` set for the device it runs on: on a software rasterizer motion blur's samples are each read back

@@ -244,7 +244,7 @@ public struct RenderJob: Sendable {
             // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
             _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
                                         clips: storyboard.usedScreens.filter { storyboard.screens[$0].map(ClipReader.isClip) ?? false }.count,
-                                        gles: backend == .gles || storyboard.timeline.contains { $0.name.hasPrefix("shader:") },
+                                        gles: backend.isGLES || storyboard.timeline.contains { $0.name.hasPrefix("shader:") },
                                         blurred: isBlurred, screensHeld: false)
         }
         let inputs = try loadInputs(control: control)

@@ -31,7 +31,7 @@ struct Demo: ParsableCommand {
     func validate() throws {
         guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be in (0, 8]") }
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be in (0, 240]") }
-        guard let choice = BackendChoice(rawValue: backend) else { throw ValidationError("unknown backend '\(backend)' (use auto, cpu or gles)") }
+        guard let choice = BackendChoice(rawValue: backend) else { throw ValidationError("unknown backend '\(backend)' (use auto, cpu, gles, gles-raster or gles-compute)") }
         _ = choice
     }
 

@@ -61,7 +61,7 @@ struct JobOptions: ParsableArguments {
             throw ValidationError("--frame-timeout must be in (0, 86400] seconds, not \(frameTimeout.compact)")
         }
         guard BackendChoice(rawValue: backend) != nil else {
-            throw ValidationError("unknown backend '\(backend)' (use auto, cpu or gles)")
+            throw ValidationError("unknown backend '\(backend)' (use auto, cpu, gles, gles-raster or gles-compute)")
         }
         guard OutputFormat(rawValue: format) != nil else {
             throw ValidationError("unknown format '\(format)' (use png, rgba or y4m)")

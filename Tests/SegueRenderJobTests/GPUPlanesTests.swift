@@ -35,9 +35,12 @@ import Testing
         return (worst, differing)
     }
 
-    @Test(arguments: [Y4M.Chroma.c420, .c444])
-    func gpuPlanesMatchTheKernel(chroma: Y4M.Chroma) throws {
-        let renderer = try BackendChoice.gles.makeRenderer()
+    /// On the raster path the planes pass converts the frame drawn; on the compute path the dispatch that draws
+    /// the frame writes the planes itself (1280x720 at 4:2:0 and 4:4:4, 375x667 at neither: drawn into an
+    /// image, then the pass).
+    @Test(arguments: [Y4M.Chroma.c420, .c444], [BackendChoice.glesRaster, .glesCompute])
+    func gpuPlanesMatchTheKernel(chroma: Y4M.Chroma, backend: BackendChoice) throws {
+        let renderer = try backend.makeRenderer()
         for (width, height) in Self.sizes {
             let (snapshots, frame) = Self.frame(width: width, height: height)
             try renderer.load(snapshots: snapshots)
@@ -60,10 +63,11 @@ import Testing
 
     /// Frames of several sizes in one run, pipelined: each frame's planes are its own (no frame delivered
     /// with another's bytes or size), including an empty frame between two others.
-    @Test func pipelinedFramesKeepTheirOwnPlanes() throws {
-        let renderer = try BackendChoice.gles.makeRenderer()
+    @Test(arguments: [BackendChoice.glesRaster, .glesCompute])
+    func pipelinedFramesKeepTheirOwnPlanes(backend: BackendChoice) throws {
+        let renderer = try backend.makeRenderer()
         let encoding = YCbCrEncoding.video(width: 64, height: 36)
-        let sizes = [(64, 36), (64, 36), (64, 36), (64, 36), (0, 0), (33, 17), (33, 17)]
+        let sizes = [(64, 36), (64, 36), (64, 36), (64, 36), (0, 0), (33, 17), (33, 17), (64, 36)]
         let (snapshots, _) = Self.frame(width: 64, height: 36)
         try renderer.load(snapshots: snapshots)
         func list(_ k: Int) -> DrawList {

@@ -6,39 +6,50 @@ import SegueGLES
 import Testing
 
 extension GLESSuite {
-    /// The GLES renderer draws what the CPU compositor (the reference) draws, within `Tolerance.glesVsCPU`.
+    /// The GLES renderer draws what the CPU compositor (the reference) draws, within `Tolerance.glesVsCPU`, on
+    /// both of its paths: each frame drawn alone (the compute path into the render target's image, read back
+    /// with glReadPixels) and the same frames drawn as a run (the compute path straight into the pack buffers).
     @Suite struct MatchesCPU {
         @Test("gles matches cpu: every effect, both directions, t = 0...1", arguments: EffectCatalog.builtIn, Direction.allCases)
         func everyEffect(effect: Effect, direction: Direction) throws {
             let snapshots = TestTransitions.snapshots(width: 120, height: 200)
-            try compare(effect, direction, progress: TestTransitions.progress, scale: 1, snapshots: snapshots)
+            for path in GLESPath.allCases {
+                try compare(effect, direction, path: path, progress: TestTransitions.progress, scale: 1, snapshots: snapshots)
+            }
         }
 
         @Test("gles matches cpu: scale 2, snapshots at 1.5x (resampled)", arguments: EffectCatalog.builtIn)
         func scaled(effect: Effect) throws {
             let snapshots = TestTransitions.snapshots(width: 180, height: 300)
-            try compare(effect, .forward, progress: [0.3, 0.6], scale: 2, snapshots: snapshots)
+            for path in GLESPath.allCases {
+                try compare(effect, .forward, path: path, progress: [0.3, 0.6], scale: 2, snapshots: snapshots)
+            }
         }
 
-        private func compare(_ effect: Effect, _ direction: Direction, progress: [Double], scale: Double,
+        private func compare(_ effect: Effect, _ direction: Direction, path: GLESPath, progress: [Double], scale: Double,
                              snapshots: [Pixmap]) throws {
             let gles = try GLESRenderer()
+            try gles.use(path)
             let cpu = CPUCompositor(threads: 2)
             try gles.load(snapshots: snapshots)
             try cpu.load(snapshots: snapshots)
             let tolerance = Tolerance.glesVsCPU
-            for t in progress {
-                let list = TestTransitions.drawList(effect, direction, t: t, scale: scale, snapshots: snapshots)
-                let actual = try gles.render(list)
+            let lists = progress.map { TestTransitions.drawList(effect, direction, t: $0, scale: scale, snapshots: snapshots) }
+            var run: [Pixmap] = []
+            try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, frame in run.append(frame) })
+            for (k, t) in progress.enumerated() {
+                let list = lists[k]
                 let expected = try cpu.render(list)
-                let comparison = ImageComparison(actual: actual, expected: expected, levels: tolerance.maxLevelDiff)
-                let name = "gles-vs-cpu.\(effect.name).\(direction.rawValue).t\(t).x\(scale.formatted())"
-                print("\(name): \(comparison) (\(list.items.count) items)")
-                if !comparison.passes(tolerance) {
-                    let paths = FailureReport.write(
-                        name: name, actual: actual, expected: expected, comparison: comparison, tolerance: tolerance,
-                        context: ["actual": gles.details, "expected": cpu.details, "items": "\(list.items.count)"])
-                    Issue.record("\(name): \(comparison), needs \(tolerance)\n  \(paths)")
+                for (how, actual) in [("alone", try gles.render(list)), ("run", run[k])] {
+                    let comparison = ImageComparison(actual: actual, expected: expected, levels: tolerance.maxLevelDiff)
+                    let name = "gles-\(path.rawValue)-vs-cpu.\(effect.name).\(direction.rawValue).t\(t).x\(scale.formatted()).\(how)"
+                    print("\(name): \(comparison) (\(list.items.count) items)")
+                    if !comparison.passes(tolerance) {
+                        let paths = FailureReport.write(
+                            name: name, actual: actual, expected: expected, comparison: comparison, tolerance: tolerance,
+                            context: ["actual": gles.details + ", \(path.rawValue) path", "expected": cpu.details, "items": "\(list.items.count)"])
+                        Issue.record("\(name): \(comparison), needs \(tolerance)\n  \(paths)")
+                    }
                 }
             }
         }

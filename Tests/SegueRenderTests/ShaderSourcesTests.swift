@@ -16,13 +16,20 @@ import Testing
 
     /// SwiftPM embeds every file but cannot list them: each must be named in ShaderSources.swift.
     @Test func everyShaderFileIsListed() throws {
-        let files = try Self.files(in: Self.shaders, [".vert", ".frag"])
-        #expect(files.contains("layer.vert") && files.contains("layer.frag"))
+        let files = try Self.files(in: Self.shaders, [".vert", ".frag", ".comp", ".glsl"])
+        #expect(files.contains("layer.vert") && files.contains("layer.frag") && files.contains("composite.comp"))
         #expect(ShaderSources.files.map(\.name).sorted() == files,
                 "list each file of Shaders/ in ShaderSources.files")
         for name in files {
             let text = try String(contentsOf: Self.shaders.appendingPathComponent(name), encoding: .utf8)
-            #expect(ShaderSources.text(of: name) == text, "\(name) is not built in byte for byte")
+            #expect(ShaderSources.files.first { $0.name == name }?.text == text, "\(name) is not built in byte for byte")
+        }
+        // The per-pixel function is written once: both paths compile it from draw-item.glsl.
+        let function = try #require(ShaderSources.files.first { $0.name == "draw-item.glsl" }?.text)
+        for name in ["layer.frag", "composite.comp"] {
+            let raw = try #require(ShaderSources.files.first { $0.name == name }?.text)
+            #expect(raw.contains("#include \"draw-item.glsl\"") && !raw.contains("vec4 drawItemColor("), "\(name) must include the function, not copy it")
+            #expect(ShaderSources.text(of: name)?.contains(function) == true, "\(name) as compiled must hold draw-item.glsl")
         }
         // The shipped transitions, and each one parses.
         let transitions = try Self.files(in: Self.shaders.appendingPathComponent("transitions"), [".glsl"])

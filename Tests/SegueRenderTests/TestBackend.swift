@@ -9,6 +9,8 @@ import Testing
 /// (or to an analytic picture) within its own named tolerance.
 enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case cpu, gles
+    /// GLES on its compute path (`composite.comp`), one dispatch a frame.
+    case glesCompute = "gles-compute"
 
     static let all = allCases
 
@@ -19,7 +21,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var tolerance: Tolerance {
         switch self {
         case .cpu: .exact
-        case .gles: .glesVsCPU
+        case .gles, .glesCompute: .glesVsCPU
         }
     }
 
@@ -31,9 +33,11 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .cpu:
             return CPUCompositor(threads: 3)
-        case .gles:
+        case .gles, .glesCompute:
             do {
-                return try GLESRenderer()
+                let gles = try GLESRenderer()
+                if self == .glesCompute { try gles.use(.compute) }
+                return gles
             } catch {
                 // Swift Testing 6.3's console shows a cancelled case as passed, without the reason: say it here.
                 let why = "no GLES context here: \(error)"

@@ -21,7 +21,7 @@
 #undef GL_GLEXT_PROTOTYPES
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
-#include <GLES3/gl3.h>
+#include <GLES3/gl31.h>
 #include <GLES2/gl2ext.h>
 
 /* The sonames opened (Debian: libegl1 and libgles2, through glvnd). */
@@ -118,6 +118,55 @@ struct segue_gles_entries {
 
 /* Filled by segue_gles_load(); every pointer is set once it has returned 0, and none is before. */
 extern struct segue_gles_entries segue_gles;
+
+/* Entry points Segue uses where the context has them and does without where it has not: GLES 3.1's compute
+ * stage and storage buffers, EXT_buffer_storage, KHR_debug. Resolved by segue_gles_load() too, but a missing
+ * one is NULL rather than a failure; ask segue_gles_has_compute() and friends before calling them. */
+#define SEGUE_GL_OPTIONAL_ENTRIES(X) \
+    X(glDispatchCompute, PFNGLDISPATCHCOMPUTEPROC) \
+    X(glMemoryBarrier, PFNGLMEMORYBARRIERPROC) \
+    X(glBindBufferBase, PFNGLBINDBUFFERBASEPROC) \
+    X(glBindImageTexture, PFNGLBINDIMAGETEXTUREPROC) \
+    X(glBufferSubData, PFNGLBUFFERSUBDATAPROC) \
+    X(glGetIntegeri_v, PFNGLGETINTEGERI_VPROC) \
+    X(glBufferStorageEXT, PFNGLBUFFERSTORAGEEXTPROC) \
+    X(glDebugMessageCallbackKHR, PFNGLDEBUGMESSAGECALLBACKKHRPROC) \
+    X(glDebugMessageControlKHR, PFNGLDEBUGMESSAGECONTROLKHRPROC)
+
+struct segue_gles_optional_entries {
+#define SEGUE_GLES_FIELD(name, type) type name;
+    SEGUE_GL_OPTIONAL_ENTRIES(SEGUE_GLES_FIELD)
+#undef SEGUE_GLES_FIELD
+};
+
+/* Set with segue_gles; a NULL member is an entry point the libraries lack. */
+extern struct segue_gles_optional_entries segue_gles_optional;
+
+/* Whether GLES 3.1's compute dispatch, memory barriers, indexed buffer bindings and image bindings are all there
+ * (the context must still say OpenGL ES 3.1 or later). */
+static inline int segue_gles_has_compute(void) {
+    return segue_gles_optional.glDispatchCompute && segue_gles_optional.glMemoryBarrier
+        && segue_gles_optional.glBindBufferBase && segue_gles_optional.glBindImageTexture
+        && segue_gles_optional.glBufferSubData && segue_gles_optional.glGetIntegeri_v;
+}
+static inline int segue_gles_has_buffer_storage(void) { return segue_gles_optional.glBufferStorageEXT != NULL; }
+static inline int segue_gles_has_debug(void) {
+    return segue_gles_optional.glDebugMessageCallbackKHR && segue_gles_optional.glDebugMessageControlKHR;
+}
+
+static inline void glDispatchCompute(GLuint x, GLuint y, GLuint z) { segue_gles_optional.glDispatchCompute(x, y, z); }
+static inline void glMemoryBarrier(GLbitfield barriers) { segue_gles_optional.glMemoryBarrier(barriers); }
+static inline void glBindBufferBase(GLenum target, GLuint index, GLuint buffer) { segue_gles_optional.glBindBufferBase(target, index, buffer); }
+static inline void glBindImageTexture(GLuint unit, GLuint texture, GLint level, GLboolean layered, GLint layer, GLenum access, GLenum format) { segue_gles_optional.glBindImageTexture(unit, texture, level, layered, layer, access, format); }
+static inline void glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data) { segue_gles_optional.glBufferSubData(target, offset, size, data); }
+static inline void glGetIntegeri_v(GLenum target, GLuint index, GLint *data) { segue_gles_optional.glGetIntegeri_v(target, index, data); }
+static inline void glBufferStorageEXT(GLenum target, GLsizeiptr size, const void *data, GLbitfield flags) { segue_gles_optional.glBufferStorageEXT(target, size, data, flags); }
+/* KHR_debug's callback, kept in C: messages go into a ring of the last few, read with segue_gles_debug_take(). */
+void segue_gles_debug_install(void);
+/* Copies the oldest unread message into `out` (truncated to `size`) and returns 1, or returns 0 when none is
+ * left. Messages over the ring's 32 are dropped, counted by segue_gles_debug_dropped(). */
+int segue_gles_debug_take(char *out, size_t size, unsigned *type, unsigned *severity);
+unsigned segue_gles_debug_dropped(void);
 
 /* Opens libEGL.so.1 and libGLESv2.so.2 and resolves every entry, the first time it is called (in any thread;
  * later calls return the first one's result at once). Returns 0 when all are there; otherwise 1, with one line

@@ -1,0 +1,183 @@
+// DrawItem's per-pixel function (Sources/SegueCore/DrawItem.swift), written once for the GPU: included by the
+// raster path's layer.frag and the compute path's composite.comp (ShaderSources.expand replaces the line
+// `#include "draw-item.glsl"` with this file; scripts/check-shaders.sh does the same). The CPU compositor's
+// LayerShader.swift computes the same thing; read them side by side.
+//
+// The includer defines `vec4 snapshotAt(vec2 normalized)` before including this file: the bilinear sample of
+// the item's snapshot at a normalised texture coordinate (GL_LINEAR, clamped to the edge, level 0).
+// The switches are arguments so that each includer decides which are constant: layer.frag passes its #defines
+// (each variant compiles to only what it needs), composite.comp passes each item's values.
+
+// One item's values, as layer.frag's uniforms hold them (LayerProgram.set) and composite.comp's item buffer
+// (ComputeCompositor.pack).
+struct DrawItemValues {
+    // [U, V, Q] = pixelToLocal * vec3(x, y, 1): its columns are Matrix3's rows (a, b, c), (d, e, f), (g, h, i).
+    mat3 pixelToLocal;
+    // The layer's size in local points.
+    vec2 size;
+    // For affine maps: 1 / |grad u| and 1 / |grad v| in pixels.
+    vec2 inverseGradients;
+    // Premultiplied colour, when the source is a colour.
+    vec4 color;
+    // How local points map onto the snapshot's texels (DrawItem.TexelMap).
+    vec2 texelOrigin;
+    vec2 texelScale;
+    vec2 clampMin;
+    vec2 clampMax;
+    vec2 inverseTextureSize;
+    // The mask's values (see layer.frag's uniforms uMask, uMaskRadius, uMaskEnd, uBlur).
+    vec4 mask;
+    float maskRadius;
+    vec3 maskEnd;
+    vec2 blur;
+    // The gradient overlay: g = clamp(dot(vec3(u, v, 1), gradient), 0, 1), premultiplied ends.
+    vec3 gradient;
+    vec4 overlayStart;
+    vec4 overlayEnd;
+    float opacity;
+};
+
+// Mask.erf: Abramowitz and Stegun 7.1.27, exactly +-1 from |x| >= 3 on (LayerShader.BlurredShape.erf).
+float erfApprox(float x) {
+    float a = min(abs(x), 3.0);
+    float t = 1.0 + (0.278393 + (0.230389 + (0.000972 + 0.078108 * a) * a) * a) * a;
+    t *= t;
+    t *= t;
+    float e = a >= 3.0 ? 1.0 : 1.0 - 1.0 / t;
+    return x < 0.0 ? -e : e;
+}
+
+// Step 5: the bilinear sample at texel index (fx, fy), clamped to the sub-rectangle: texels floor(f) and
+// floor(f) + 1 blended by the fraction. GL_LINEAR at the normalised coordinate (f + 0.5) / size computes
+// exactly that (texel centres at i + 0.5), and GL_CLAMP_TO_EDGE holds floor(f) + 1 to the last texel as the
+// CPU does; drivers blend with 8-bit fixed weights, as the CPU does.
+vec4 sampleSnapshot(DrawItemValues item, vec2 local) {
+    vec2 f = clamp(item.texelOrigin + local * item.texelScale - 0.5, item.clampMin, item.clampMax);
+    return snapshotAt((f + 0.5) * item.inverseTextureSize);
+}
+
+// The premultiplied colour item lays over the pixel whose centre is `pixel` (step 7's src: content * opacity *
+// coverage); 0 where nothing of it shows, which leaves what is beneath as it was.
+// source: 0 a colour, 1 a snapshot. maskKind: 0 none, 1 circle, 2 rounded rect, 3 sector, 4 blurred rect,
+// 5 blurred rounded rect, 6 continuous rounded rect.
+vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bool overlay, bool perspective) {
+    vec3 rowX = item.pixelToLocal[0], rowY = item.pixelToLocal[1];
+    vec3 uvq = item.pixelToLocal * vec3(pixel, 1.0);
+    vec2 local;
+    vec2 gradU, gradV;
+    float coverage;
+    if (perspective) {
+        // Step 1: the local point, or nothing when the pixel is behind the eye.
+        if (uvq.z <= 0.0) return vec4(0.0);
+        local = uvq.xy / uvq.z;
+        // Step 2: pixel gradients of u and v.
+        gradU = vec2(rowX.x - local.x * rowX.z, rowY.x - local.x * rowY.z) / uvq.z;  // (du/dx, du/dy)
+        gradV = vec2(rowX.y - local.y * rowX.z, rowY.y - local.y * rowY.z) / uvq.z;  // (dv/dx, dv/dy)
+        // Step 3: edge coverage.
+        coverage = clamp(0.5 + min(local.x, item.size.x - local.x) / max(length(gradU), 1e-30), 0.0, 1.0)
+                 * clamp(0.5 + min(local.y, item.size.y - local.y) / max(length(gradV), 1e-30), 0.0, 1.0);
+    } else {
+        // Steps 1-3 for an affine map: Q is 1 and the gradients are constant.
+        local = uvq.xy;
+        gradU = vec2(rowX.x, rowY.x);
+        gradV = vec2(rowX.y, rowY.y);
+        coverage = clamp(0.5 + min(local.x, item.size.x - local.x) * item.inverseGradients.x, 0.0, 1.0)
+                 * clamp(0.5 + min(local.y, item.size.y - local.y) * item.inverseGradients.y, 0.0, 1.0);
+    }
+    float u = local.x, v = local.y;
+
+    // Step 4: mask coverage: signed distance s (positive inside) over the pixel length of its local
+    // gradient n, |J^T n| = |n.x * gradU + n.y * gradV|.
+    float s = 0.0;
+    vec2 n = vec2(1.0, 0.0);
+    if (maskKind == 1) {
+        vec2 d = local - item.mask.xy;
+        float len = length(d);
+        s = item.mask.z - len;
+        n = len > 0.0 ? d / len : vec2(1.0, 0.0);
+    } else if (maskKind == 2) {
+        vec2 halfSize = item.mask.zw * 0.5;
+        vec2 d = local - (item.mask.xy + halfSize);
+        vec2 q = abs(d) - (halfSize - item.maskRadius);
+        s = -(length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - item.maskRadius);
+        if (q.x > 0.0 && q.y > 0.0) {
+            n = normalize(q) * vec2(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0);
+        } else {
+            n = q.x > q.y ? vec2(1.0, 0.0) : vec2(0.0, 1.0);
+        }
+    } else if (maskKind == 3) {
+        // Inside: past the first ray (c0 = cross(d0, p) >= 0) and short of the last (c1 = cross(p, d1) >= 0),
+        // or either above a half turn. The distance to a ray is to its line where p lies ahead of the centre
+        // along it, else to the centre; s is the nearer one's, n its direction (LayerShader.sectorDistance).
+        vec2 p = local - item.mask.xy;
+        vec2 d0 = item.mask.zw, d1 = item.maskEnd.xy;
+        float c0 = d0.x * p.y - d0.y * p.x;
+        float c1 = p.x * d1.y - p.y * d1.x;
+        bool inside = item.maskEnd.z > 0.5 ? (c0 >= 0.0 || c1 >= 0.0) : (c0 >= 0.0 && c1 >= 0.0);
+        float len = length(p);
+        vec2 nc = len > 0.0 ? p / len : vec2(1.0, 0.0);
+        float dist;
+        if (dot(p, d0) > 0.0) {
+            dist = abs(c0);
+            n = vec2(-d0.y, d0.x);
+        } else {
+            dist = len;
+            n = nc;
+        }
+        bool ahead = dot(p, d1) > 0.0;
+        float other = ahead ? abs(c1) : len;
+        if (other < dist) {
+            dist = other;
+            n = ahead ? vec2(-d1.y, d1.x) : nc;
+        }
+        s = inside ? dist : -dist;
+    } else if (maskKind == 6) {
+        // A rounded rectangle whose corners are superellipses (LayerShader.continuousDistance).
+        vec2 halfSize = item.mask.zw * 0.5;
+        vec2 d = local - (item.mask.xy + halfSize);
+        vec2 q = abs(d) - (halfSize - item.maskRadius);
+        if (q.x > 0.0 && q.y > 0.0) {
+            float a = pow(q.x, item.maskEnd.x), b = pow(q.y, item.maskEnd.x);
+            float m = pow(a + b, 1.0 / item.maskEnd.x);
+            vec2 g = vec2(a / q.x, b / q.y);
+            float gl = length(g);
+            s = -(m - item.maskRadius) * (a + b) / (m * gl);
+            n = g / gl * vec2(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0);
+        } else {
+            s = -(max(q.x, 0.0) + max(q.y, 0.0) + min(max(q.x, q.y), 0.0) - item.maskRadius);
+            n = q.x > q.y ? vec2(d.x < 0.0 ? -1.0 : 1.0, 0.0) : vec2(0.0, d.y < 0.0 ? -1.0 : 1.0);
+        }
+    } else if (maskKind == 4) {
+        // A blurred rectangle: separable, one blurred box per axis.
+        vec2 d = local - item.mask.xy;
+        float k = item.maskEnd.x;
+        coverage *= 0.25 * (erfApprox((d.x + item.mask.z) * k) - erfApprox((d.x - item.mask.z) * k))
+                         * (erfApprox((d.y + item.mask.w) * k) - erfApprox((d.y - item.mask.w) * k));
+    } else if (maskKind == 5) {
+        // A blurred rounded rectangle: Levien's superellipse-cornered distance through the blurred box.
+        vec2 d = local - item.mask.xy;
+        float k = item.maskEnd.x, r = item.maskRadius;
+        float x0 = abs(d.x) - (item.mask.z - r), y0 = abs(d.y) - (item.mask.w - r);
+        float x1 = max(x0, 0.0), y1 = max(y0, 0.0);
+        float p = x1 > 0.0 && y1 > 0.0 ? pow(pow(x1, item.maskEnd.y) + pow(y1, item.maskEnd.y), item.maskEnd.z) : x1 + y1;
+        float sd = p + min(max(x0, y0), 0.0) - r;
+        coverage *= item.blur.x * (erfApprox((item.blur.y + sd) * k) - erfApprox(sd * k));
+    }
+    if (maskKind == 1 || maskKind == 2 || maskKind == 3 || maskKind == 6) {
+        float pixelLength = length(n.x * gradU + n.y * gradV);
+        coverage *= clamp(0.5 + s / max(pixelLength, 1e-30), 0.0, 1.0);
+    }
+
+    // Step 5: content.
+    vec4 content = source == 1 ? sampleSnapshot(item, local) : item.color;
+
+    // Step 6: overlay, source-over onto the content.
+    if (overlay) {
+        float g = clamp(dot(vec3(u, v, 1.0), item.gradient), 0.0, 1.0);
+        vec4 o = mix(item.overlayStart, item.overlayEnd, g);
+        content = o + content * (1.0 - o.a);
+    }
+
+    // Step 7: the premultiplied source, to be laid over what is beneath: src + dst * (1 - src.a).
+    return content * (item.opacity * coverage);
+}

@@ -1,0 +1,264 @@
+import CEGL
+import SegueCore
+
+/// The compute path (`Shaders/composite.comp`, GLES 3.1): one dispatch draws a frame's whole draw list, or the
+/// mean of motion blur's samples, and writes it once, straight into the buffer that is read back (RGBA8 words,
+/// or the frame's YCbCr planes), or into an image for a later pass. Every item goes through the per-pixel
+/// function of `Shaders/draw-item.glsl`, the one the raster path's `layer.frag` runs, so the two paths draw
+/// the same picture; the compute one blends in registers, rounding to 8 bits after each item as an RGBA8
+/// framebuffer does, with no overdraw and no raster units (GH100 rasterises on 2 of its TPCs; its compute
+/// runs on every SM).
+final class ComputeCompositor {
+    static let shaderFile = "composite.comp"
+    /// Items and samples one dispatch takes (`maxItems`, `maxSamples` in composite.comp); a frame with more is
+    /// drawn by the raster path.
+    static let maxItems = 1024
+    static let maxSamples = 64
+    /// 32-bit words an item takes in the item buffer (18 vec4s).
+    static let itemWords = 72
+
+    /// What a dispatch writes: composite.comp's `OUTPUT`.
+    enum Output: Int, CaseIterable {
+        /// RGBA8 words into a buffer.
+        case rgba = 0
+        /// RGBA8 into the render target's texture, bound as an image.
+        case image = 1
+        /// YCbCr 4:2:0 planes into a buffer, an invocation 8x2 pixels.
+        case planes420 = 2
+        /// YCbCr 4:4:4 planes into a buffer, an invocation 4x1 pixels.
+        case planes444 = 3
+
+        /// Pixels per invocation; a workgroup is 8x8 invocations.
+        var pixelsPerInvocation: (x: Int, y: Int) {
+            switch self {
+            case .rgba, .image: return (1, 1)
+            case .planes420: return (8, 2)
+            case .planes444: return (4, 1)
+            }
+        }
+    }
+
+    private let ledger: GLObjectLedger
+    private var programs: [Output: (program: GLuint, uniforms: Uniforms)] = [:]
+    private var itemBuffer: GLuint = 0
+    private var sampleBuffer: GLuint = 0
+    private var itemCapacity = 0
+    private var sampleCapacity = 0
+    /// `GL_MAX_SHADER_STORAGE_BLOCK_SIZE`: the largest buffer a dispatch may write.
+    let maxOutputBytes: Int
+
+    private struct Uniforms {
+        var from, to, frameSize, sampleCount, luma, cb, cr: GLint
+        init(_ program: GLuint) {
+            func at(_ name: String) -> GLint { glGetUniformLocation(program, name) }
+            from = at("uFrom"); to = at("uTo"); frameSize = at("uFrameSize"); sampleCount = at("uSampleCount")
+            luma = at("uLuma"); cb = at("uCb"); cr = at("uCr")
+        }
+    }
+
+    /// Whether the current context runs compute shaders: OpenGL ES 3.1 or later, with the entry points there.
+    static func isAvailable(_ info: GLInfo) -> Bool {
+        guard segue_gles_has_compute() != 0 else { return false }
+        // "OpenGL ES 3.2 Mesa 22.3.6", "OpenGL ES 3.2 NVIDIA 550.54.15"
+        let words = info.version.split(separator: " ")
+        guard let number = words.first(where: { $0.first?.isNumber == true }) else { return false }
+        let parts = number.split(separator: ".").compactMap { Int($0) }
+        guard parts.count >= 2 else { return false }
+        return parts[0] > 3 || (parts[0] == 3 && parts[1] >= 1)
+    }
+
+    init(ledger: GLObjectLedger) {
+        self.ledger = ledger
+        var size: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &size)
+        maxOutputBytes = Int(size)
+    }
+
+    /// Whether one dispatch can draw `lists` (one frame, or motion blur's samples, all `width` x `height`)
+    /// writing `outputBytes`.
+    func accepts(_ lists: [DrawList], outputBytes: Int) -> Bool {
+        guard let first = lists.first, lists.count <= Self.maxSamples, outputBytes <= maxOutputBytes else { return false }
+        var items = 0
+        for list in lists {
+            guard list.width == first.width, list.height == first.height else { return false }
+            items += list.items.count
+        }
+        return items <= Self.maxItems
+    }
+
+    /// Whether `planes` of a `width` x `height` frame come out of the dispatch itself (whole words of each plane
+    /// per invocation): 4:2:0 needs a width a multiple of 8 and an even height, 4:4:4 a width a multiple of 4.
+    /// Other sizes are drawn into an image and converted by the planes pass.
+    static func writesPlanes(_ planes: YCbCrPlanes, width: Int, height: Int) -> Bool {
+        planes.subsampled ? width % 8 == 0 && height % 2 == 0 : width % 4 == 0
+    }
+
+    /// Draws `lists` (one frame, or the samples whose mean is the frame) in one dispatch. `output` is a buffer
+    /// for `.rgba` and the planes, the render target's texture for `.image`; `textures` names each snapshot's.
+    /// Leaves the barrier that makes the writes visible to a mapping, a read-back or a texture fetch.
+    func draw(_ lists: [DrawList], output: Output, into target: GLuint, planes: YCbCrPlanes? = nil,
+              textures: (SnapshotID) throws -> GLuint) throws {
+        guard let first = lists.first else { return }
+        let width = first.width, height = first.height
+        let (program, u) = try program(output)
+        glUseProgram(program)
+        try upload(lists)
+        glUniform2i(u.frameSize, GLint(width), GLint(height))
+        glUniform1i(u.sampleCount, GLint(lists.count))
+        if let planes {
+            let w = planes.weights
+            glUniform4i(u.luma, w.yr, w.yg, w.yb, w.yOffset)
+            glUniform3i(u.cb, w.ur, w.ug, w.ub)
+            glUniform3i(u.cr, w.vr, w.vg, w.vb)
+        }
+        let used = Set(lists.flatMap { $0.items.compactMap { item -> SnapshotID? in
+            if case let .snapshot(id, _) = item.source { return id } else { return nil }
+        } })
+        for id in SnapshotID.allCases {
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(id.rawValue)))
+            glBindTexture(GLenum(GL_TEXTURE_2D), used.contains(id) ? try textures(id) : 0)
+        }
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), 0, itemBuffer)
+        glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), 1, sampleBuffer)
+        if output == .image {
+            glBindImageTexture(0, target, 0, GLboolean(GL_FALSE), 0, GLenum(GL_WRITE_ONLY), GLenum(GL_RGBA8))
+        } else {
+            glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), 2, target)
+        }
+        let per = output.pixelsPerInvocation
+        let groupsX = (width + 8 * per.x - 1) / (8 * per.x), groupsY = (height + 8 * per.y - 1) / (8 * per.y)
+        glDispatchCompute(GLuint(groupsX), GLuint(groupsY), 1)
+        glMemoryBarrier(GLbitfield(GL_BUFFER_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT
+                                   | GL_FRAMEBUFFER_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT))
+        for k in 0..<3 { glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), GLuint(k), 0) }
+        try GLError.check("glDispatchCompute(\(Self.shaderFile), OUTPUT \(output.rawValue), \(width)x\(height), \(lists.count) sample(s))")
+    }
+
+    /// The items of every list, then one entry per list (its first item, its count, its background).
+    private func upload(_ lists: [DrawList]) throws {
+        var words: [UInt32] = []
+        words.reserveCapacity(lists.reduce(0) { $0 + $1.items.count } * Self.itemWords)
+        var samples: [Int32] = []
+        for (s, list) in lists.enumerated() {
+            samples += [Int32(words.count / Self.itemWords), Int32(list.items.count), Int32(bitPattern: list.background), 0]
+            for item in list.items { Self.pack(item, sample: s, into: &words) }
+        }
+        if words.isEmpty { words = [UInt32](repeating: 0, count: Self.itemWords) }  // a buffer is never empty
+        try fill(&itemBuffer, capacity: &itemCapacity, with: words)
+        try fill(&sampleBuffer, capacity: &sampleCapacity, with: samples.map { UInt32(bitPattern: $0) })
+    }
+
+    private func fill(_ buffer: inout GLuint, capacity: inout Int, with words: [UInt32]) throws {
+        if buffer == 0 { buffer = ledger.generate(.buffer, glGenBuffers) }
+        let bytes = words.count * 4
+        glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), buffer)
+        words.withUnsafeBytes { data in
+            if bytes > capacity {
+                glBufferData(GLenum(GL_SHADER_STORAGE_BUFFER), GLsizeiptr(bytes), data.baseAddress, GLenum(GL_DYNAMIC_DRAW))
+                capacity = bytes
+            } else {
+                glBufferSubData(GLenum(GL_SHADER_STORAGE_BUFFER), 0, GLsizeiptr(bytes), data.baseAddress)
+            }
+        }
+        glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), 0)
+        try GLError.check("glBufferData(GL_SHADER_STORAGE_BUFFER, \(bytes) bytes)")
+    }
+
+    /// One item as composite.comp's `Item`: the values layer.frag takes as uniforms (`LayerProgram.set`), the
+    /// same conversions to single precision, and the item's switches as integers.
+    static func pack(_ item: DrawItem, sample: Int, into words: inout [UInt32]) {
+        func int(_ v: Int) -> UInt32 { UInt32(bitPattern: Int32(clamping: v)) }
+        func float(_ v: Double) -> UInt32 { Float(v).bitPattern }
+        func floats(_ values: Double...) { for v in values { words.append(float(v)) } }
+        let variant = LayerVariant(item)
+        let blit = item.blit
+        let bounds = blit?.rect ?? item.bounds
+        words += [int(bounds.x0), int(bounds.y0), int(bounds.x1), int(bounds.y1)]
+        let solid = item.solidPixels ?? PixelBounds(x0: 0, y0: 0, x1: 0, y1: 0)
+        words += [int(solid.x0), int(solid.y0), int(solid.x1), int(solid.y1)]
+        var source = 0
+        if case let .snapshot(id, _) = item.source { source = id.rawValue + 1 }
+        words += [int(source), int(variant.mask), variant.overlay ? 1 : 0, variant.perspective ? 1 : 0]
+        words += [blit == nil ? 0 : 1, int(blit?.dx ?? 0), int(blit?.dy ?? 0), int(sample)]
+        let m = item.pixelToLocal
+        floats(m.a, m.b, m.c, 0, m.d, m.e, m.f, 0, m.g, m.h, m.i, 0)
+        floats(item.size.width, item.size.height, 1 / (m.a * m.a + m.d * m.d).squareRoot(), 1 / (m.b * m.b + m.e * m.e).squareRoot())
+        // color; texel origin and scale; clamp min and max; then textureOpacity's 1 / texture size (as layer.frag's
+        // uInverseTextureSize, the reciprocal taken in single precision).
+        switch item.source {
+        case let .color(r, g, b, a):
+            floats(r, g, b, a)
+            floats(0, 0, 0, 0, 0, 0, 0, 0)
+            words += [0, 0]
+        case let .snapshot(_, map):
+            floats(0, 0, 0, 0)
+            floats(map.origin.x, map.origin.y, map.scale.x, map.scale.y, map.clampMin.x, map.clampMin.y, map.clampMax.x, map.clampMax.y)
+            words += [(1 / Float(max(1, map.textureWidth))).bitPattern, (1 / Float(max(1, map.textureHeight))).bitPattern]
+        }
+        var mask = (0.0, 0.0, 0.0, 0.0), radius = 0.0, end = (0.0, 0.0, 0.0), blur = (0.0, 0.0)
+        switch item.mask {
+        case nil:
+            break
+        case let .circle(center, r)?:
+            mask = (center.x, center.y, r, 0)
+        case let .roundedRect(rect, r)?:
+            mask = (rect.x, rect.y, rect.width, rect.height)
+            radius = r
+        case let .sector(center, startAngle, sweep)?:
+            let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
+            mask = (center.x, center.y, rays.start.x, rays.start.y)
+            end = (rays.end.x, rays.end.y, rays.isReflex ? 1 : 0)
+        case let .continuousRect(rect, r)?:
+            mask = (rect.x, rect.y, rect.width, rect.height)
+            radius = r * Mask.continuousReach
+            end = (Mask.continuousExponent, 0, 0)
+        case let .blurred(rect, r, sigma)?:
+            let shape = Mask.blurShape(rect, radius: r, sigma: sigma)
+            mask = (shape.center.x, shape.center.y, shape.halfWidth, shape.halfHeight)
+            radius = shape.cornerRadius
+            // As layer.frag: the exponent's inverse taken in double precision, then rounded.
+            end = (shape.inverseScale, shape.exponent, 1 / shape.exponent)
+            blur = (shape.peak, shape.minEdge)
+        }
+        // textureOpacity's last two: opacity, mask radius (its first two were written with the texel map).
+        floats(item.opacity, radius)
+        floats(mask.0, mask.1, mask.2, mask.3)
+        floats(end.0, end.1, end.2, 0)
+        floats(blur.0, blur.1, 0, 0)
+        if let o = item.overlay {
+            floats(o.gradient.x, o.gradient.y, o.gradient.z, 0)
+            floats(o.start.0, o.start.1, o.start.2, o.start.3)
+            floats(o.end.0, o.end.1, o.end.2, o.end.3)
+        } else {
+            floats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        }
+    }
+
+    /// The program of `output`, compiled the first time.
+    private func program(_ output: Output) throws -> (GLuint, Uniforms) {
+        if let known = programs[output] { return known }
+        guard let text = ShaderSources.text(of: Self.shaderFile) else {
+            throw GLError.invalidInput("ShaderSources lacks \(Self.shaderFile)")
+        }
+        let newline = text.firstIndex(of: "\n") ?? text.endIndex
+        let source = String(text[...newline]) + "#define OUTPUT \(output.rawValue)\n" + String(text[text.index(after: newline)...])
+        let program = try LayerProgram.link(compute: ("\(Self.shaderFile) (OUTPUT \(output.rawValue))", source), ledger: ledger)
+        let uniforms = Uniforms(program)
+        glUseProgram(program)
+        glUniform1i(uniforms.from, 0)
+        glUniform1i(uniforms.to, 1)
+        try GLError.check("glUseProgram(\(Self.shaderFile))")
+        programs[output] = (program, uniforms)
+        return (program, uniforms)
+    }
+
+    func delete() {
+        for var entry in programs.values { ledger.delete(.program, &entry.program) { _, name in glDeleteProgram(name.pointee) } }
+        programs.removeAll()
+        ledger.delete(.buffer, &itemBuffer, glDeleteBuffers)
+        ledger.delete(.buffer, &sampleBuffer, glDeleteBuffers)
+        itemCapacity = 0
+        sampleCapacity = 0
+    }
+}
