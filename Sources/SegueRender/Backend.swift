@@ -27,11 +27,17 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         }
     }
 
-    /// The renderer for this choice. `auto` is GLES on a hardware device, the CPU compositor on a software
-    /// rasterizer (llvmpipe, softpipe, SwiftShader) or when no context can be made (then with one `note`
-    /// saying why); `gles`, or a forced `platform`, with no usable EGL is a failure. A job that plays
-    /// custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then `.unsupported(backend: "cpu")`.
+    /// The renderer for this choice. `auto` takes what `Calibration` measured fastest on this machine for a
+    /// `frameSize` frame (1920x1080 when nil) read back as YCbCr `planes` or as RGBA: the CPU compositor, or
+    /// GLES on its raster or compute path (planes converted on the GPU or by the C kernel), measured the first
+    /// time and cached; the CPU compositor when no context can be made (then with one `note` saying why).
+    /// `gles` takes the GLES path a cached calibration found faster (raster when none is cached);
+    /// `gles-raster` and `gles-compute` force one. A GLES choice, or a forced `platform`, with no usable EGL is
+    /// a failure. A job that plays custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then
+    /// `.unsupported(backend: "cpu")`.
     public func makeRenderer(platform: EGLPlatform? = nil, device: EGLDeviceChoice? = nil, threads: Int? = nil, needsShaders: String? = nil,
+                             frameSize: (width: Int, height: Int)? = nil, planes: Bool = false,
+                             calibrationFile: URL? = Calibration.cacheFile(),
                              note: (String) -> Void = { _ in }) throws -> any Renderer {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let shaders = needsShaders {
@@ -47,10 +53,22 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         if self == .cpu { return CPUCompositor(threads: threads ?? cores) }
         do {
             let gles = try GLESRenderer(platform: platform, device: device)
-            // `auto` draws with the faster backend: on a software rasterizer (llvmpipe shares the CPU's cores
-            // and runs a general shader per pixel) that is the CPU compositor, 2x to 20x faster in the bench.
-            if self == .auto, platform == nil, device == nil, Self.softwareRasterizer(gles) != nil {
-                return CPUCompositor(threads: threads ?? cores)
+            let sizeClass = Calibration.SizeClass(width: frameSize?.width ?? 1920, height: frameSize?.height ?? 1080)
+            if self == .auto {
+                // `auto` draws with what was measured fastest here for this output (on a software rasterizer
+                // such as llvmpipe, which shares the CPU's cores, that is the CPU compositor).
+                let decision = try Calibration.load(gles: gles, cores: cores, sizeClass: sizeClass, file: calibrationFile, note: note)
+                    .decision(planes: planes)
+                if decision.backend == .cpu { return CPUCompositor(threads: threads ?? cores) }
+                let tuned = try decision.backend.on(Self.tuned(gles))
+                tuned.convertsPlanesOnGPU = decision.planesOnGPU
+                return tuned
+            }
+            if self == .gles, let cached = Calibration.cached(in: calibrationFile).first(where: {
+                $0.machine == Calibration.machine(gles, cores: cores) && $0.sizeClass == sizeClass
+            }), let compute = cached.figures.rgba[BackendChoice.glesCompute.rawValue],
+               let raster = cached.figures.rgba[BackendChoice.glesRaster.rawValue], compute < raster {
+                return try BackendChoice.glesCompute.on(Self.tuned(gles))
             }
             return try on(Self.tuned(gles))
         } catch {
@@ -63,7 +81,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     }
 
     /// `gles` on the path this choice names.
-    private func on(_ gles: GLESRenderer) throws -> GLESRenderer {
+    fileprivate func on(_ gles: GLESRenderer) throws -> GLESRenderer {
         if let path = forcedPath {
             do {
                 try gles.use(path)
@@ -96,14 +114,20 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         return ["llvmpipe", "softpipe", "swiftshader", "software rasterizer"].contains { lower.contains($0) } ? renderer : nil
     }
 
-    /// What `auto` draws with here, and why, for `segue info`.
-    public static func autoChoice() -> String {
+    /// What `auto` draws with here, and why, for `segue info` and doctor: for a 1920x1080 job read back as RGBA
+    /// (PNG frames, raw RGBA) and as planes (Y4M, video), from the calibration (measured now when none is cached).
+    public static func autoChoice(calibrationFile: URL? = Calibration.cacheFile()) -> String {
         do {
             let gles = try GLESRenderer()
-            if let software = softwareRasterizer(gles) {
-                return "cpu (the EGL device is a software rasterizer, \(software), on the same cores: the CPU compositor is faster; the gles backend forces it)"
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let calibration = try Calibration.load(gles: gles, cores: cores, sizeClass: .fullHD, file: calibrationFile)
+            func say(_ d: Calibration.Decision) -> String {
+                let name = d.backend == .cpu ? "cpu" : "\(d.backend.rawValue) on \(gles.platform.rawValue)" + (d.planesOnGPU ? ", planes on the GPU" : "")
+                let ratio = d.runnerUp.map { String(format: ", %.2fx faster than %@", $0.milliseconds / max(d.milliseconds, 1e-9), $0.name) } ?? ""
+                return "\(name) (\(String(format: "%.2f", d.milliseconds)) ms a frame\(ratio))"
             }
-            return "gles on \(gles.platform.rawValue) (\(gles.info.renderer))"
+            return "RGBA outputs: \(say(calibration.decision(planes: false))); planes outputs: \(say(calibration.decision(planes: true))); "
+                + "measured on \(gles.info.renderer) \(calibration.summary)"
         } catch EGLError.libraryUnavailable(let line) {
             return "cpu (GLES is unavailable: \(line))"
         } catch {

@@ -35,6 +35,17 @@ public struct RenderJob: Sendable {
     /// Frames of the first step at these progress values instead of the timeline at `fps` (`--progress`).
     public var progress: [Double]?
     public var backend: BackendChoice = .auto
+
+    /// Whether the frames leave as YCbCr planes (a Y4M stream or a video, and no PNG): what `auto` chooses for.
+    var leavesAsPlanes: Bool {
+        outputs.allSatisfy {
+            switch $0 {
+            case .frames, .image: return false
+            case let .stream(_, format, _): return format == .y4m
+            case let .video(path, _): return !path.lowercased().hasSuffix(".gif")
+            }
+        }
+    }
     public var eglPlatform: EGLPlatform?
     /// Which device of `eglPlatform` (nil: a hardware one before a software one).
     public var eglDevice: EGLDeviceChoice?
@@ -255,7 +266,7 @@ public struct RenderJob: Sendable {
         let renderer = try given ?? backend.makeRenderer(
             platform: eglPlatform, device: eglDevice, threads: threads,
             needsShaders: shaderSteps.first.map { storyboardFile == nil ? "the custom shader" : "step \($0) of the timeline is a custom shader, which" },
-            note: observer.note)
+            frameSize: (width, height), planes: leavesAsPlanes, note: observer.note)
         if let step = shaderSteps.first, !renderer.capabilities.contains(.customShaders) {
             throw SegueError(.unsupported(backend: renderer.name), "step \(step) of the timeline is a custom shader, which the \(renderer.name) backend does not run (it needs GLES)")
         }

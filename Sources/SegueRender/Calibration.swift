@@ -1,0 +1,229 @@
+import Foundation
+import SegueCore
+import SegueCPU
+import SegueGLES
+import SegueSamples
+
+/// What `auto` measured on this machine: how long the CPU compositor, the GLES raster path and the GLES compute
+/// path take a frame at a size class, read back as RGBA and as YCbCr planes, so that `auto` takes the fastest
+/// for a job's output by measurement rather than by the GPU's name.
+///
+/// The first time a machine (GL renderer and version, cores) meets a size class, a calibration of about a
+/// second draws a door half open between the sample screens at that class's size on each candidate (frames
+/// drawn as a run, pipelined as a job draws them), and the figures are kept in the user's cache directory
+/// (`$XDG_CACHE_HOME/segue/calibration.json`, else `~/.cache/...`) for the next job. Where that directory
+/// cannot be written the calibration is run again each time, and a job is told once.
+public struct Calibration: Codable, Sendable, Equatable {
+    /// A job's frame size, to the nearest class measured: 1280x720, 1920x1080, 3840x2160 or 7680x4320.
+    public enum SizeClass: String, Codable, Sendable, CaseIterable {
+        case hd = "1280x720", fullHD = "1920x1080", uhd4K = "3840x2160", uhd8K = "7680x4320"
+
+        public init(width: Int, height: Int) {
+            let pixels = width * height
+            if pixels <= 1280 * 720 * 3 / 2 { self = .hd }
+            else if pixels <= 1920 * 1080 * 2 { self = .fullHD }
+            else if pixels <= 3840 * 2160 * 2 { self = .uhd4K }
+            else { self = .uhd8K }
+        }
+
+        public var size: (width: Int, height: Int) {
+            switch self {
+            case .hd: return (1280, 720)
+            case .fullHD: return (1920, 1080)
+            case .uhd4K: return (3840, 2160)
+            case .uhd8K: return (7680, 4320)
+            }
+        }
+    }
+
+    /// Milliseconds a frame, by candidate: `cpu`, `gles-raster`, `gles-compute` (absent where the context has
+    /// no compute path), each drawn and read back as RGBA (`rgba`) and as 4:2:0 planes (`planes`: converted by
+    /// the GPU for GLES, by the C kernel for the CPU compositor); and the C kernel's conversion alone
+    /// (`convert`), which a GLES path that reads back RGBA pays on the CPU.
+    public struct Figures: Codable, Sendable, Equatable {
+        public var rgba: [String: Double]
+        public var planes: [String: Double]
+        public var convert: Double
+    }
+
+    /// `llvmpipe (LLVM 15.0.6, 256 bits); OpenGL ES 3.2 Mesa 22.3.6; 2 cores`.
+    public var machine: String
+    public var sizeClass: SizeClass
+    public var figures: Figures
+    /// How long the calibration took, in seconds.
+    public var seconds: Double
+
+    /// What `auto` draws with for a job whose output is read back as `planes` or RGBA.
+    public struct Decision: Sendable, Equatable {
+        /// `cpu`, `gles-raster`, `gles-compute`.
+        public var backend: BackendChoice
+        /// For GLES: whether the planes are converted on the GPU (else by the C kernel).
+        public var planesOnGPU: Bool
+        /// Milliseconds a frame, as measured, and the runner-up's.
+        public var milliseconds: Double
+        public var runnerUp: (name: String, milliseconds: Double)?
+
+        public static func == (l: Decision, r: Decision) -> Bool {
+            l.backend == r.backend && l.planesOnGPU == r.planesOnGPU && l.milliseconds == r.milliseconds
+        }
+    }
+
+    /// The fastest candidate for a job whose frames leave as planes (a Y4M stream or a video) or as RGBA.
+    public func decision(planes: Bool) -> Decision {
+        var costs: [(name: String, ms: Double, onGPU: Bool)] = []
+        for (name, ms) in figures.rgba {
+            costs.append((name, planes ? ms + figures.convert : ms, false))
+        }
+        if planes {
+            for (name, ms) in figures.planes where name != BackendChoice.cpu.rawValue {
+                costs.append((name + " (planes on the GPU)", ms, true))
+            }
+        }
+        costs.sort { $0.ms < $1.ms }
+        let best = costs.first ?? ("cpu", 0, false)
+        let backend = BackendChoice(rawValue: String(best.name.prefix { $0 != " " })) ?? .cpu
+        let runner = costs.dropFirst().first { !$0.name.hasPrefix(backend.rawValue) } ?? costs.dropFirst().first
+        return Decision(backend: backend, planesOnGPU: best.onGPU, milliseconds: best.ms,
+                        runnerUp: runner.map { ($0.name, $0.ms) })
+    }
+
+    /// One line for `segue info` and doctor: `cpu 3.2 ms, gles-raster 41.0 ms, gles-compute 55.1 ms a frame as
+    /// RGBA at 1920x1080; as planes ...`.
+    public var summary: String {
+        func list(_ figures: [String: Double]) -> String {
+            figures.sorted { $0.value < $1.value }.map { "\($0.key) \(String(format: "%.2f", $0.value)) ms" }.joined(separator: ", ")
+        }
+        return "at \(sizeClass.rawValue): RGBA \(list(figures.rgba)); planes \(list(figures.planes)); "
+            + "the C kernel's conversion \(String(format: "%.2f", figures.convert)) ms (measured in \(String(format: "%.2f", seconds)) s)"
+    }
+}
+
+extension Calibration {
+    /// The machine's identity for the cache: what the GLES context runs on and the cores.
+    static func machine(_ gles: GLESRenderer?, cores: Int) -> String {
+        if let gles { return "\(gles.info.renderer); \(gles.info.version); \(cores) cores" }
+        return "no GLES; \(cores) cores"
+    }
+
+    /// The cache file: `$XDG_CACHE_HOME/segue/calibration.json`, else `$HOME/.cache/segue/calibration.json`; nil
+    /// where neither is set.
+    public static func cacheFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("segue/calibration.json")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache/segue/calibration.json")
+        }
+        return nil
+    }
+
+    /// The calibrations cached in `file` (none when it is missing, unreadable or not ours).
+    static func cached(in file: URL?) -> [Calibration] {
+        guard let file, let data = try? Data(contentsOf: file), data.count < 1 << 20 else { return [] }
+        return (try? JSONDecoder().decode([Calibration].self, from: data)) ?? []
+    }
+
+    /// The cached calibration for this machine and size class, else a new one, measured now and cached (`note`
+    /// says so once when the cache cannot be written).
+    static func load(gles: GLESRenderer, cores: Int, sizeClass: SizeClass, file: URL? = cacheFile(),
+                     note: (String) -> Void = { _ in }) throws -> Calibration {
+        let machine = machine(gles, cores: cores)
+        var all = cached(in: file)
+        if let known = all.first(where: { $0.machine == machine && $0.sizeClass == sizeClass }) { return known }
+        let measured = try measure(gles: gles, cores: cores, sizeClass: sizeClass)
+        all.removeAll { $0.machine == machine && $0.sizeClass == sizeClass }
+        all.append(measured)
+        do {
+            guard let file else { throw CocoaError(.fileNoSuchFile) }
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let temporary = file.deletingLastPathComponent().appendingPathComponent(".calibration-\(getpid()).json")
+            try encoder.encode(all).write(to: temporary)
+            if rename(temporary.path, file.path) != 0 {
+                try? FileManager.default.removeItem(at: temporary)
+                throw CocoaError(.fileWriteUnknown)
+            }
+        } catch {
+            note("the calibration of auto cannot be cached (\(file?.path ?? "no XDG_CACHE_HOME or HOME")): it will be measured again next time")
+        }
+        return measured
+    }
+
+    /// Measures every candidate at `sizeClass` within about `budget` seconds: one frame each first at a small
+    /// size (compiling what it needs), then a frame of each in turn until the time is spent, each candidate at
+    /// least once (so a machine on which one frame of each takes longer spends that); a candidate more than 4x
+    /// slower than the fastest after its first frame is not timed again.
+    static func measure(gles: GLESRenderer, cores: Int, sizeClass: SizeClass, budget: Double = 1) throws -> Calibration {
+        let started = ContinuousClock.now
+        let (width, height) = sizeClass.size
+        let snapshots = [SampleScreens.home(width: Double(width), height: Double(height)),
+                         SampleScreens.detail(width: Double(width), height: Double(height))]
+        func list(_ k: Int, width: Int, height: Int) -> DrawList {
+            let scene = Transition(EffectCatalog.named("door") ?? EffectCatalog.builtIn[0]).scene(at: 0.3 + 0.1 * Double(k % 4), frame: Size(Double(width), Double(height)), scale: 1)
+            return DrawList(scene: scene, scale: 1, snapshots: snapshots.map(SnapshotInfo.init))
+        }
+        let cpu = CPUCompositor(threads: cores)
+        try cpu.load(snapshots: snapshots)
+        try gles.load(snapshots: snapshots)
+        var paths: [GLESPath] = [.raster]
+        if gles.supportsCompute { paths.append(.compute) }
+        let frames = 1
+
+        // Candidates: a name, what it reads back, and one run of `frames` frames.
+        var candidates: [(name: String, planes: Bool, run: (Int, Int) throws -> Void)] = []
+        candidates.append(("cpu", false, { w, h in
+            try cpu.drawFrames(count: frames, frame: { .layers(list($0, width: w, height: h)) }, buffer: { nil }, deliver: { _, _ in })
+        }))
+        for path in paths {
+            let name = path == .raster ? BackendChoice.glesRaster.rawValue : BackendChoice.glesCompute.rawValue
+            candidates.append((name, false, { w, h in
+                try gles.use(path)
+                try gles.drawFrames(count: frames, frame: { .layers(list($0, width: w, height: h)) }, buffer: { nil }, deliver: { _, _ in })
+            }))
+            candidates.append((name, true, { w, h in
+                try gles.use(path)
+                let p = YCbCrEncoding.video(width: w, height: h).planes(subsampled: true)
+                try gles.drawFrames(count: frames, frame: { .layers(list($0, width: w, height: h)) }, planes: p, deliver: { _, _ in })
+            }))
+        }
+        defer { try? gles.use(.raster) }
+        // Warm up at a small size: shaders compiled, buffers made.
+        for candidate in candidates { try candidate.run(64, 36) }
+
+        var totals = [Double](repeating: 0, count: candidates.count), runs = [Int](repeating: 0, count: candidates.count)
+        func mean(_ k: Int) -> Double { totals[k] / Double(max(runs[k], 1)) / Double(frames) * 1000 }
+        repeat {
+            for k in candidates.indices {
+                if runs[k] > 0, let fastest = candidates.indices.filter({ runs[$0] > 0 }).map(mean).min(), mean(k) > 4 * fastest { continue }
+                let start = ContinuousClock.now
+                try candidates[k].run(width, height)
+                totals[k] += (ContinuousClock.now - start).seconds
+                runs[k] += 1
+            }
+        } while (ContinuousClock.now - started).seconds < budget
+
+        // The C kernel's conversion of one frame.
+        let frame = try cpu.render(list(0, width: width, height: height))
+        let y4m = Y4M(width: width, height: height, fps: 30, chroma: .c420, encoding: YCbCrEncoding.video(width: width, height: height))
+        let convertStart = ContinuousClock.now
+        _ = y4m.frame(frame)
+        let convert = (ContinuousClock.now - convertStart).seconds * 1000
+
+        var rgba: [String: Double] = [:], planeFigures: [String: Double] = [:]
+        for k in candidates.indices {
+            if candidates[k].planes { planeFigures[candidates[k].name] = mean(k) } else { rgba[candidates[k].name] = mean(k) }
+        }
+        planeFigures["cpu"] = rgba["cpu"].map { $0 + convert }
+        return Calibration(machine: machine(gles, cores: cores), sizeClass: sizeClass,
+                           figures: Figures(rgba: rgba, planes: planeFigures, convert: convert),
+                           seconds: (ContinuousClock.now - started).seconds)
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) * 1e-18
+    }
+}
