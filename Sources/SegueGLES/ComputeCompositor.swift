@@ -44,6 +44,9 @@ final class ComputeCompositor {
     private var sampleBuffer: GLuint = 0
     private var itemCapacity = 0
     private var sampleCapacity = 0
+    /// Whether the buffers written are persistent maps (`ReadbackRing.persistent`), whose writes need
+    /// `GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT` before their fence.
+    var clientMappedBarrier = false
     /// `GL_MAX_SHADER_STORAGE_BLOCK_SIZE`: the largest buffer a dispatch may write.
     let maxOutputBytes: Int
 
@@ -130,7 +133,7 @@ final class ComputeCompositor {
         let groupsX = (width + 8 * per.x - 1) / (8 * per.x), groupsY = (height + 8 * per.y - 1) / (8 * per.y)
         glDispatchCompute(GLuint(groupsX), GLuint(groupsY), 1)
         glMemoryBarrier(GLbitfield(GL_BUFFER_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT
-                                   | GL_FRAMEBUFFER_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT))
+                                   | GL_FRAMEBUFFER_BARRIER_BIT | (clientMappedBarrier ? GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT : 0)))
         for k in 0..<3 { glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), GLuint(k), 0) }
         try GLError.check("glDispatchCompute(\(Self.shaderFile), OUTPUT \(output.rawValue), \(width)x\(height), \(lists.count) sample(s))")
     }

@@ -1,3 +1,4 @@
+import CEGL
 import Foundation
 import SegueCore
 
@@ -151,6 +152,52 @@ public final class GLESRenderer: Renderer {
     }
 
     public var liveObjects: Int { liveGLObjects }
+
+    /// Whether the read-back buffers are persistent, coherent maps of client storage (`GL_EXT_buffer_storage`),
+    /// mapped once, rather than mapped for each frame.
+    public var mapsReadbackPersistently: Bool {
+        (try? thread.sync { pipeline.mapsPersistently }) ?? false
+    }
+
+    /// The driver's `KHR_debug` messages since the last call (performance warnings such as NVIDIA's buffer
+    /// placement or "pixel transfer is synchronized with 3D rendering"), each `type/severity: text`, oldest
+    /// first, with a last line counting any dropped; empty where the context has no `KHR_debug`. The messages
+    /// of every renderer in the process are collected together.
+    public func driverMessages() -> [String] {
+        (try? thread.sync { () -> [String] in
+            glFinish()  // messages about work still queued arrive once it has run
+            var messages: [String] = []
+            var text = [CChar](repeating: 0, count: 256)
+            var type: UInt32 = 0, severity: UInt32 = 0
+            while segue_gles_debug_take(&text, text.count, &type, &severity) != 0 {
+                let words = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                messages.append("\(Self.debugName(type: type))/\(Self.debugName(severity: severity)): \(words)")
+            }
+            let dropped = segue_gles_debug_dropped()
+            if dropped > 0 { messages.append("(\(dropped) more messages dropped since the process started)") }
+            return messages
+        }) ?? []
+    }
+
+    private static func debugName(type: UInt32) -> String {
+        switch Int32(type) {
+        case GL_DEBUG_TYPE_ERROR_KHR: return "error"
+        case GL_DEBUG_TYPE_PERFORMANCE_KHR: return "performance"
+        case GL_DEBUG_TYPE_PORTABILITY_KHR: return "portability"
+        case GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR_KHR: return "deprecated"
+        case GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR_KHR: return "undefined"
+        default: return "other"
+        }
+    }
+
+    private static func debugName(severity: UInt32) -> String {
+        switch Int32(severity) {
+        case GL_DEBUG_SEVERITY_HIGH_KHR: return "high"
+        case GL_DEBUG_SEVERITY_MEDIUM_KHR: return "medium"
+        case GL_DEBUG_SEVERITY_LOW_KHR: return "low"
+        default: return "note"
+        }
+    }
 
     /// Whether the context runs the compute path (OpenGL ES 3.1 compute shaders).
     public var supportsCompute: Bool {

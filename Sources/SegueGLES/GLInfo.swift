@@ -46,4 +46,13 @@ public struct GLInfo: Sendable, Equatable, CustomStringConvertible {
         "EGL \(eglVersion) (\(eglVendor)); \(renderer); \(version); GL_MAX_TEXTURE_SIZE \(maxTextureSize); "
             + "GL_MAX_RENDERBUFFER_SIZE \(maxRenderbufferSize); GL_MAX_VIEWPORT_DIMS \(maxViewportWidth)x\(maxViewportHeight)"
     }
+
+    /// The current context's extensions (`GL_EXT_buffer_storage`, ...).
+    static func currentExtensions() -> Set<String> {
+        var n: GLint = 0
+        glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &n)
+        return Set((0..<GLuint(max(n, 0))).compactMap { k in
+            glGetStringi(GLenum(GL_EXTENSIONS), k).map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+        })
+    }
 }

@@ -31,6 +31,11 @@ final class GLPipeline {
     /// that `segue doctor` catches a driver that draws wrong, and names the effect.
     private let perspectiveFault: Bool
     static let faultSwitch = "SEGUE_GLES_FAULT"
+    /// `SEGUE_GLES_PERSISTENT_MAP=0`: the read-back buffers are mapped for each frame even where they could be
+    /// mapped once (for comparing the two).
+    static let persistentSwitch = "SEGUE_GLES_PERSISTENT_MAP"
+    /// Whether the read-back buffers are persistent maps.
+    var mapsPersistently: Bool { ring.persistent }
     /// Each loaded snapshot's size, for `update`.
     private var sizes: [(Int, Int)] = []
     var stats = GLESStats()
@@ -44,9 +49,13 @@ final class GLPipeline {
         self.probes = probes
         context = try result.get()
         target = RenderTarget(ledger: ledger, info: context.info)
-        ring = ReadbackRing(count: 3, ledger: ledger)
+        // Three frames in flight: frame k drawn while k - 1 is copied and k - 2 is read by the CPU.
+        ring = ReadbackRing(count: 3, persistent: environment[Self.persistentSwitch] != "0", ledger: ledger)
         shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger, info: context.info) : nil
         compositor = ComputeCompositor.isAvailable(context.info) ? ComputeCompositor(ledger: ledger) : nil
+        compositor?.clientMappedBarrier = ring.persistent
+        // The driver's KHR_debug messages are kept for doctor (GLESRenderer.driverMessages).
+        if GLInfo.currentExtensions().contains("GL_KHR_debug") { segue_gles_debug_install() }
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_DITHER))
         glEnable(GLenum(GL_BLEND))

@@ -2,24 +2,42 @@ import CEGL
 
 /// A ring of pixel pack buffers, each with the fence of the frame read into it, so the GPU can draw frame
 /// k + 1 while frame k is still being read back and mapped (`drawFrames`).
+///
+/// Where the context has `GL_EXT_buffer_storage` the buffers are persistent, coherent maps of client storage,
+/// mapped once when made: a finished frame is read where it lies, with no map and unmap a frame, and the driver
+/// is told the bytes are for the CPU (NVIDIA places such a buffer in system memory, which the copy engine
+/// writes at the bus's rate). Elsewhere each is a `GL_STREAM_READ` buffer mapped for each frame.
 final class ReadbackRing {
     /// How many frames can be in flight.
     let count: Int
     private(set) var byteCount = 0
+    /// Whether the buffers are persistent maps (`GL_EXT_buffer_storage`).
+    let persistent: Bool
     private var buffers: [GLuint]
     private var fences: [GLsync?]
+    /// Each buffer's persistent map, when `persistent`.
+    private var maps: [UnsafeMutableRawPointer?]
     private let ledger: GLObjectLedger
 
-    init(count: Int, ledger: GLObjectLedger) {
+    /// `persistent` where the context offers `GL_EXT_buffer_storage` (`canMapPersistently`) and the caller wants it.
+    init(count: Int, persistent: Bool, ledger: GLObjectLedger) {
         self.count = count
+        self.persistent = persistent && Self.canMapPersistently()
         self.ledger = ledger
         buffers = Array(repeating: 0, count: count)
         fences = Array(repeating: nil, count: count)
+        maps = Array(repeating: nil, count: count)
+    }
+
+    /// Whether the current context has `GL_EXT_buffer_storage` and its entry point.
+    static func canMapPersistently() -> Bool {
+        segue_gles_has_buffer_storage() != 0 && GLInfo.currentExtensions().contains("GL_EXT_buffer_storage")
     }
 
     /// Makes every buffer `bytes` long. Only call with no frame in flight.
     func resize(bytes: Int) throws {
         guard bytes != byteCount || buffers.contains(0) else { return }
+        if persistent { return try remakePersistent(bytes: bytes) }
         for k in 0..<count {
             if buffers[k] == 0 { buffers[k] = ledger.generate(.buffer, glGenBuffers) }
             glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffers[k])
@@ -43,6 +61,26 @@ final class ReadbackRing {
         glFlush()
     }
 
+    /// Persistent buffers cannot be resized: each is made anew, `bytes` long, and mapped once.
+    private func remakePersistent(bytes: Int) throws {
+        deleteBuffers()
+        let flags = GLbitfield(GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT | GL_MAP_COHERENT_BIT_EXT)
+        for k in 0..<count {
+            buffers[k] = ledger.generate(.buffer, glGenBuffers)
+            glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffers[k])
+            glBufferStorageEXT(GLenum(GL_PIXEL_PACK_BUFFER), GLsizeiptr(bytes), nil, flags | GLbitfield(GL_CLIENT_STORAGE_BIT_EXT))
+            maps[k] = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, GLsizeiptr(bytes), flags)
+            glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+            guard maps[k] != nil else {
+                let code = glGetError()
+                deleteBuffers()
+                throw GLError.call("glMapBufferRange(GL_PIXEL_PACK_BUFFER, persistent, \(bytes) bytes)", code: code)
+            }
+        }
+        try GLError.check("glBufferStorageEXT(GL_PIXEL_PACK_BUFFER, \(bytes) bytes)")
+        byteCount = bytes
+    }
+
     /// Starts reading the bound framebuffer (`width` x `height`) into slot `k` and fences it.
     func startRead(into k: Int, width: Int, height: Int) throws {
         glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffers[k])
@@ -64,6 +102,9 @@ final class ReadbackRing {
                 flags = 0  // GL_TIMEOUT_EXPIRED: keep waiting; the commands were flushed already
             }
         }
+        if persistent, let map = maps[k] {
+            return try body(UnsafeRawBufferPointer(start: map, count: byteCount))
+        }
         glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffers[k])
         defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
         guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, GLsizeiptr(byteCount), GLbitfield(GL_MAP_READ_BIT)) else {
@@ -83,8 +124,19 @@ final class ReadbackRing {
     }
 
     func delete() {
+        for k in 0..<count { dropFence(k) }
+        deleteBuffers()
+    }
+
+    /// Unmaps (persistent ones) and deletes every buffer. Only with no frame in flight.
+    private func deleteBuffers() {
         for k in 0..<count {
-            dropFence(k)
+            if maps[k] != nil {
+                glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffers[k])
+                glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER))
+                glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+                maps[k] = nil
+            }
             ledger.delete(.buffer, &buffers[k], glDeleteBuffers)
         }
         byteCount = 0

@@ -162,6 +162,8 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
 
     func encode(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .bytes(y4m!.frame(planes: bytes)) }
 
+    func lend(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .lent(prefix: Y4M.frameHeader, bytes: bytes) }
+
     func encode(_ frame: Pixmap, knownOpaque: Bool) throws -> FramePayload {
         if let y4m { return .bytes(y4m.frame(frame)) }
         return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(StraightAlpha.bytes(of: frame))
@@ -173,7 +175,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
                 try child.input!.write(contentsOf: y4m.header)
                 wroteHeader = true
             }
-            try payload.withBytes { try child.input!.write(contentsOf: $0) }
+            try payload.forEachRun { try child.input!.write(contentsOf: $0) }
         } catch {
             throw failure()
         }

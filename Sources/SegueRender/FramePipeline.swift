@@ -34,6 +34,8 @@ final class FramePipeline: @unchecked Sendable {
     private var closed = false
     private var ready: [Int: FramePayload] = [:]
     private var nextToWrite = 0
+    /// Frames the stream has taken (written, or skipped after a failure).
+    private var written = 0
     private var failure: Error?
     private let progress: (Int) -> Void
     private var done = 0
@@ -99,24 +101,31 @@ final class FramePipeline: @unchecked Sendable {
         outputs.directory == nil && !direct ? outputs.stream?.planes : nil
     }
 
-    /// Hands one frame to the pipeline as its YCbCr planes (`planes`' layout), converted by the renderer: framed
-    /// here, on the caller's thread (a copy), and written in order by the writer, with no encoding on a worker.
-    /// Waits while `capacity` frames are in flight; throws the first error a worker or the writer met.
+    /// Hands one frame to the pipeline as its YCbCr planes (`planes`' layout), converted by the renderer, which
+    /// lends them for this call only (its mapped read-back buffer): written here, in place, on the caller's
+    /// thread, with no copy and no encoding, once every frame submitted before it is written. Throws the first
+    /// error a worker or the writer met.
     func submit(planes bytes: UnsafeRawBufferPointer, index: Int) throws {
         guard let stream = outputs.stream, planes != nil else {
             throw SegueError.failed("frame \(index) came as YCbCr planes, which this output does not take")
         }
-        slots.wait()
-        let payload = stream.encode(planes: bytes)
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure {
-            slots.signal()
-            throw failure
+        try lock.locked {
+            while written < submitted && failure == nil { lock.wait() }
+            if let failure { throw failure }
         }
-        ready[submitted] = payload
-        submitted += 1
-        lock.broadcast()
+        do {
+            try stream.write(stream.lend(planes: bytes))
+        } catch {
+            lock.locked { fail(error) }
+            throw error
+        }
+        lock.locked {
+            submitted += 1
+            nextToWrite += 1
+            written += 1
+            completeOne()
+            lock.broadcast()
+        }
     }
 
     /// Writes one frame to the stream on this thread (the direct path): frames are written in the order they
@@ -134,6 +143,7 @@ final class FramePipeline: @unchecked Sendable {
         lock.locked {
             submitted += 1
             nextToWrite += 1
+            written += 1
             completeOne()
             recycle(frame)
         }
@@ -242,6 +252,8 @@ final class FramePipeline: @unchecked Sendable {
             }
             lock.lock()
             if let error { fail(error) } else if !skip { completeOne() }
+            written += 1
+            lock.broadcast()
             if case let .pixels(frame) = bytes { recycle(frame) }
             bytes = .empty
             lock.unlock()

@@ -18,6 +18,9 @@ protocol FrameStream: AnyObject, Sendable {
     var planes: YCbCrPlanes? { get }
     /// A frame's bytes from its planes, converted by the renderer (`planes`' layout).
     func encode(planes: UnsafeRawBufferPointer) -> FramePayload
+    /// The same frame as `encode(planes:)`, its planes lent rather than copied: the payload is written at once,
+    /// during the call that lends them (a renderer's mapped read-back buffer).
+    func lend(planes: UnsafeRawBufferPointer) -> FramePayload
     func write(_ payload: FramePayload) throws
     func finish() throws
     func abandon()
@@ -27,6 +30,7 @@ extension FrameStream {
     var passesPixelsThrough: Bool { false }
     var planes: YCbCrPlanes? { nil }
     func encode(planes: UnsafeRawBufferPointer) -> FramePayload { .bytes(Array(planes)) }
+    func lend(planes: UnsafeRawBufferPointer) -> FramePayload { encode(planes: planes) }
 }
 
 /// One frame's bytes for a stream: encoded, or the frame's own pixels when they are already the bytes wanted
@@ -34,13 +38,20 @@ extension FrameStream {
 enum FramePayload: @unchecked Sendable {
     case bytes([UInt8])
     case pixels(Pixmap)
+    /// `prefix` then bytes lent by their owner for as long as the call that made this payload lasts (a Y4M
+    /// frame's header and its planes, read in place from a mapped read-back buffer).
+    case lent(prefix: [UInt8], bytes: UnsafeRawBufferPointer)
 
     static let empty = FramePayload.bytes([])
 
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    /// Hands `body` the payload's bytes in order, in one or two runs.
+    func forEachRun(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         switch self {
-        case let .bytes(b): return try b.withUnsafeBytes(body)
-        case let .pixels(p): return try p.pixels.withUnsafeBytes(body)
+        case let .bytes(b): try b.withUnsafeBytes(body)
+        case let .pixels(p): try p.pixels.withUnsafeBytes(body)
+        case let .lent(prefix, bytes):
+            try prefix.withUnsafeBytes(body)
+            try body(bytes)
         }
     }
 }
@@ -98,6 +109,8 @@ final class ByteStream: FrameStream, @unchecked Sendable {
 
     func encode(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .bytes(y4m!.frame(planes: bytes)) }
 
+    func lend(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .lent(prefix: Y4M.frameHeader, bytes: bytes) }
+
     func register(with control: JobControl) {
         if let temporaryPath { control.register(temporaryFile: temporaryPath) }
     }
@@ -123,15 +136,19 @@ final class ByteStream: FrameStream, @unchecked Sendable {
     }
 
     private func put(_ payload: FramePayload) throws {
-        let error: Int32? = payload.withBytes { bytes in
+        var error: Int32?
+        payload.forEachRun { bytes in
+            guard error == nil else { return }
             var offset = 0
             while offset < bytes.count {
                 let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return n < 0 ? errno : EIO }
+                if n <= 0 {
+                    error = n < 0 ? errno : EIO
+                    return
+                }
                 offset += n
             }
-            return nil
         }
         guard let error else { return }
         if error == EPIPE {

@@ -66,10 +66,13 @@ public struct Y4M: Sendable {
     var planes: YCbCrPlanes { encoding.planes(subsampled: chroma == .c420) }
 
     /// One `FRAME` with planes already converted (`planes`' layout, the renderer's).
+    /// What starts every frame of the stream.
+    static let frameHeader = Array("FRAME\n".utf8)
+
     func frame(planes bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(6 + bytes.count)
-        out += Array("FRAME\n".utf8)
+        out += Self.frameHeader
         out += bytes
         return out
     }

@@ -2,16 +2,24 @@ import SegueTestSupport
 import Foundation
 import SegueCore
 import SegueCPU
-import SegueGLES
+@testable import SegueGLES
 import Testing
 
 extension GLESSuite {
     /// `drawFrames` (frames in flight through a ring of pack buffers) gives the same frames, in order, as
     /// drawing them one by one.
     @Suite struct Pipelining {
-        @Test func drawFramesMatchesDrawOneByOne() throws {
+        /// On both paths, and with the read-back buffers mapped once (persistently, where the context has
+        /// GL_EXT_buffer_storage, as llvmpipe has) or each frame.
+        @Test(arguments: GLESPath.allCases, [true, false])
+        func drawFramesMatchesDrawOneByOne(path: GLESPath, persistent: Bool) throws {
             let snapshots = TestTransitions.snapshots(width: 120, height: 200)
-            let renderer = try GLESRenderer()
+            var environment = ProcessInfo.processInfo.environment
+            environment[GLPipeline.persistentSwitch] = persistent ? nil : "0"
+            let renderer = try GLESRenderer(platform: nil, environment: environment)
+            try renderer.use(path)
+            #expect(!persistent ? !renderer.mapsReadbackPersistently : renderer.mapsReadbackPersistently || !renderer.info.version.contains("Mesa"),
+                    "Mesa's llvmpipe has GL_EXT_buffer_storage: its read-back buffers are mapped once")
             try renderer.load(snapshots: snapshots)
             let count = 12
             // A size change halfway (scale 1 then 2) drains the ring and resizes it.
