@@ -113,6 +113,31 @@ def markdown(report):
             yuv = get(e, w, h, "gles", 1, "draw+readback yuv420")
             if rgba and yuv and (w, h) in [(1920, 1080), (3840, 2160), (7680, 4320)]:
                 target(f"GLES {e} {w}x{h}: 4:2:0 planes >= 2x the frames/s of RGBA", f"{rgba / yuv:.2f}x", rgba / yuv >= 2)
+    # The compute path (issue 36): its draw at 4K, its planes against its RGBA, and the better GLES path's draw +
+    # readback against the CPU compositor on all cores.
+    compute_lines = []
+    if any(r["backend"] == "gles-compute" for r in results):
+        compute_lines = ["", "### GLES raster against compute (ms per frame)", "",
+                         "| size | effect | raster draw | compute draw | raster draw+readback | compute draw+readback | CPU draw | best GLES / CPU |",
+                         "|---|---|---|---|---|---|---|---|"]
+        for (w, h) in sizes:
+            for e in effects:
+                rd, cd = get(e, w, h, "gles", 1, "draw"), get(e, w, h, "gles-compute", 1, "draw")
+                rb, cb = get(e, w, h, "gles", 1, "draw+readback"), get(e, w, h, "gles-compute", 1, "draw+readback")
+                c = get(e, w, h, "cpu", cores, "draw")
+                best = min([x for x in (rb, cb) if x] or [None]) if (rb or cb) else None
+                compute_lines.append("| " + " | ".join([f"{w}x{h}", e, fmt(rd, 3), fmt(cd, 3), fmt(rb, 3), fmt(cb, 3), fmt(c, 3),
+                                                         fmt(c / best if c and best else None, 2)]) + " |")
+                if (w, h) == (3840, 2160) and cd:
+                    target(f"compute draw {e} 4K <= 0.15 ms", f"{cd:.3f} ms", cd <= 0.15)
+                if (w, h) in [(3840, 2160), (7680, 4320)] and best and c:
+                    target(f"GLES draw+readback faster than the CPU on all cores, {e} {w}x{h}", f"{c / best:.2f}x", best < c)
+        for (w, h) in sizes:
+            for e in effects:
+                rgba = get(e, w, h, "gles-compute", 1, "draw+readback rgba")
+                yuv = get(e, w, h, "gles-compute", 1, "draw+readback yuv420")
+                if rgba and yuv and (w, h) == (3840, 2160):
+                    target(f"compute {e} 4K: 4:2:0 planes >= 2.5x the frames/s of RGBA", f"{rgba / yuv:.2f}x", rgba / yuv >= 2.5)
     pipe = {r["stage"]: r for r in results if r["backend"] == "pipeline"}
     pipeline_lines = []
     if {"png end to end", "png encoder alone", "raw end to end", "draw alone"} <= pipe.keys():
@@ -132,7 +157,7 @@ def markdown(report):
                           "| output | end to end fps | alone fps | ratio |", "|---|---|---|---|",
                           f"| PNG frames (level 2) | {fps('png end to end')} | encoder alone {fps('png encoder alone')} | {percent(png)} |",
                           f"| raw RGBA stream | {fps('raw end to end')} | draw alone {fps('draw alone')} | {percent(raw)} |"]
-    lines += pipeline_lines
+    lines += compute_lines + pipeline_lines
     lines += blur_lines(results)
     lines += png_lines(results, target_lines=lines)
     lines += chromium_lines(results, cores)

@@ -78,7 +78,7 @@ cat "$out/bench.log.err" >>"$out/bench.log"
   echo
   echo "| size | effect | backend/threads | stage | ms/frame |"
   echo "|---|---|---|---|---|"
-  sed -n 's/^segue-bench: \([0-9]*x[0-9]*\) \([^ ]*\) \([a-z]*\/[0-9]*\) \(.*\): \([0-9.]*\) ms\/frame$/| \1 | \2 | \3 | \4 | \5 |/p' "$out/bench.log"
+  sed -n 's/^segue-bench: \([0-9]*x[0-9]*\) \([^ ]*\) \([a-z-]*\/[0-9]*\) \(.*\): \([0-9.]*\) ms\/frame$/| \1 | \2 | \3 | \4 | \5 |/p' "$out/bench.log"
 } >"$out/summary.md"
 say "wrote $out/summary.md"
 # The check's verdict is the doctor's.

@@ -135,6 +135,12 @@ final class BenchRun {
     var results: [Measurement] = []
     /// Alive only in the process that takes the GLES figures (`--only gles`).
     var gles: GLESRenderer?
+    /// The GLES paths measured and the backend name each is recorded under: the raster path as `gles`, the
+    /// compute path (where the context has it) as `gles-compute`.
+    var glesPaths: [(GLESPath, String)] {
+        guard let gles else { return [] }
+        return [(.raster, "gles")] + (gles.supportsCompute ? [(.compute, "gles-compute")] : [])
+    }
     let cores = ProcessInfo.processInfo.activeProcessorCount
 
     init(options: Options, arguments: [String]) {
@@ -247,15 +253,21 @@ final class BenchRun {
             let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
             try gles.load(snapshots: snapshots)
             try gles.drawFrames(count: 1, frame: { _ in .layers(lists[0]) }, planes: planes, deliver: { _, _ in })  // compiles the pass
-            let rgba = try time(runs: options.runs, frames: frames) {
-                try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+            for (path, backend) in glesPaths {
+                try gles.use(path)
+                defer { try? gles.use(.raster) }
+                try gles.drawFrames(count: 1, frame: { _ in .layers(lists[0]) }, planes: planes, deliver: { _, _ in })  // compiles
+                let rgba = try time(runs: options.runs, frames: frames) {
+                    try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+                }
+                let yuv = try time(runs: options.runs, frames: frames) {
+                    try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
+                }
+                record(measurement(effect.name, backend, 1, "draw+readback rgba", rgba, note: "4 bytes a pixel, pipelined"))
+                record(measurement(effect.name, backend, 1, "draw+readback yuv420", yuv,
+                                   note: path == .compute ? "YCbCr 4:2:0 planes written by the compositing dispatch, 1.5 bytes a pixel, pipelined"
+                                       : "YCbCr 4:2:0 planes converted on the GPU, 1.5 bytes a pixel, pipelined"))
             }
-            let yuv = try time(runs: options.runs, frames: frames) {
-                try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
-            }
-            record(measurement(effect.name, "gles", 1, "draw+readback rgba", rgba, note: "4 bytes a pixel, pipelined"))
-            record(measurement(effect.name, "gles", 1, "draw+readback yuv420", yuv,
-                               note: "YCbCr 4:2:0 planes converted on the GPU, 1.5 bytes a pixel, pipelined"))
         }
 
         // Motion blur: a frame of 8 shutter samples, each drawn and summed: on the CPU at 32 bits per channel; on
@@ -330,7 +342,12 @@ final class BenchRun {
                 }
             }
 
-            if let gles {
+            // Each GLES path in turn: the raster path's figures under "gles" (as in earlier runs), the compute
+            // path's under "gles-compute".
+            for (path, backend) in glesPaths {
+                guard let gles else { break }
+                try gles.use(path)
+                defer { try? gles.use(.raster) }
                 try gles.load(snapshots: snapshots)
                 var out = Pixmap(width: width, height: height)
                 // Warm up on every frame: shader variants are compiled the first time a frame needs them.
@@ -343,7 +360,7 @@ final class BenchRun {
                     draws.append(gles.stats.drawPerFrame * 1000)
                     readbacks.append(gles.stats.readbackPerFrame * 1000)
                 }
-                record(measurement(name, "gles", 1, "draw", (median(draws), draws.min()!, draws.max()!)))
+                record(measurement(name, backend, 1, "draw", (median(draws), draws.min()!, draws.max()!)))
                 if let plain = BenchScene.withoutShadows(lists) {
                     for list in plain { try gles.draw(list, into: &out) }
                     var plainDraws: [Double] = []
@@ -352,22 +369,22 @@ final class BenchRun {
                         for list in plain { try gles.draw(list, into: &out) }
                         plainDraws.append(gles.stats.drawPerFrame * 1000)
                     }
-                    record(measurement(name, "gles", 1, "draw, shadows left out", (median(plainDraws), plainDraws.min()!, plainDraws.max()!),
+                    record(measurement(name, backend, 1, "draw, shadows left out", (median(plainDraws), plainDraws.min()!, plainDraws.max()!),
                                        note: "the same lists less their shadows' items"))
                 }
-                record(measurement(name, "gles", 1, "readback", (median(readbacks), readbacks.min()!, readbacks.max()!)))
+                record(measurement(name, backend, 1, "readback", (median(readbacks), readbacks.min()!, readbacks.max()!)))
                 // Draw + readback through the pipelined ring, as a batch job runs.
                 let pipelined = try time(runs: options.runs, frames: frames) {
                     try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
                 }
-                record(measurement(name, "gles", 1, "draw+readback", pipelined))
+                record(measurement(name, backend, 1, "draw+readback", pipelined))
                 let workspace = PNGEncoder.Workspace()
                 let p = try time(runs: 1, frames: pngFrames) {
                     try gles.drawFrames(count: pngFrames, list: { lists[$0] }, deliver: { _, frame in
                         _ = try PNGEncoder.encode(frame, compressionLevel: 2, workspace: workspace)
                     })
                 }
-                record(measurement(name, "gles", 1, "draw+readback+png", p, runs: 1, frames: pngFrames))
+                record(measurement(name, backend, 1, "draw+readback+png", p, runs: 1, frames: pngFrames))
             }
 
             guard options.peers && cpuFigures else { continue }
