@@ -163,7 +163,7 @@ def job_lines(jobs):
         cpu = next((c.get("framesPerSecond") for c in rows if c["output"] == j["output"] and c["backend"] == "cpu"), None)
         fps, sec, cs = j.get("framesPerSecond"), j.get("seconds"), j.get("cpuSeconds")
         out.append(f"| {j['output']} | {j['backend']} | {j.get('renderer') or '-'} | {j['frames']} | {j['width']}x{j['height']} | "
-                   f"{fmt(sec, 2)} | {fmt(fps)} | {fmt(fps / cpu if fps and cpu else None, 2)} | {fmt(cs)} | "
+                   f"{fmt(sec, 2)} | {fmt(fps)} | {fmt(fps / cpu if fps and cpu else None, 2)} | {fmt(cs, 2)} | "
                    f"{fmt(cs / sec if cs is not None and sec else None)} | {(j.get('note') or '').replace('|', chr(92) + '|')} |")
     return out
 

@@ -193,7 +193,7 @@ enum JobBench {
             let load = figure.cpuSeconds.flatMap { c in figure.seconds.map { c / $0 } }
             let note = (figure.note ?? "").replacingOccurrences(of: "|", with: "\\|")
             lines.append("| \(figure.output) | \(figure.backend) | \(figure.renderer ?? "-") | \(figure.frames) | \(figure.width)x\(figure.height) | "
-                         + "\(f(figure.seconds)) | \(f(figure.framesPerSecond, 1)) | \(f(ratio)) | \(f(figure.cpuSeconds, 1)) | \(f(load, 1)) | \(note) |")
+                         + "\(f(figure.seconds)) | \(f(figure.framesPerSecond, 1)) | \(f(ratio)) | \(f(figure.cpuSeconds)) | \(f(load, 1)) | \(note) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
