@@ -25,7 +25,7 @@ public struct NvidiaSMI: Sendable, Codable, Equatable {
 
     /// The fields asked for, in the order `Reading` holds them.
     public static let query = "pstate,clocks.sm,clocks.mem,clocks.max.sm,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,utilization.gpu"
-    public static let arguments = ["--query-gpu=\(query)", "--format=csv,noheader"]
+    public static let arguments = ["--query-gpu=\(query)", "--format=csv,noheader"]  // another program's arguments
 
     /// One reading a GPU.
     public var readings: [Reading]
