@@ -38,6 +38,12 @@ def markdown(report):
         r = t.get((effect, w, h, backend, threads, stage))
         return r["msPerFrame"] if r else None
 
+    machine_line = (f"Measured {report['date']} on {m['host']}: {m['cpu']}, {m['cores']} cores, {m['memoryGiB']} GiB, {m['os']}; "
+                    f"{m.get('swift', '?')}; GL: {m.get('gl') or 'none'}; {m.get('pixman') or 'no pixman'}; "
+                    f"{(m.get('ffmpeg') or 'no ffmpeg').split(' Copyright')[0]}.")
+    if not results:  # whole jobs alone (segue-bench --job)
+        return "\n".join([machine_line, *(["", "**Partial:** the run stopped before its last backend."] if report.get("partial") else []),
+                          *job_lines(report.get("jobs") or [])]) + "\n"
     lines = [f"Measured {report['date']} on {m['host']}: {m['cpu']}, {m['cores']} cores, {m['memoryGiB']} GiB, {m['os']}; "
              f"{m.get('swift', '?')}; GL: {m.get('gl') or 'none'}; {m.get('pixman') or 'no pixman'}; "
              f"{(m.get('ffmpeg') or 'no ffmpeg').split(' Copyright')[0]}.",
@@ -161,7 +167,30 @@ def markdown(report):
     lines += blur_lines(results)
     lines += png_lines(results, target_lines=lines)
     lines += chromium_lines(results, cores)
+    lines += job_lines(report.get("jobs") or [])
     return "\n".join(lines) + "\n"
+
+
+def job_lines(jobs):
+    """Whole jobs (`segue-bench --job`): frames/s and CPU seconds per output and backend, the same table the
+    bench prints (JobBench.markdown)."""
+    rows = [j for j in jobs if j.get("framesPerSecond") or j.get("note")]
+    if not rows:
+        return []
+    first = next((j for j in rows if j.get("framesPerSecond")), rows[0])
+    out = ["", f"### Whole jobs ({first['frames']} frames at {first['width']}x{first['height']}, a storyboard of catalogue effects)", "",
+           "frames/s and seconds of the whole job (screens read, renderer made, frames drawn, converted, encoded and "
+           "written); CPU s = user + system of the bench and its children (ffmpeg); x cpu = frames/s over the CPU "
+           "backend's for the same output.", "",
+           "| output | backend | drew | frames | size | seconds | frames/s | x cpu | CPU s | CPU s / s | note |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for j in rows:
+        cpu = next((c.get("framesPerSecond") for c in rows if c["output"] == j["output"] and c["backend"] == "cpu"), None)
+        fps, sec, cs = j.get("framesPerSecond"), j.get("seconds"), j.get("cpuSeconds")
+        out.append(f"| {j['output']} | {j['backend']} | {j.get('renderer') or '-'} | {j['frames']} | {j['width']}x{j['height']} | "
+                   f"{fmt(sec, 2)} | {fmt(fps)} | {fmt(fps / cpu if fps and cpu else None, 2)} | {fmt(cs, 2)} | "
+                   f"{fmt(cs / sec if cs is not None and sec else None)} | {(j.get('note') or '').replace('|', chr(92) + '|')} |")
+    return out
 
 
 # Backends of the PNG and end-to-end sections, kept out of the main table and the chart.
@@ -311,6 +340,9 @@ def main():
     base = os.path.splitext(path)[0]
     with open(base + ".md", "w") as f:
         f.write(markdown(report))
+    if not report["results"]:  # whole jobs alone (--job): a table, no chart
+        print(f"wrote {base}.md")
+        return
     try:
         chart(report, base)
     except ImportError:

@@ -6,9 +6,13 @@
 # Usage: scripts/gpu-check.sh OUTDIR [ARCHIVE.tar.gz | UNPACKED_DIR]
 #   default: the newest dist/segue-*.tar.gz beside this script's project, or the directory this script was
 #   unpacked in (ARCHIVE/scripts/gpu-check.sh).
-# Writes into OUTDIR: info.txt, doctor.txt, doctor.json, bench.json (every built-in effect, draw figures on
-# GLES and the CPU compositor at 1920x1080, 3840x2160 and 7680x4320), bench.log, and summary.md.
-# Each step has a time limit (the whole within about 8 minutes); a step that fails is reported, not fatal.
+# Writes into OUTDIR: info.txt, doctor.txt, doctor.json (with the GPU's PCIe link from sysfs and nvidia-smi's
+# P-state and clocks, at rest and during a read-back, and the read-back's GB/s against the link), job.md and
+# job.json (whole jobs: GPU_CHECK_JOB_FRAMES frames, 120 by default, at GPU_CHECK_JOB_SIZE, 3840x2160, into raw,
+# Y4M 4:2:0, PNG and .mp4 on each backend), bench.json (every built-in effect, draw figures on GLES and the CPU
+# compositor at 1920x1080, 3840x2160 and 7680x4320), bench.log, and summary.md.
+# Each step has a time limit (30 + 120 + 90 + 240 s: the whole within 8 minutes); a step that fails is
+# reported, not fatal.
 set -uo pipefail
 
 out=${1:?usage: gpu-check.sh OUTDIR [ARCHIVE.tar.gz | UNPACKED_DIR]}
@@ -50,7 +54,18 @@ seconds_of() { cut -d' ' -f2 "$1.status"; }
 effects=${GPU_CHECK_EFFECTS:-$("$segue" effects 2>/dev/null | sed '/^Custom GLSL/,$d' | grep -E '^[a-z][a-z0-9-]* - ' | cut -d' ' -f1 | paste -sd, -)}
 scales=${GPU_CHECK_SCALES:-1.5,3,6}
 step 30 "$out/info.txt" "$segue" info
-step 150 "$out/doctor.txt" "$segue" doctor --report "$out/doctor.json"
+# nvidia-smi at rest, before anything here has touched the GPU (doctor reads it again, at rest and busy).
+smi_query=pstate,clocks.sm,clocks.mem,clocks.max.sm,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,utilization.gpu
+if command -v nvidia-smi >/dev/null; then
+  timeout --kill-after=5 10 nvidia-smi --query-gpu=$smi_query --format=csv >"$out/nvidia-smi.csv" 2>&1
+else
+  echo "nvidia-smi not present (not on PATH)" >"$out/nvidia-smi.csv"
+fi
+# (GPU_CHECK_DOCTOR_ARGS adds to doctor's arguments: --quick, for a trial on llvmpipe.)
+step 120 "$out/doctor.txt" "$segue" doctor --report "$out/doctor.json" ${GPU_CHECK_DOCTOR_ARGS:-}
+# Whole jobs on every backend this build has; the table on standard output, each job's line on stderr as it ends.
+step 90 "$out/job.md" "$bench" --job --job-frames "${GPU_CHECK_JOB_FRAMES:-120}" --job-size "${GPU_CHECK_JOB_SIZE:-3840x2160}" \
+  --out "$out/job.json"
 step 240 "$out/bench.log" "$bench" --scales "$scales" --runs 2 --draw-only --all-cores-only --no-peers --chromium none \
   ${effects:+--effects "$effects"} --out "$out/bench.json"
 # The bench writes its figures on standard error as it goes.
@@ -67,6 +82,28 @@ cat "$out/bench.log.err" >>"$out/bench.log"
   echo '```'
   cat "$out/info.txt" "$out/info.txt.err"
   echo '```'
+  echo
+  echo "## The machine: PCIe link and nvidia-smi"
+  echo
+  echo "nvidia-smi before the checks:"
+  echo '```'
+  cat "$out/nvidia-smi.csv"
+  echo '```'
+  echo "From segue doctor: the links at rest, then each GLES backend's read-back of empty 3840x2160 frames with the"
+  echo "link and nvidia-smi read during it:"
+  echo '```'
+  grep -E '^(pcie|nvidia-smi|gles on )|^ +(readback|pcie|nvidia-smi)' "$out/doctor.txt" || echo "(no such lines: doctor exit $(status_of "$out/doctor.txt"))"
+  echo '```'
+  echo
+  echo "## Whole jobs (exit $(status_of "$out/job.md"), $(seconds_of "$out/job.md") s)"
+  echo
+  if [ -s "$out/job.md" ]; then cat "$out/job.md"
+  else
+    echo "No table (stopped or failed); the jobs that finished:"
+    echo '```'
+    grep -E '^segue-bench: (job |the )' "$out/job.md.err" | tail -40
+    echo '```'
+  fi
   echo
   echo "## segue doctor (exit $(status_of "$out/doctor.txt"), $(seconds_of "$out/doctor.txt") s)"
   echo '```'

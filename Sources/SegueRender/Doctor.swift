@@ -11,6 +11,10 @@ import SegueSamples
 /// contract (progress 0 shows `from`, 1 shows `to`, the middle is a picture of its own). Then each backend's
 /// speed is measured at 1920x1080 and 3840x2160: drawing, reading back, both pipelined, and the read-back of a
 /// frame with nothing drawn (the bus's own rate).
+///
+/// It also says what the machine is: the GPU's PCI Express link from sysfs (generation and width now and at
+/// most) and `nvidia-smi`'s P-state and clocks where it exists, once at rest and again while each GLES backend
+/// reads empty 4K frames back as fast as it can, with the device-to-host GB/s measured against the link's own rate.
 public struct Doctor: Sendable {
     /// What to check.
     public struct Options: Sendable {
@@ -28,6 +32,15 @@ public struct Doctor: Sendable {
         public var tolerance = FrameTolerance.glesVsCPU
         /// CPU compositor threads (all cores when nil).
         public var threads: Int?
+        /// The read-back of empty frames of this size, for about this long, on each GLES backend: the
+        /// device-to-host rate, with the PCIe link and nvidia-smi read while it runs.
+        public var transferSize = (width: 3840, height: 2160)
+        public var transferSeconds = 0.5
+        /// Where the PCI devices are listed (`/`: this machine's sysfs).
+        public var sysfs = SysfsPCI()
+        /// The directories searched for `nvidia-smi` (PATH's form), and how long it may take to answer.
+        public var path = ProcessInfo.processInfo.environment["PATH"]
+        public var nvidiaSMITimeout = 10.0
 
         public init() {}
     }
@@ -54,6 +67,8 @@ public struct Doctor: Sendable {
         public var unavailable: String?
         /// Why it failed while drawing (a call that failed, a shader that did not compile).
         public var error: String?
+        /// Empty frames read back, for GLES: the device-to-host rate against the link's.
+        public var transfer: Transfer?
 
         /// It was made and every frame it drew agrees with the reference.
         public var ok: Bool { unavailable == nil && error == nil && failures.isEmpty }
@@ -82,7 +97,76 @@ public struct Doctor: Sendable {
         public var msPerFrame: Double { framesPerSecond > 0 ? 1000 / framesPerSecond : 0 }
     }
 
+    /// Device-to-host: empty frames (a clear and nothing drawn) read back through the pipelined ring for
+    /// `transferSeconds`, with the GPU's PCIe link and nvidia-smi read while they go.
+    public struct Transfer: Sendable, Codable {
+        public var width: Int
+        public var height: Int
+        public var frames: Int
+        public var seconds: Double
+        /// Bytes of RGBA read back a second, in GB/s (10^9 bytes).
+        public var gigabytesPerSecond: Double
+        /// The GPU the frames came from, its link as read halfway through the frames; nil on a software
+        /// rasterizer or where none was found (`pcieProblem` says which).
+        public var gpu: PCIDevice?
+        /// How `gpu` was found (`the PCI device of /dev/dri/renderD128`, `the only PCI GPU`).
+        public var gpuFoundAs: String?
+        public var pcieProblem: String?
+        /// `gigabytesPerSecond` over what the link carries one way at the generation and width read during it.
+        public var fractionOfLink: Double?
+        /// nvidia-smi started as the frames began (the GPU kept busy until it answered), or why not.
+        public var nvidiaSMI: NvidiaSMI?
+        public var nvidiaSMIProblem: String?
+
+        /// `readback: 3840x2160 empty frames, 120 in 0.50 s: 19.9 GB/s device to host, 32% of the link (Gen5 x16 ...)`.
+        public var lines: [String] {
+            var first = String(format: "readback: %dx%d empty frames, %d in %.2f s: %.2f GB/s device to host",
+                               width, height, frames, seconds, gigabytesPerSecond)
+            if let fractionOfLink, let rate = gpu?.link?.gigabytesPerSecond {
+                first += String(format: ", %.0f%% of the link's %.1f GB/s", fractionOfLink * 100, rate)
+            }
+            var lines = [first]
+            if let gpu {
+                let link = gpu.link.map { "\($0)" } ?? "no PCIe link in sysfs"
+                lines.append("  pcie during it: \(gpu) (\(gpuFoundAs ?? "found")): \(link)")
+            } else if let pcieProblem {
+                lines.append("  pcie: \(pcieProblem)")
+            }
+            if let nvidiaSMI {
+                lines += nvidiaSMI.readings.map { "  nvidia-smi during it: \($0)" }
+            } else if let nvidiaSMIProblem {
+                lines.append("  " + NvidiaSMI.line(nvidiaSMIProblem))
+            }
+            return lines
+        }
+    }
+
+    /// What the machine is, read before any backend is checked (the GPU at rest): the GPUs' PCIe links from
+    /// sysfs and nvidia-smi's P-state and clocks.
+    public struct MachineReport: Sendable, Codable {
+        /// Every PCI GPU, each with its link as read then.
+        public var gpus: [PCIDevice]
+        /// Why there is none.
+        public var pcieProblem: String?
+        public var nvidiaSMI: NvidiaSMI?
+        public var nvidiaSMIProblem: String?
+
+        /// `pcie at rest: 0000:01:00.0 NVIDIA 10de:2335: Gen1 x16 now (...), Gen5 x16 at most (...)`, then nvidia-smi's.
+        public var lines: [String] {
+            var lines = gpus.map { "pcie at rest: \($0): \($0.link.map { "\($0)" } ?? "no PCIe link in sysfs")" }
+            if let pcieProblem { lines.append("pcie: \(pcieProblem)") }
+            if let nvidiaSMI {
+                lines += nvidiaSMI.readings.map { "nvidia-smi at rest: \($0)" }
+            } else if let nvidiaSMIProblem {
+                lines.append(NvidiaSMI.line(nvidiaSMIProblem))
+            }
+            return lines
+        }
+    }
+
     public struct Report: Sendable, Codable {
+        /// The GPUs' links and nvidia-smi, at rest.
+        public var machine: MachineReport
         public var backends: [BackendReport]
         /// What `--backend auto` takes here and why.
         public var auto: String
@@ -130,6 +214,8 @@ public struct Doctor: Sendable {
     public func run(control: JobControl? = nil, progress: (String) -> Void = { _ in }) -> Report {
         defer { control?.idle() }
         let start = Date()
+        progress("reading the PCIe links and nvidia-smi")
+        let machine = describeMachine(control: control)
         var backends: [BackendReport] = []
         let reference = CPUCompositor(threads: options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         if options.gles {
@@ -154,7 +240,7 @@ public struct Doctor: Sendable {
             report.timings = timeCPU(reference, control: control)
             backends.append(report)
         }
-        return Report(backends: backends, auto: BackendChoice.autoChoice(), tolerance: options.tolerance.description,
+        return Report(machine: machine, backends: backends, auto: BackendChoice.autoChoice(), tolerance: options.tolerance.description,
                       seconds: Date().timeIntervalSince(start), forced: options.target != nil || (options.gles && !options.cpu))
     }
 
@@ -192,6 +278,7 @@ public struct Doctor: Sendable {
             try checkPlanes(gles, into: &report, control: control)
             progress("timing gles on \(target)")
             report.timings = try timeGLES(gles, control: control)
+            report.transfer = try measureTransfer(gles, control: control)
         } catch {
             report.error = "\(error)"
         }
@@ -389,5 +476,74 @@ public struct Doctor: Sendable {
             let fps = try? rate(frames: lists.count) { for list in lists { try cpu.draw(list, into: &out) } }
             return fps.map { Timing(width: width, height: height, stage: "draw", framesPerSecond: $0) }
         }
+    }
+
+    // MARK: The machine
+
+    /// The GPUs' links and nvidia-smi, before anything is drawn.
+    private func describeMachine(control: JobControl?) -> MachineReport {
+        let gpus = options.sysfs.gpus()
+        var report = MachineReport(gpus: gpus, pcieProblem: gpus.isEmpty ? options.sysfs.noGPU : nil)
+        switch NvidiaSMI.read(path: options.path, timeout: options.nvidiaSMITimeout, control: control) {
+        case let .success(smi): report.nvidiaSMI = smi
+        case let .failure(error): report.nvidiaSMIProblem = error.message
+        }
+        return report
+    }
+
+    /// Empty frames at `transferSize` read back for about `transferSeconds` (the frame count set from a
+    /// warm-up's pace): bytes a second, with the link read halfway through and nvidia-smi started with the
+    /// first frame. Frames go on (uncounted) until nvidia-smi has answered, so that it reads a busy GPU.
+    private func measureTransfer(_ gles: GLESRenderer, control: JobControl?) throws -> Transfer {
+        let (width, height) = options.transferSize
+        try step(control, "reading back empty \(width)x\(height) frames (segue doctor)")
+        let cleared = DrawList(scene: Scene(size: Size(Double(width), Double(height)), layers: []), scale: 1, snapshots: [])
+        let warm = DispatchTime.now().uptimeNanoseconds
+        try gles.drawFrames(count: 4, list: { _ in cleared }, deliver: { _, _ in })
+        let perFrame = max(Double(DispatchTime.now().uptimeNanoseconds - warm) / 4e9, 1e-6)
+        let count = min(20_000, max(8, Int(options.transferSeconds / perFrame)))
+
+        var gpu: (device: PCIDevice, how: String)?
+        var pcieProblem: String?
+        var query: NvidiaSMI.Query?
+        var smiProblem: String?
+        if let software = BackendChoice.softwareRasterizer(gles) {
+            pcieProblem = "none: \(software) is a software rasterizer, whose frames cross no bus"
+            smiProblem = "not asked: a software rasterizer"
+        } else {
+            gpu = options.sysfs.gpu(drmNode: SysfsPCI.drmNode(inLocation: gles.location))
+            if gpu == nil { pcieProblem = options.sysfs.noGPU }
+            if let executable = NvidiaSMI.find(path: options.path) {
+                do { query = try NvidiaSMI.Query(executable: executable, timeout: options.nvidiaSMITimeout, control: control) } catch {
+                    smiProblem = SegueError.from(error).message
+                }
+            } else {
+                smiProblem = NvidiaSMI.notPresent
+            }
+        }
+        var during: PCIeLink?
+        let start = DispatchTime.now().uptimeNanoseconds
+        try gles.drawFrames(count: count, list: { _ in cleared }, deliver: { k, _ in
+            if k == count / 2, let gpu { during = options.sysfs.link(of: gpu.device) }
+        })
+        let seconds = max(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, 1e-9)
+        var smi: NvidiaSMI?
+        if let query {
+            while !query.isDone, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < query.timeout {
+                try step(control, "reading back empty frames while nvidia-smi answers (segue doctor)")
+                try gles.drawFrames(count: 8, list: { _ in cleared }, deliver: { _, _ in })
+            }
+            switch query.finish() {
+            case let .success(answer): smi = answer
+            case let .failure(error): smiProblem = error.message
+            }
+        }
+        let rate = Double(count) * Double(width * height * 4) / seconds / 1e9
+        var device = gpu?.device
+        if let during { device?.link = during }
+        return Transfer(width: width, height: height, frames: count, seconds: seconds, gigabytesPerSecond: rate,
+                        gpu: device, gpuFoundAs: gpu?.how, pcieProblem: pcieProblem,
+                        fractionOfLink: device?.link?.gigabytesPerSecond.map { rate / $0 },
+                        nvidiaSMI: smi, nvidiaSMIProblem: smiProblem)
     }
 }

@@ -18,6 +18,11 @@ struct DoctorCommand: ParsableCommand {
             'to' at 1. Then times drawing, reading back, both pipelined, and reading back an empty frame, at \
             1920x1080 and 3840x2160. Ends with one line per backend and an overall verdict.
 
+            Says what the machine is, too: each PCI GPU's PCIe link from sysfs (generation and width now and at \
+            most) and nvidia-smi's P-state and clocks where it is on PATH, at rest; then, for each GLES backend, \
+            empty 3840x2160 frames read back for 0.5 s, in GB/s device to host against what the link carries \
+            at the generation and width read during it, with nvidia-smi read while they go.
+
             Exit status: 0 when every backend that could be made draws right, 1 when one draws wrong (or a \
             platform named with --egl-platform is unavailable).
             """)
@@ -99,6 +104,7 @@ struct DoctorCommand: ParsableCommand {
     }
 
     private func printText(_ report: Doctor.Report) {
+        for line in report.machine.lines { print(line) }
         for backend in report.backends {
             if !backend.timings.isEmpty {
                 print("\(backend.backend)\(backend.platform.map { " on \($0)" } ?? ""): \(backend.details)")
@@ -107,6 +113,7 @@ struct DoctorCommand: ParsableCommand {
                                  timing.framesPerSecond, timing.msPerFrame))
                 }
             }
+            for line in backend.transfer?.lines ?? [] { print("  \(line)") }
             for failure in backend.failures.prefix(10) { print("  wrong: \(failure)") }
             if backend.failures.count > 10 { print("  ... and \(backend.failures.count - 10) more") }
         }
@@ -126,6 +133,9 @@ struct DoctorCommand: ParsableCommand {
         var tolerance: String
         var seconds: Double
         var speed: [String]
+        /// The PCIe links and nvidia-smi at rest, and each line as the text shows it.
+        var machine: Doctor.MachineReport
+        var machineLines: [String]
         var backends: [Backend]
 
         struct Backend: Encodable {
@@ -137,6 +147,8 @@ struct DoctorCommand: ParsableCommand {
         init(_ report: Doctor.Report) {
             ok = report.ok; auto = report.auto; tolerance = report.tolerance; seconds = report.seconds
             speed = report.speedComparison
+            machine = report.machine
+            machineLines = report.machine.lines + report.backends.flatMap { $0.transfer?.lines ?? [] }
             backends = report.backends.map { Backend(verdict: $0.verdict, ok: $0.ok, report: $0) }
         }
     }

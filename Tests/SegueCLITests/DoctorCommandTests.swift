@@ -22,6 +22,12 @@ import Testing
         // Which backend delivers frames faster here, at the timed size.
         #expect(r.stdout.contains("\nspeed: 1920x1080: cpu "), "\(r.stdout)")
         #expect(r.stdout.contains("doctor: ok ("), "\(r.stdout)")
+        // What the machine is: the PCIe link (or that there is no PCI GPU), nvidia-smi (or that it is not
+        // there), and the read-back of empty 4K frames, in GB/s; on llvmpipe, no bus.
+        #expect(r.stdout.hasPrefix("pcie: no PCI GPU found (") || r.stdout.hasPrefix("pcie at rest: "), "\(r.stdout)")
+        #expect(r.stdout.contains("\nnvidia-smi not present (not on PATH)\n") || r.stdout.contains("\nnvidia-smi at rest: "), "\(r.stdout)")
+        #expect(r.stdout.contains("\n  readback: 3840x2160 empty frames, "), "\(r.stdout)")
+        #expect(r.stdout.contains(" is a software rasterizer, whose frames cross no bus\n"), "\(r.stdout)")
     }
 
     /// The first 3D frame that differs is named by effect, direction, progress and size, in the JSON report
@@ -37,6 +43,10 @@ import Testing
         #expect((report?["failures"] as? [String])?.first?.hasPrefix("cube forward t=0.5 188x334: ") == true, "\(r.stderr)")
         #expect((backends.first?["verdict"] as? String)?.hasPrefix("gles on surfaceless: FAILED - ") == true)
         #expect(json?["auto"] is String)
+        let machine = json?["machine"] as? [String: Any]
+        #expect(machine?["gpus"] is [Any], "\(r.stdout)")
+        let transfer = report?["transfer"] as? [String: Any]
+        #expect(transfer?["width"] as? Int == 3840 && (transfer?["gigabytesPerSecond"] as? Double ?? 0) > 0)
         // No 4:2:0 figure on llvmpipe, where jobs convert on the CPU.
         #expect((report?["timings"] as? [Any])?.count == 4)
     }

@@ -11,6 +11,15 @@ import SegueRender
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
 //               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
 //               [--no-peers] [--only cpu|gles] [--draw-only] [--all-cores-only]
+//   segue-bench --job [--job-frames N] [--job-size WxH] [--job-backends cpu,gles,...] [--job-outputs raw,y4m,png,mp4]
+//               [--out FILE.json]
+//
+// `--job`: whole jobs instead of the figures below (JobBench.swift): 240 frames at 3840x2160 of a storyboard of
+// catalogue effects with holds, written as raw RGBA and as Y4M 4:2:0 to /dev/null, as a PNG directory and as
+// an H.264 .mp4, on each backend in turn: frames/s and CPU seconds of each whole job. The table is printed on
+// standard output as Markdown and the figures written to the JSON (`jobs`). Backends are parsed as `--backend`
+// is; a name this build does not know is skipped with a note (default: those of cpu, gles, gles-raster and
+// gles-compute that it knows).
 //
 // `--all-cores-only`: the CPU compositor on all cores alone, not also on one thread (a GPU machine's 16 cores
 // at 8K spend most of a run on the one-thread figures; scripts/gpu-check.sh uses it).
@@ -68,6 +77,13 @@ struct Options {
     var allCoresOnly = false
     /// One backend's figures only: `gles` (the child process) or `cpu` (everything else, no EGL context).
     var only: String?
+    /// Whole jobs instead (`--job`): frames, size, backends and outputs.
+    var job = false
+    var jobFrames = 240
+    var jobSize = (width: 3840, height: 2160)
+    var jobBackends = JobBench.defaultBackends
+    var jobBackendsNamed = false
+    var jobOutputs = JobBench.Output.allCases
 
     init(_ args: [String]) throws {
         var i = 0
@@ -99,6 +115,31 @@ struct Options {
             case "--only":
                 only = try value()
                 guard only == "cpu" || only == "gles" else { throw BenchError("--only takes cpu or gles") }
+            case "--job": job = true
+            case "--job-frames":
+                let text = try value()
+                guard let n = Int(text), (2...100_000).contains(n) else { throw BenchError("--job-frames takes a number of frames in 2...100000, not '\(text)'") }
+                jobFrames = n
+            case "--job-size":
+                let text = try value()
+                let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts.allSatisfy({ (16...16384).contains($0) && $0 % 2 == 0 }) else {
+                    throw BenchError("--job-size takes WIDTHxHEIGHT, even numbers in 16...16384 (4:2:0 video), not '\(text)'")
+                }
+                jobSize = (parts[0], parts[1])
+            case "--job-backends":
+                jobBackends = try value().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                jobBackendsNamed = true
+                guard !jobBackends.isEmpty else { throw BenchError("--job-backends names no backend") }
+            case "--job-outputs":
+                let text = try value()
+                jobOutputs = try text.split(separator: ",").map { name in
+                    guard let output = JobBench.Output(rawValue: String(name)) else {
+                        throw BenchError("--job-outputs takes raw, y4m, png and mp4, not '\(name)'")
+                    }
+                    return output
+                }
+                guard !jobOutputs.isEmpty else { throw BenchError("--job-outputs names no output") }
             case "--quick":
                 quick = true
                 scales = [1]; frames = 4; runs = 1
@@ -122,6 +163,8 @@ struct Report: Codable {
     /// limit leaves the sizes it finished, marked so); absent once the run is whole.
     var partial: Bool?
     var results: [Measurement]
+    /// Whole jobs (`--job`), absent otherwise.
+    var jobs: [JobBench.Figure]? = nil
 }
 
 /// One run of the benchmark: what it measured so far and on what, and the state every stage shares.
@@ -133,6 +176,7 @@ final class BenchRun {
     let cpuFigures: Bool
     let work: URL
     var results: [Measurement] = []
+    var jobs: [JobBench.Figure]?
     /// Alive only in the process that takes the GLES figures (`--only gles`).
     var gles: GLESRenderer?
     /// The GLES paths measured and the backend name each is recorded under: the raster path as `gles`, the
@@ -153,6 +197,7 @@ final class BenchRun {
     func run() throws {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
+        if options.job { return try runJobs() }
 
         // GLES first, in a child process that exits before any CPU figure is taken.
         if options.gles && options.only == nil { try mergeGLESChild() }
@@ -520,15 +565,54 @@ final class BenchRun {
         add("draw alone", p.drawAlone, frames: p.rawFrames, "CPUCompositor.draw into 4 reused buffers, the frames at 240 fps")
     }
 
+    /// `--job`: each backend's jobs in turn (the CPU's first, before any EGL context is made), the JSON
+    /// written after each backend (marked partial until the last), then the table on standard output.
+    func runJobs() throws {
+        let (width, height) = options.jobSize
+        let storyboard = try JobBench.storyboard(frames: options.jobFrames, width: width, height: height)
+        machine.ffmpeg = firstLine(of: ["ffmpeg", "-version"])
+        let (choices, unknown) = JobBench.backends(options.jobBackends)
+        var figures: [JobBench.Figure] = []
+        for name in unknown where options.jobBackendsNamed {
+            let known = BackendChoice.allCases.map(\.rawValue).joined(separator: ", ")
+            figures.append(JobBench.Figure(output: "-", backend: name, width: width, height: height, frames: 0,
+                                           note: "skipped: not a backend of this build (it has \(known))"))
+            note(JobBench.line(figures.last!))
+        }
+        note("\(machine.cpu), \(cores) cores; whole jobs of \(options.jobFrames) frames at \(width)x\(height) on \(choices.map(\.rawValue).joined(separator: ", "))")
+        for (k, backend) in choices.enumerated() {
+            for output in options.jobOutputs {
+                figures.append(JobBench.run(storyboard, output: output, backend: backend, work: work, hasFFmpeg: machine.ffmpeg != nil))
+                note(JobBench.line(figures.last!))
+            }
+            jobs = figures
+            if k < choices.count - 1 { try write(partial: true) }
+        }
+        // What GLES drew on, taken after the jobs so that no context of its own was alive while they ran.
+        if choices.contains(where: { $0 != .cpu }), let gles = try? GLESRenderer() {
+            machine.gl = gles.details
+            machine.glVendor = gles.info.eglVendor
+            machine.glRenderer = gles.info.renderer
+            machine.glVersion = gles.info.version
+            machine.eglPlatform = gles.platform.rawValue
+        }
+        jobs = figures
+        try write()
+        print("Whole jobs: \(options.jobFrames) frames at \(width)x\(height), \(machine.cpu), \(cores) cores; GL: \(machine.gl ?? "none").\n")
+        print(JobBench.markdown(figures), terminator: "")
+    }
+
     func write(partial: Bool = false) throws {
         let formatter = ISO8601DateFormatter()
         let report = Report(machine: machine, date: formatter.string(from: Date()), quick: options.quick,
-                            partial: partial ? true : nil, results: results)
+                            partial: partial ? true : nil, results: results, jobs: jobs)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let outURL = URL(fileURLWithPath: options.out)
         try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try encoder.encode(report).write(to: outURL, options: .atomic)
-        note("wrote \(results.count) measurements to \(options.out)\(partial ? " (partial: sizes still to come)" : "")")
+        let what = jobs.map { "\($0.count) job figures" } ?? "\(results.count) measurements"
+        let left = jobs == nil ? "sizes" : "backends"
+        note("wrote \(what) to \(options.out)\(partial ? " (partial: \(left) still to come)" : "")")
     }
 }
