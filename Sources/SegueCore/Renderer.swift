@@ -40,6 +40,11 @@ public protocol Renderer: AnyObject {
     /// renderer (renderers with `.ycbcrPlanes`; others throw). The bytes are lent for the call only.
     func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
                     deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws
+    /// Draws `count` frames in order as `drawFrames(count:frame:buffer:deliver:)` does, but lends each frame's
+    /// premultiplied RGBA8 bytes (rows top first, no padding) to `lend` for the call only: with `.lendsFrames`
+    /// straight from where the renderer read it back, with no copy out; otherwise from a frame buffer.
+    func drawFrames(count: Int, frame: (Int) throws -> RenderFrame,
+                    lend: (Int, UnsafeRawBufferPointer) throws -> Void) throws
 }
 
 /// What a renderer can do beyond drawing draw lists one at a time.
@@ -54,6 +59,9 @@ public struct RendererCapabilities: OptionSet, Sendable {
     /// Converts frames to YCbCr planes itself and reads back only the planes
     /// (`drawFrames(count:frame:planes:deliver:)`): 1.5 bytes a pixel at 4:2:0 instead of RGBA's 4.
     public static let ycbcrPlanes = RendererCapabilities(rawValue: 1 << 2)
+    /// Lends each frame's bytes where it read them back (`drawFrames(count:frame:lend:)`): no copy out of its
+    /// read-back buffer.
+    public static let lendsFrames = RendererCapabilities(rawValue: 1 << 3)
 }
 
 /// A custom transition compiled by one renderer, with the value of each of its parameters.
@@ -134,6 +142,15 @@ extension Renderer {
     public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
                            deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         throw SegueError(.unsupported(backend: name), "the \(name) backend does not convert frames to YCbCr planes")
+    }
+
+    public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame,
+                           lend: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        var spare: Pixmap?
+        try drawFrames(count: count, frame: frame, buffer: { spare.take() }, deliver: { k, pixmap in
+            try pixmap.pixels.withUnsafeBytes { try lend(k, $0) }
+            spare = pixmap
+        })
     }
 
     /// Draws `count` draw lists in order into new buffers (see `drawFrames(count:frame:buffer:deliver:)`).

@@ -140,7 +140,28 @@ public final class GLESRenderer: Renderer {
     }
 
     public var capabilities: RendererCapabilities {
-        convertsPlanesOnGPU ? [.customShaders, .pipelinedReadback, .ycbcrPlanes] : [.customShaders, .pipelinedReadback]
+        convertsPlanesOnGPU ? [.customShaders, .pipelinedReadback, .ycbcrPlanes, .lendsFrames] : [.customShaders, .pipelinedReadback, .lendsFrames]
+    }
+
+    /// Draws frames as `drawFrames(count:frame:buffer:deliver:)` does and lends each frame's bytes to `lend`
+    /// straight from the read-back buffer (persistently mapped where the context can), for the call only: the
+    /// frame is never copied out of it. Motion blur summed on the CPU is drawn frame by frame, its mean lent.
+    public func drawFrames(count: Int, frame: (Int) throws -> RenderFrame,
+                           lend: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        if count > 0, case let .average(first) = try frame(0), sumsOnCPU(first) {
+            var mean = Pixmap(width: 0, height: 0)
+            for k in 0..<count {
+                guard case let .average(samples) = k == 0 ? .average(first) : try frame(k) else {
+                    throw GLError.invalidInput("a run mixes motion-blurred frames with others")
+                }
+                try drawAverage(samples, into: &mean)
+                try mean.pixels.withUnsafeBytes { try lend(k, $0) }
+            }
+            return
+        }
+        try thread.sync {
+            try pipeline.drawFrames(count: count, frame: { try pipelineFrame(try frame($0)) }, lend: lend)
+        }
     }
 
     /// Whether it offers `.ycbcrPlanes` to jobs (true by default): the planes are worth converting on the GPU

@@ -189,6 +189,15 @@ final class GLPipeline {
         return (compositor, lists)
     }
 
+    /// On the compute path, draws `next` with its RGBA words written straight into read-back slot `slot`'s
+    /// buffer and fences it; false (nothing done) where the raster path draws it.
+    private func computeRGBA(_ next: Frame, slot: Int) throws -> Bool {
+        guard let (compositor, lists) = compute(next, bytes: next.width * next.height * 4) else { return false }
+        try compositor.draw(lists, output: .rgba, into: ring.buffer(slot), textures: texture)
+        try ring.fence(slot)
+        return true
+    }
+
     /// Whether the compute path would draw this motion-blurred frame in one dispatch (its samples all draw lists).
     func computeDraws(samples: [DrawList]) -> Bool {
         guard let first = samples.first else { return false }
@@ -344,13 +353,7 @@ final class GLPipeline {
         }
         try pipelined(count: count, frame: nextFrame, readback: { width, height in
             (width, height, width * height * 4)
-        }, direct: { next, slot in
-            // The compute path writes the frame's words straight into the slot's pack buffer.
-            guard let (compositor, lists) = self.compute(next, bytes: next.width * next.height * 4) else { return false }
-            try compositor.draw(lists, output: .rgba, into: self.ring.buffer(slot), textures: self.texture)
-            try self.ring.fence(slot)
-            return true
-        }, consume: { _, width, height, bytes -> (frame: Pixmap, lent: Bool) in
+        }, direct: computeRGBA, consume: { _, width, height, bytes -> (frame: Pixmap, lent: Bool) in
             var (frame, lent) = target(width: width, height: height)
             if !bytes.isEmpty { frame.pixels.withUnsafeMutableBytes { ParallelCopy.copy(into: $0, from: bytes) } }
             return (frame, lent)
@@ -358,6 +361,16 @@ final class GLPipeline {
             try deliver(index, copied.frame)
             if !copied.lent { spare = copied.frame }
         })
+    }
+
+    /// Draws frames as `drawFrames(count:frame:buffer:deliver:)` does and lends each frame's RGBA bytes to `lend`
+    /// where they were read back (empty for an empty frame), for the call only.
+    func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, lend: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        try pipelined(count: count, frame: nextFrame, readback: { width, height in
+            (width, height, width * height * 4)
+        }, direct: computeRGBA, consume: { index, _, _, bytes in
+            try lend(index, bytes)
+        }, then: { _, _ in })
     }
 
     /// Draws frames as `drawFrames(count:frame:buffer:deliver:)` does, converts each to YCbCr planes on the GPU

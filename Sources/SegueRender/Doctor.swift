@@ -69,6 +69,12 @@ public struct Doctor: Sendable {
         public var error: String?
         /// Empty frames read back, for GLES: the device-to-host rate against the link's.
         public var transfer: Transfer?
+        /// For GLES: the paths checked (`raster`, `compute`) and how the read-back buffers are mapped.
+        public var paths: [String] = []
+        public var readback: String?
+        /// For GLES: what the driver said through `KHR_debug` while the checks ran (buffer placement, transfers
+        /// synchronised with rendering, ...), as `GLESRenderer.driverMessages` gives them.
+        public var driverMessages: [String] = []
 
         /// It was made and every frame it drew agrees with the reference.
         public var ok: Bool { unavailable == nil && error == nil && failures.isEmpty }
@@ -271,6 +277,10 @@ public struct Doctor: Sendable {
         var report = BackendReport(backend: "gles", platform: target.description + (gles.location.map { " (\($0))" } ?? ""),
                                    details: gles.details, software: BackendChoice.softwareRasterizer(gles) != nil,
                                    driver: "\(gles.info.renderer), \(gles.info.version)")
+        report.paths = gles.supportsCompute ? ["raster", "compute"] : ["raster"]
+        report.readback = gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage)"
+            : "pack buffers mapped each frame"
+        defer { report.driverMessages = gles.driverMessages() }
         do {
             let sizes = checkedDrivers.contains(report.driver ?? "") ? Array(options.sizes.prefix(1)) : options.sizes
             try compareCatalogue(gles, reference: reference, sizes: sizes, into: &report, control: control, progress: progress)
@@ -294,6 +304,10 @@ public struct Doctor: Sendable {
             let info = snapshots.map(SnapshotInfo.init)
             var actual = Pixmap(width: 0, height: 0), expected = Pixmap(width: 0, height: 0)
             progress("  \(snapshots[0].width)x\(snapshots[0].height): \(EffectCatalog.builtIn.count) effects")
+            // Every frame on each GLES path: the raster path, then the compute path where the context has it.
+            for path in GLESPath.allCases where path == .raster || gles.supportsCompute {
+            try gles.use(path)
+            defer { try? gles.use(.raster) }
             for effect in EffectCatalog.builtIn {
                 for direction in Direction.allCases {
                     let transition = Transition.example(effect, direction: direction)
@@ -304,9 +318,11 @@ public struct Doctor: Sendable {
                         try gles.draw(list, into: &actual)
                         try reference.draw(list, into: &expected)
                         let name = "\(effect.name) \(direction.rawValue) t=\(t.formatted()) \(list.width)x\(list.height)"
+                            + (path == .compute ? " (compute path)" : "")
                         record(actual: actual, expected: expected, name: name, into: &report)
                     }
                 }
+            }
             }
         }
     }
@@ -447,6 +463,21 @@ public struct Doctor: Sendable {
                 try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
             }
             timings.append(Timing(width: width, height: height, stage: "draw+readback pipelined", framesPerSecond: pipelined))
+            // The compute path: the frame, and its 4:2:0 planes, written by one dispatch into the read-back buffer.
+            if gles.supportsCompute {
+                try gles.use(.compute)
+                defer { try? gles.use(.raster) }
+                let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
+                try gles.drawFrames(count: 1, frame: { _ in .layers(lists[0]) }, planes: planes, deliver: { _, _ in })  // compiles
+                let compute = try rate(frames: lists.count) {
+                    try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+                }
+                timings.append(Timing(width: width, height: height, stage: "compute draw+readback pipelined", framesPerSecond: compute))
+                let computePlanes = try rate(frames: lists.count) {
+                    try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
+                }
+                timings.append(Timing(width: width, height: height, stage: "compute draw+readback 4:2:0 pipelined", framesPerSecond: computePlanes))
+            }
             // The same frames as a video takes them: converted to 4:2:0 on the GPU, 1.5 bytes a pixel read back.
             // Not on a software rasterizer, where jobs convert on the CPU (`GLESRenderer.convertsPlanesOnGPU`).
             if gles.convertsPlanesOnGPU {

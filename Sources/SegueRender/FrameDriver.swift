@@ -55,6 +55,15 @@ enum FrameDriver {
                     })
                     continue
                 }
+                // A raw stream of opaque frames from a renderer that lends them where it read them back: each
+                // written from there, never copied out.
+                if pipeline.takesLentPixels, renderer.capabilities.contains(.lendsFrames) {
+                    try renderer.drawFrames(count: run.indices.count, frame: frame, lend: { n, bytes in
+                        control?.touch()
+                        try pipeline.submit(lentPixels: bytes, index: run.indices[n])
+                    })
+                    continue
+                }
                 try renderer.drawFrames(
                     count: run.indices.count,
                     frame: frame,

@@ -128,6 +128,31 @@ final class FramePipeline: @unchecked Sendable {
         }
     }
 
+    /// Whether frames may be handed over as lent bytes (`submit(lentPixels:index:)`): a raw RGBA stream of
+    /// opaque frames and nothing else, whose bytes are the frame's own.
+    var takesLentPixels: Bool { direct && outputs.opaque }
+
+    /// Writes one opaque frame's premultiplied RGBA bytes, lent by the renderer for this call only (its mapped
+    /// read-back buffer), to the stream in place: the direct path with no copy.
+    func submit(lentPixels bytes: UnsafeRawBufferPointer, index: Int) throws {
+        guard takesLentPixels, let stream = outputs.stream else {
+            throw SegueError.failed("frame \(index) came as lent bytes, which this output does not take")
+        }
+        if let failure = lock.locked({ failure }) { throw failure }
+        do {
+            try stream.write(.lent(prefix: [], bytes: bytes))
+        } catch {
+            lock.locked { fail(error) }
+            throw error
+        }
+        lock.locked {
+            submitted += 1
+            nextToWrite += 1
+            written += 1
+            completeOne()
+        }
+    }
+
     /// Writes one frame to the stream on this thread (the direct path): frames are written in the order they
     /// are submitted, and the first error is thrown here and again by `finish`.
     private func write(_ frame: Pixmap) throws {

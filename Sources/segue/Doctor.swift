@@ -114,6 +114,11 @@ struct DoctorCommand: ParsableCommand {
                 }
             }
             for line in backend.transfer?.lines ?? [] { print("  \(line)") }
+            if !backend.paths.isEmpty { print("  paths: \(backend.paths.joined(separator: ", ")); read-back: \(backend.readback ?? "?")") }
+            if !backend.driverMessages.isEmpty {
+                print("  the driver said (KHR_debug, \(backend.driverMessages.count)):")
+                for message in backend.driverMessages.prefix(12) { print("    \(message)") }
+            }
             for failure in backend.failures.prefix(10) { print("  wrong: \(failure)") }
             if backend.failures.count > 10 { print("  ... and \(backend.failures.count - 10) more") }
         }

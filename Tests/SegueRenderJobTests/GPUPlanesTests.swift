@@ -102,8 +102,17 @@ import Testing
         }
         var name: String { base.name }
         var details: String { base.details }
+        /// Whether it offers the base's `.lendsFrames` (frames lent from the read-back buffer).
+        var lendsFrames = true
+        private(set) var lentRuns = 0
         var capabilities: RendererCapabilities {
-            convertsPlanes ? base.capabilities : base.capabilities.subtracting(.ycbcrPlanes)
+            var c = convertsPlanes ? base.capabilities : base.capabilities.subtracting(.ycbcrPlanes)
+            if !lendsFrames { c.remove(.lendsFrames) }
+            return c
+        }
+        func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, lend: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+            lentRuns += 1
+            try base.drawFrames(count: count, frame: frame, lend: lend)
         }
         func load(snapshots: [Pixmap]) throws { try base.load(snapshots: snapshots) }
         func update(snapshot index: Int, with pixmap: Pixmap) throws { try base.update(snapshot: index, with: pixmap) }
@@ -147,5 +156,29 @@ import Testing
         let worst = zip(gpu, cpu).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(gpu.count == cpu.count && cpu.count > 11 * 187 * 333)
         #expect(worst <= Tolerance.gpuPlanes.maxLevelDiff, "\(differing) of \(cpu.count) bytes differ, by up to \(worst)")
+    }
+
+    /// A raw RGBA stream written from frames lent where GLES read them back (persistently mapped pack buffers,
+    /// on both paths) is byte for byte the one written from frames copied out into buffers.
+    @Test(arguments: [BackendChoice.glesRaster, .glesCompute])
+    func aRawStreamFromLentFramesIsTheCopiedOne(backend: BackendChoice) throws {
+        let dir = try temporaryDirectory("lent")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gles = try #require(try backend.makeRenderer() as? GLESRenderer)
+        #expect(gles.capabilities.contains(.lendsFrames))
+        var outputs: [[UInt8]] = []
+        for lends in [true, false] {
+            let path = dir.appendingPathComponent("\(lends ? "lent" : "copied").rgba").path
+            var job = RenderJob(Transition(.door, curve: .linear, duration: 1), from: "sample:home", to: "sample:detail",
+                                fps: 12, size: (188, 334), output: .stream(path, format: .rgba))
+            job.backend = backend
+            let renderer = Forwarding(gles, convertsPlanes: false)
+            renderer.lendsFrames = lends
+            try job.run(renderer: renderer)
+            #expect((renderer.lentRuns > 0) == lends)
+            outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+        #expect(outputs[0].count == 13 * 188 * 334 * 4)
+        #expect(outputs[0] == outputs[1], "a lent frame's bytes differ from the copied frame's")
     }
 }
