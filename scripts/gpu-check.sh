@@ -11,7 +11,7 @@
 # job.json (whole jobs: GPU_CHECK_JOB_FRAMES frames, 120 by default, at GPU_CHECK_JOB_SIZE, 3840x2160, into raw,
 # Y4M 4:2:0, PNG and .mp4 on each backend), bench.json (every built-in effect, draw figures on GLES and the CPU
 # compositor at 1920x1080, 3840x2160 and 7680x4320), bench.log, and summary.md.
-# Each step has a time limit (30 + 120 + 90 + 240 s: the whole within 8 minutes); a step that fails is
+# Each step has a time limit (30 + 60 + 120 + 90 + 210 s: the whole within 8.5 minutes); a step that fails is
 # reported, not fatal.
 set -uo pipefail
 
@@ -54,6 +54,11 @@ seconds_of() { cut -d' ' -f2 "$1.status"; }
 effects=${GPU_CHECK_EFFECTS:-$("$segue" effects 2>/dev/null | sed '/^Custom GLSL/,$d' | grep -E '^[a-z][a-z0-9-]* - ' | cut -d' ' -f1 | paste -sd, -)}
 scales=${GPU_CHECK_SCALES:-1.5,3,6}
 step 30 "$out/info.txt" "$segue" info
+# The premise first, in the first minute: two full-screen layers (fade) at 4K drawn by the raster pass and by one
+# compute dispatch, and read back (RGBA and 4:2:0), on each path.
+step 60 "$out/premise.log" "$bench" --only gles --draw-only --no-peers --chromium none --scales 3 --runs 3 --effects fade \
+  --out "$out/premise.json"
+cat "$out/premise.log.err" >>"$out/premise.log"
 # nvidia-smi at rest, before anything here has touched the GPU (doctor reads it again, at rest and busy).
 smi_query=pstate,clocks.sm,clocks.mem,clocks.max.sm,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,utilization.gpu
 if command -v nvidia-smi >/dev/null; then
@@ -66,7 +71,7 @@ step 120 "$out/doctor.txt" "$segue" doctor --report "$out/doctor.json" ${GPU_CHE
 # Whole jobs on every backend this build has; the table on standard output, each job's line on stderr as it ends.
 step 90 "$out/job.md" "$bench" --job --job-frames "${GPU_CHECK_JOB_FRAMES:-120}" --job-size "${GPU_CHECK_JOB_SIZE:-3840x2160}" \
   --out "$out/job.json"
-step 240 "$out/bench.log" "$bench" --scales "$scales" --runs 2 --draw-only --all-cores-only --no-peers --chromium none \
+step 210 "$out/bench.log" "$bench" --scales "$scales" --runs 2 --draw-only --all-cores-only --no-peers --chromium none \
   ${effects:+--effects "$effects"} --out "$out/bench.json"
 # The bench writes its figures on standard error as it goes.
 cat "$out/bench.log.err" >>"$out/bench.log"
@@ -77,6 +82,12 @@ cat "$out/bench.log.err" >>"$out/bench.log"
   echo "Machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')."
   command -v nvidia-smi >/dev/null && echo "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)."
   echo "Archive: $(basename "$root")."
+  echo
+  echo "## The premise: fade at 3840x2160 on each GLES path (exit $(status_of "$out/premise.log"), $(seconds_of "$out/premise.log") s)"
+  echo
+  echo "| size | effect | backend/threads | stage | ms/frame |"
+  echo "|---|---|---|---|---|"
+  sed -n 's/^segue-bench: \([0-9]*x[0-9]*\) \([^ ]*\) \([a-z-]*\/[0-9]*\) \(.*\): \([0-9.]*\) ms\/frame$/| \1 | \2 | \3 | \4 | \5 |/p' "$out/premise.log"
   echo
   echo "## segue info (exit $(status_of "$out/info.txt"))"
   echo '```'

@@ -168,7 +168,7 @@ extension LayerShader {
 
     /// A continuous rectangle's signed distance at `(du, dv)` from its centre, positive inside, and the unit
     /// direction `n` it changes along: a rounded rectangle's, but in the corners (both `q` above 0) the
-    /// first-order distance to the superellipse `|qx|^P + |qy|^P = r^P`. `layer.frag`'s MASK 6 computes the same.
+    /// first-order distance to the superellipse `|qx|^P + |qy|^P = r^P`. `draw-item.glsl`'s mask kind 6 computes the same.
     @inline(__always)
     static func continuousDistance(_ du: Float, _ dv: Float, _ hx: Float, _ hy: Float, _ r: Float) -> (Float, Float, Float) {
         let ox = abs(du) - (hx - r), oy = abs(dv) - (hy - r)
@@ -185,7 +185,7 @@ extension LayerShader {
 
     /// A sector's signed distance at `p` (local, from the centre), positive inside, and the unit direction
     /// `n` it changes along: the nearer of the two rays, each of which is its line where `p` lies ahead of the
-    /// centre along it, else the centre itself. `layer.frag`'s MASK 3 computes the same, in the same order.
+    /// centre along it, else the centre itself. `draw-item.glsl`'s mask kind 3 computes the same, in the same order.
     @inline(__always)
     static func sectorDistance(_ px: Float, _ py: Float, _ sx: Float, _ sy: Float, _ ex: Float, _ ey: Float,
                                _ reflex: Bool) -> (Float, Float, Float) {

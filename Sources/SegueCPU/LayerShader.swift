@@ -1,7 +1,7 @@
 import Foundation
 import SegueCore
 
-/// The CPU twin of `Shaders/layer.frag`: one draw item prepared for drawing, and the function that draws it
+/// The CPU twin of `Shaders/draw-item.glsl` (the GPU paths' per-pixel function): one draw item prepared for drawing, and the function that draws it
 /// over one row of pixels. Per-pixel positions, coverage, masks and overlays are single precision (`Float`),
 /// as the GPU computes; each row's span and interior, the perspective margins, and the start and step of
 /// the 32.32 fixed-point texel positions of the interior are worked out in double precision. The per-pixel
@@ -46,7 +46,7 @@ struct LayerShader: @unchecked Sendable {
             interiorInset = reaches && shape.halfWidth > inset && shape.halfHeight > inset ? inset : nil
         }
 
-        /// The coverage at local `(u, v)`: `DrawItem`'s step 4 for a blurred mask (`layer.frag`'s MASK 4 and 5).
+        /// The coverage at local `(u, v)`: `DrawItem`'s step 4 for a blurred mask (`draw-item.glsl`'s mask kinds 4 and 5).
         @inline(__always)
         func coverage(_ u: Float, _ v: Float) -> Float {
             let du = u - cx, dv = v - cy

@@ -3,8 +3,8 @@ import Foundation
 /// One quad of the flat draw list: everything a backend needs to draw one layer, decided once in the core.
 /// A backend never knows which effect it is drawing.
 ///
-/// ## The per-pixel function (both backends compute exactly this; `Shaders/layer.frag` and
-/// the CPU's `LayerShader.swift` are written side by side)
+/// ## The per-pixel function (both backends compute exactly this; `Shaders/draw-item.glsl`, which the GPU's
+/// raster and compute paths both include, and the CPU's `LayerShader.swift` are written side by side)
 /// For the pixel whose centre is `(x, y)` (pixel units, origin top-left):
 /// 1. `[U, V, Q] = [x, y, 1] * pixelToLocal`. If `Q <= 0` the point is behind the eye: nothing is drawn.
 ///    Otherwise the local point is `(u, v) = (U/Q, V/Q)`, in the layer's points.

@@ -10,7 +10,7 @@ import SegueRender
 //
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
 //               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
-//               [--no-peers] [--only cpu|gles] [--draw-only] [--all-cores-only]
+//               [--no-peers] [--only cpu|gles] [--draw-only] [--all-cores-only] [--gles-paths raster,compute]
 //   segue-bench --job [--job-frames N] [--job-size WxH] [--job-backends cpu,gles,...] [--job-outputs raw,y4m,png,mp4]
 //               [--out FILE.json]
 //
@@ -23,6 +23,8 @@ import SegueRender
 //
 // `--all-cores-only`: the CPU compositor on all cores alone, not also on one thread (a GPU machine's 16 cores
 // at 8K spend most of a run on the one-thread figures; scripts/gpu-check.sh uses it).
+// `--gles-paths raster|compute|raster,compute`: which GLES paths are measured (both by default, the compute one where
+// the context has compute shaders); the raster figures are recorded as `gles`, the compute ones as `gles-compute`.
 //
 // `--draw-only`: the draw figures alone (each backend and pixman), without the PNG, end-to-end and pipeline
 // figures: a quick before-and-after for a change to drawing.
@@ -75,6 +77,8 @@ struct Options {
     var quick = false
     var drawOnly = false
     var allCoresOnly = false
+    /// The GLES paths measured (`--gles-paths raster,compute`): both by default, where the context has compute.
+    var glesPaths: Set<String> = ["raster", "compute"]
     /// One backend's figures only: `gles` (the child process) or `cpu` (everything else, no EGL context).
     var only: String?
     /// Whole jobs instead (`--job`): frames, size, backends and outputs.
@@ -112,6 +116,13 @@ struct Options {
             case "--no-peers": peers = false
             case "--draw-only": drawOnly = true
             case "--all-cores-only": allCoresOnly = true
+            case "--gles-paths":
+                let text = try value()
+                let names = Set(text.split(separator: ",").map(String.init))
+                guard !names.isEmpty, names.isSubset(of: ["raster", "compute"]) else {
+                    throw BenchError("--gles-paths takes raster, compute or both (raster,compute), not '\(text)'")
+                }
+                glesPaths = names
             case "--only":
                 only = try value()
                 guard only == "cpu" || only == "gles" else { throw BenchError("--only takes cpu or gles") }
@@ -183,7 +194,8 @@ final class BenchRun {
     /// compute path (where the context has it) as `gles-compute`.
     var glesPaths: [(GLESPath, String)] {
         guard let gles else { return [] }
-        return [(.raster, "gles")] + (gles.supportsCompute ? [(.compute, "gles-compute")] : [])
+        return (options.glesPaths.contains("raster") ? [(.raster, "gles")] : [])
+            + (gles.supportsCompute && options.glesPaths.contains("compute") ? [(.compute, "gles-compute")] : [])
     }
     let cores = ProcessInfo.processInfo.activeProcessorCount
 
