@@ -13,6 +13,8 @@ import SegueCore
 /// belong to one user's sequence of calls.
 public final class GLESRenderer: Renderer {
     public let name = "gles"
+    /// Read-back buffers, each a frame: three frames in flight on the GPU while the CPU reads the fourth.
+    public static let readbackBuffers = 4
     /// The platform the context runs on.
     public let platform: EGLPlatform
     /// The context's strings and limits.

@@ -49,8 +49,8 @@ final class GLPipeline {
         self.probes = probes
         context = try result.get()
         target = RenderTarget(ledger: ledger, info: context.info)
-        // Three frames in flight: frame k drawn while k - 1 is copied and k - 2 is read by the CPU.
-        ring = ReadbackRing(count: 3, persistent: environment[Self.persistentSwitch] != "0", ledger: ledger)
+        // Three frames in flight while the CPU reads a fourth: frame k - 3 is waited on only once k is issued.
+        ring = ReadbackRing(count: GLESRenderer.readbackBuffers, persistent: environment[Self.persistentSwitch] != "0", ledger: ledger)
         shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger, info: context.info) : nil
         compositor = ComputeCompositor.isAvailable(context.info) ? ComputeCompositor(ledger: ledger) : nil
         compositor?.clientMappedBarrier = ring.persistent
@@ -330,7 +330,7 @@ final class GLPipeline {
     }
 
     /// Draws `count` frames with up to `ring.count` in flight: frame k is drawn and its read-back started
-    /// into a pack buffer before frame k - 2 is waited on, mapped and delivered. No `glFinish`.
+    /// into a pack buffer before frame k - 3 is waited on, mapped and delivered. No `glFinish`.
     /// As `drawFrames(count:frame:buffer:deliver:)` for draw lists, into new buffers.
     func drawFrames(count: Int, list: (Int) throws -> DrawList, deliver: (Int, Pixmap) throws -> Void) throws {
         try drawFrames(count: count, frame: { self.frame(try list($0)) }, buffer: { nil }, deliver: deliver)
@@ -409,7 +409,7 @@ final class GLPipeline {
 
     /// The loop under both `drawFrames`: up to `ring.count` frames in flight, frame k drawn (then `convert`ed,
     /// which leaves the framebuffer to read bound) and its read-back started into a pack buffer before frame
-    /// k - 2 is waited on, mapped and delivered. No `glFinish`. `readback` gives, for a frame's size, the
+    /// k - 3 is waited on, mapped and delivered. No `glFinish`. `readback` gives, for a frame's size, the
     /// size of the framebuffer read and the bytes of it delivered; `consume` gets the frame's index and size
     /// and those bytes (empty for an empty frame), mapped for the call only (counted as read-back time), and
     /// what it returns is handed to `then` once they are unmapped.

@@ -464,7 +464,10 @@ public struct Doctor: Sendable {
             }
             timings.append(Timing(width: width, height: height, stage: "draw+readback pipelined", framesPerSecond: pipelined))
             // The compute path: the frame, and its 4:2:0 planes, written by one dispatch into the read-back buffer.
-            if gles.supportsCompute {
+            // Not on a software rasterizer, which runs a compute dispatch's every branch on the CPU's cores (auto's
+            // calibration times it there, in its second).
+            if gles.supportsCompute, BackendChoice.softwareRasterizer(gles) == nil {
+                try step(control, "timing the compute path at \(width)x\(height) (segue doctor)")
                 try gles.use(.compute)
                 defer { try? gles.use(.raster) }
                 let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)

@@ -30,8 +30,8 @@ struct Info: ParsableCommand {
             print("  GL_MAX_TEXTURE_SIZE \(i.maxTextureSize), GL_MAX_RENDERBUFFER_SIZE \(i.maxRenderbufferSize), "
                   + "GL_MAX_VIEWPORT_DIMS \(i.maxViewportWidth)x\(i.maxViewportHeight)")
             print("  paths: raster" + (gles.supportsCompute ? ", compute (OpenGL ES 3.1 compute shaders)" : " (no compute shaders: the compute path is unavailable)"))
-            print("  read-back: " + (gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage), 3 frames in flight"
-                                     : "pack buffers mapped each frame, 3 frames in flight"))
+            print("  read-back: " + (gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage), \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read"
+                                     : "pack buffers mapped each frame, \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read"))
         } catch {
             print("gles: unavailable - \(error)")
         }
