@@ -67,8 +67,14 @@ vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bo
     vec2 gradU, gradV;
     float coverage;
     if (perspective) {
-        // Step 1: the local point, or nothing when the pixel is behind the eye.
-        if (uvq.z <= 0.0) return vec4(0.0);
+        // Step 1: the local point, or nothing when the pixel is behind the eye (a fragment stage that defines
+        // BEHIND_THE_EYE as `discard` leaves the pixel unblended, as the raster path always has).
+        if (uvq.z <= 0.0) {
+#ifdef BEHIND_THE_EYE
+            BEHIND_THE_EYE;
+#endif
+            return vec4(0.0);
+        }
         local = uvq.xy / uvq.z;
         // Step 2: pixel gradients of u and v.
         gradU = vec2(rowX.x - local.x * rowX.z, rowY.x - local.x * rowY.z) / uvq.z;  // (du/dx, du/dy)
