@@ -204,25 +204,31 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         try? child.input?.close()
         let ended = child.wait()
         unlink(temporaryPath)
+        if ended == .exited(0) {
+            // It stopped reading frames and succeeded: the caller's arguments ended the video early.
+            return SegueError.failed("ffmpeg stopped taking frames and exited 0 before '\(path)' had them all: the ffmpeg arguments end the video early (such as -frames:v or -t)\(said(ended).map { ": \($0)" } ?? "")")
+        }
         let how = switch ended {
         case let .signalled(signal)?: "killed by signal \(signal)"
         case let .exited(status)?: "exit \(status)"
         case nil: "still running"
         }
-        return SegueError.failed("ffmpeg failed (\(how)) writing '\(path)': \(said)")
+        return SegueError.failed("ffmpeg failed (\(how)) writing '\(path)': \(said(ended) ?? ended?.silence ?? "it printed nothing")")
     }
 
-    /// ffmpeg's last lines (at most three), on one line, with the temporary file it wrote named as the video.
-    private var said: String {
+    /// ffmpeg's last lines (at most three), on one line, with the temporary file it wrote named as the video;
+    /// nil when it printed nothing.
+    private func said(_ ended: ChildProcess.Termination?) -> String? {
         let lines = child.errorLines(3).map { $0.replacingOccurrences(of: temporaryPath, with: path) }
-        return lines.isEmpty ? "it printed nothing" : lines.joined(separator: " / ")
+        return lines.isEmpty ? nil : lines.joined(separator: " / ")
     }
 
     func finish() throws {
         try? child.input?.close()
         // Not timed: flushing a slow codec's look-ahead at 8K can take longer than any frame; a signal still
         // ends it, with its group.
-        guard child.wait() == .exited(0) else { throw failure() }
+        let ended = child.wait()
+        guard ended == .exited(0) else { throw failure() }
         guard rename(temporaryPath, path) == 0 else {
             let reason = ErrnoReason.text(errno)
             unlink(temporaryPath)
