@@ -139,3 +139,27 @@ struct EdgeVideoCommandTests {
         #expect(!((try? FileManager.default.contentsOfDirectory(atPath: s.dir.path)) ?? []).contains { $0.contains(".tmp-") })
     }
 }
+
+/// The rule `Segue.run` holds every suite's error lines to catches what issue 37 found, and passes words.
+@Suite struct MessageWordsTests {
+    @Test(arguments: [
+        "segue: error: ExitCode(rawValue: 1)",
+        "segue: error: cannot write the report to /tmp: The operation could not be completed. (NSCocoaErrorDomain error 512.)",
+        "segue: error: cannot read Optional(\"x.png\")",
+        "segue: error: SegueError(kind: failed, message: \"x\")",
+        "segue: error: too many values, more than the limit",
+    ])
+    func findsWhatIsNotWords(_ line: String) {
+        #expect(MessageWords.findings(in: line + "\n").count == 1, "\(line)")
+    }
+
+    @Test func passesWords() {
+        let lines = """
+            segue: error: 70 values, more than the limit of 64
+            segue: error: too many open files (the limit on open files, ulimit -n)
+            segue: error: --fps must be in [0.001, 1000], not nan
+            segue: error: cubic(0.2,0.1,0.3,1) is not a timing curve
+            """
+        #expect(MessageWords.findings(in: lines).isEmpty)
+    }
+}
