@@ -102,7 +102,7 @@ bench-quick: bench-deps .build/bench/pixman_peer dist
 
 # The bad-input, limit, fault, output-directory and effect-file suites against a release build, what users run, in its own
 # build tree (the tests' @testable imports need -enable-testing there).
-RELEASE_SUITES := DoctorCommandTests|HostileValues|ShadowTests|MissingGLESLibraryTests|HostileInputTests|LimitTests|FaultTests|ClipFaultTests|OutputDirectoryTests|EffectFileCommandTests|FastPathTests|OutputPathCommandTests|FFmpegArgumentsCommandTests|MessageCommandTests|VideoEncoderFaultTests|ChunkCommandTests|CalibrationTests
+RELEASE_SUITES := DoctorCommandTests|HostileValues|ShadowTests|MissingGLESLibraryTests|HostileInputTests|LimitTests|FaultTests|ClipFaultTests|OutputDirectoryTests|EffectFileCommandTests|FastPathTests|OutputPathCommandTests|FFmpegArgumentsCommandTests|MessageCommandTests|VideoEncoderFaultTests|ChunkCommandTests|EdgeCommandTests|EdgeVideoCommandTests|SchedulerArrayCommandTests|HostileAPITests|VideoEdgeTests|MessageWordsTests|CalibrationTests
 test-release: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-release
 	$(SWIFT) test -c release --skip-build --scratch-path .build-release --filter '$(RELEASE_SUITES)'

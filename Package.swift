@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs,

@@ -132,7 +132,7 @@ public struct EffectOption: Sendable, Hashable, CustomStringConvertible {
     public var jsonForm: String {
         if kind == .choice { return "one of " + choices.map { "\"\($0.name)\"" }.joined(separator: ", ") }
         let one = OptionValue.jsonForm(kind)
-        return repeatable ? "\(one) or a list of them" : one
+        return repeatable ? "\(one) or a list of at most \(Self.maxRepeats) of them" : one
     }
 
     /// The most values a repeatable option takes (hero's pairs): each is a layer or two of every frame.

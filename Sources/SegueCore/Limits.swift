@@ -10,4 +10,10 @@ public enum Limits {
     public static let fpsText = "[\(fps.lowerBound.compact), \(fps.upperBound.compact)]"
     /// `maxSeconds` as the messages write it, for a duration that must be positive.
     public static let secondsText = "(0, \(maxSeconds.compact)]"
+    /// Pixels per point.
+    public static let maxScale = 64.0
+    /// `scale` as the messages write it.
+    public static let scaleText = "(0, \(maxScale.compact)]"
+    /// The longest side of a frame, in pixels.
+    public static let maxSide = 16384
 }

@@ -25,6 +25,20 @@ public struct Pixmap: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// This pixmap in a larger `width` x `height` one, its last column and last row repeated into what it adds
+    /// (a video's pad, which then shows the frame's edge).
+    public func edgeExtended(width newWidth: Int, height newHeight: Int) -> Pixmap {
+        guard newWidth >= width, newHeight >= height, width > 0, height > 0 else { return self }
+        var out = [UInt32]()
+        out.reserveCapacity(newWidth * newHeight)
+        for y in 0..<newHeight {
+            let row = pixels[min(y, height - 1) * width ..< min(y, height - 1) * width + width]
+            out += row
+            out += repeatElement(row.last!, count: newWidth - width)
+        }
+        return Pixmap(width: newWidth, height: newHeight, pixels: out)
+    }
+
     public var byteCount: Int { width * height * 4 }
 
     public subscript(x: Int, y: Int) -> UInt32 {

@@ -10,11 +10,17 @@ public struct Scheduler: Sendable, Equatable, CustomStringConvertible {
     public let countVariable: String
     /// A variable holding the first index, subtracted from the index (Slurm arrays need not start at 0).
     public let firstVariable: String?
+    /// Variables holding the last index and the step between indices (Slurm: `--array=0-4:2` runs the task ids
+    /// 0, 2 and 4). A task's index is its position among the ids, `(id - first) / step`, where the ids are
+    /// evenly spaced; where they are not (`--array=1-3,7`), the position cannot be known and the task is refused.
+    public var lastVariable: String? = nil
+    public var stepVariable: String? = nil
 
     public var description: String { name }
 
     public static let slurm = Scheduler(name: "Slurm job array", indexVariable: "SLURM_ARRAY_TASK_ID",
-                                        countVariable: "SLURM_ARRAY_TASK_COUNT", firstVariable: "SLURM_ARRAY_TASK_MIN")
+                                        countVariable: "SLURM_ARRAY_TASK_COUNT", firstVariable: "SLURM_ARRAY_TASK_MIN",
+                                        lastVariable: "SLURM_ARRAY_TASK_MAX", stepVariable: "SLURM_ARRAY_TASK_STEP")
     public static let kubernetes = Scheduler(name: "Kubernetes Indexed Job", indexVariable: "JOB_COMPLETION_INDEX",
                                              countVariable: "SEGUE_SHARDS", firstVariable: nil)
     public static let awsBatch = Scheduler(name: "AWS Batch array job", indexVariable: "AWS_BATCH_JOB_ARRAY_INDEX",
@@ -49,6 +55,9 @@ public struct Scheduler: Sendable, Equatable, CustomStringConvertible {
         case countOutOfRange(variable: String, count: Int)
         /// The index (less the first index) is not in 0 ..< count.
         case indexOutOfRange(Scheduler, index: Int, count: Int)
+        /// The task ids are not `count` evenly spaced ids from the first to the last (a list such as `1-3,7`),
+        /// or this task's id is not one of them: its position among them cannot be known.
+        case unevenIds(Scheduler, id: Int, first: Int, last: Int, step: Int, count: Int)
 
         public var description: String {
             switch self {
@@ -60,6 +69,8 @@ public struct Scheduler: Sendable, Equatable, CustomStringConvertible {
                 "\(variable)=\(count): the number of tasks must be at least 1"
             case let .indexOutOfRange(s, index, count):
                 "\(s.indexVariable) gives task \(index)\(s.firstVariable.map { " (counted from \($0))" } ?? ""), outside 0...\(count - 1) of \(s.countVariable)=\(count)"
+            case let .unevenIds(s, id, first, last, step, count):
+                "\(s.indexVariable)=\(id) of a \(s.name) of \(count) tasks from \(first) to \(last) (step \(step)): its task ids are not evenly spaced, so this task's place among them cannot be known; submit the array as a range, with a step if you like (0-\(max(count - 1, 0)) or \(first)-\(first + max(count - 1, 0) * 2):2), not a list"
             }
         }
     }
@@ -79,7 +90,18 @@ public struct Scheduler: Sendable, Equatable, CustomStringConvertible {
             guard let raw = try int(s.indexVariable) else { continue }
             guard let count = try int(s.countVariable) else { throw .countMissing(s) }
             guard count >= 1 else { throw .countOutOfRange(variable: s.countVariable, count: count) }
-            let index = raw - (try s.firstVariable.flatMap(int) ?? 0)
+            let first = try s.firstVariable.flatMap(int) ?? 0
+            var index = raw - first
+            let stepGiven = try s.stepVariable.flatMap(int), lastGiven = try s.lastVariable.flatMap(int)
+            if let step = stepGiven ?? lastGiven.map({ _ in 1 }) {
+                // The ids are first, first + step, ... last, count of them; this task's index is its place there.
+                let last = lastGiven ?? first + step * (count - 1)
+                guard step >= 1, last >= first, (last - first) % step == 0, (last - first) / step + 1 == count,
+                      (raw - first) % step == 0 else {
+                    throw .unevenIds(s, id: raw, first: first, last: last, step: step, count: count)
+                }
+                index = (raw - first) / step
+            }
             guard (0..<count).contains(index) else { throw .indexOutOfRange(s, index: index, count: count) }
             return Task(scheduler: s, index: index, count: count)
         }

@@ -24,6 +24,15 @@ final class ChildProcess: @unchecked Sendable {
     enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
+
+        /// What a child that printed nothing on standard error usually means by how it ended, for messages.
+        var silence: String {
+            switch self {
+            case .signalled: "it printed nothing, as a process ended from outside (or by the kernel for want of memory) does"
+            case .exited(0): "it printed nothing and exited 0, as ffmpeg does when its arguments end the output early"
+            case .exited: "it printed nothing on standard error, where it reports what went wrong"
+            }
+        }
     }
 
     let executable: String

@@ -277,8 +277,15 @@ public struct ChunkedVideo: Sendable {
             list += "file '\(chunkName(i, of: manifest.chunks))'\nduration \(micros(range.upperBound) - micros(range.lowerBound))us\n"
         }
         let listPath = file("concat-\(getpid()).txt")
+        // From here the join leaves files to remove: a signal removes them (the list, the temporary video) and
+        // ends ffmpeg, rather than ending the process where it stands.
+        control?.creatingOutput()
+        control?.register(temporaryFile: listPath)
+        defer {
+            control?.forget(temporaryFile: listPath)
+            unlink(listPath)
+        }
         try Self.write(Array(list.utf8), to: listPath)
-        defer { unlink(listPath) }
 
         let ffmpeg = try FFmpegStream.locate(for: path)
         let container = FFmpegStream.defaults[self.container]!
@@ -301,7 +308,7 @@ public struct ChunkedVideo: Sendable {
         guard ended == .exited(0) else {
             let said = child.errorLines(3).map { $0.replacingOccurrences(of: temporary, with: path) }
             unlink(temporary)
-            throw SegueError.failed("ffmpeg failed joining the chunks of '\(path)': \(said.isEmpty ? "it printed nothing" : said.joined(separator: " / "))")
+            throw SegueError.failed("ffmpeg failed joining the chunks of '\(path)': \(said.isEmpty ? ended.silence : said.joined(separator: " / "))")
         }
         let found: Int
         do {

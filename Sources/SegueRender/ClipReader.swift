@@ -350,7 +350,10 @@ final class ClipReader {
     static func probe(_ path: String, control: JobControl? = nil) throws -> Probe {
         let ffprobe = try FFmpegStream.locate(forClip: path, tool: "ffprobe")
         guard FileManager.default.isReadableFile(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            // Why, from open(2) itself: a symlink loop is not a missing file.
+            let fd = open(path, O_RDONLY | O_NONBLOCK)
+            let reason = fd >= 0 ? "permission denied" : ErrnoReason.text(errno)
+            if fd >= 0 { close(fd) }
             throw SegueError(.inputUnreadable(path: path), "cannot read the clip '\(path)': \(reason)")
         }
         // A FIFO or a device named *.mp4 would never end: only a regular file (through any symlinks) is a clip.

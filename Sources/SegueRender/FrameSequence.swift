@@ -1,7 +1,9 @@
 import Foundation
 import SegueCore
 
-/// A job's frames in order (`RenderJob.frameStream`), rendered as they are taken. Iterate it once.
+/// A job's frames in order (`RenderJob.frameStream`), rendered as they are taken. Iterate it once. Its
+/// iterator throws `SegueError` only (the backends', the codecs' and a chunk's errors converted, as `run`
+/// converts them).
 public struct FrameSequence: AsyncSequence, Sendable {
     public typealias Element = Pixmap
     public typealias Failure = any Error
@@ -14,11 +16,12 @@ public struct FrameSequence: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         Iterator(owner: Owner(FrameChannel(limit: bufferLimit)), start: { channel in
             try JobThread.start("segue-frames") {
-                let result = Result {
-                    _ = try job.run(renderer: renderer.renderer, control: channel.control, observer: observer,
-                                    memory: channel)
+                let result = Result { () throws(SegueError) in
+                    _ = try SegueError.converting {
+                        try job.run(renderer: renderer.renderer, control: channel.control, observer: observer, memory: channel)
+                    }
                 }
-                channel.end(result)
+                channel.end(result.mapError { $0 as any Error })
             }
         })
     }
@@ -31,7 +34,7 @@ public struct FrameSequence: AsyncSequence, Sendable {
         public mutating func next() async throws -> Pixmap? {
             let channel = owner.channel
             if channel.claimStart() {
-                do { try start(channel) } catch { channel.end(.failure(error)) }
+                do { try start(channel) } catch { channel.end(.failure(SegueError.from(error))) }
             }
             return try await withTaskCancellationHandler {
                 try await channel.take()

@@ -109,7 +109,11 @@ final class ByteStream: FrameStream, @unchecked Sendable {
 
     func encode(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .bytes(y4m!.frame(planes: bytes)) }
 
-    func lend(planes bytes: UnsafeRawBufferPointer) -> FramePayload { .lent(prefix: Y4M.frameHeader, bytes: bytes) }
+    /// In place where the stream's frame is the renderer's; a padded stream's (an odd side repeated out to an
+    /// even one) is laid out anew, a copy.
+    func lend(planes bytes: UnsafeRawBufferPointer) -> FramePayload {
+        y4m!.padded ? encode(planes: bytes) : .lent(prefix: Y4M.frameHeader, bytes: bytes)
+    }
 
     func register(with control: JobControl) {
         if let temporaryPath { control.register(temporaryFile: temporaryPath) }

@@ -27,6 +27,7 @@ extension SegueError {
             case let .countMissing(s): (option, value) = (s.countVariable, "")
             case let .countOutOfRange(variable, count): (option, value) = (variable, "\(count)")
             case let .indexOutOfRange(s, index, _): (option, value) = (s.indexVariable, "\(index)")
+            case let .unevenIds(s, id, _, _, _, _): (option, value) = (s.indexVariable, "\(id)")
             }
             self.init(.invalidOption(effect: nil, option: option, value: value), e.description)
         case let e as ChunkedVideo.Problem:

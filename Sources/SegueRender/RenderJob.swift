@@ -545,9 +545,12 @@ public struct RenderJob: Sendable {
                     throw SegueError.invalidOption("output", value: path, "the output '\(path)' is the input '\(input)': writing it would destroy the input")
                 }
             case let .frames(directory):
-                for input in inputs where FileIdentity.same((input as NSString).deletingLastPathComponent.isEmpty ? "." : (input as NSString).deletingLastPathComponent, directory) {
+                // Only a file named as a frame is asked for its directory (Foundation traps taking the parent of `.`).
+                for input in inputs {
                     let file = (input as NSString).lastPathComponent
-                    if file.hasPrefix("frame_") && file.hasSuffix(".png") {
+                    guard file.hasPrefix("frame_") && file.hasSuffix(".png") else { continue }
+                    let parent = (input as NSString).deletingLastPathComponent
+                    if FileIdentity.same(parent.isEmpty ? "." : parent, directory) {
                         throw SegueError.invalidOption("output", value: directory, "the input '\(input)' is inside the directory of frames '\(directory)', named as a frame: the job would overwrite it")
                     }
                 }

@@ -8,19 +8,30 @@ import SegueCore
 public struct Y4M: Sendable {
     public enum Chroma: String, Sendable { case c444 = "444", c420 = "420" }
 
+    /// The stream's size, as its header says.
     let width: Int
     let height: Int
+    /// The frames' size: the stream's, or one pixel less on a side that `evenSize` made even (the frames' last
+    /// column or row is repeated into the stream's, so a codec's 4:2:0 pad shows the edge, not black).
+    let frameWidth: Int
+    let frameHeight: Int
     let fps: Double
     let chroma: Chroma
     var encoding: YCbCrEncoding = .jpeg
 
-    init(width: Int, height: Int, fps: Double, chroma: Chroma, encoding: YCbCrEncoding = .jpeg) {
-        self.width = width
-        self.height = height
+    /// A stream of `width` x `height` frames; `evenSize` makes the stream's sides even, each frame's edge repeated.
+    init(width: Int, height: Int, fps: Double, chroma: Chroma, encoding: YCbCrEncoding = .jpeg, evenSize: Bool = false) {
+        self.frameWidth = width
+        self.frameHeight = height
+        self.width = evenSize ? width + width % 2 : width
+        self.height = evenSize ? height + height % 2 : height
         self.fps = fps
         self.chroma = chroma
         self.encoding = encoding
     }
+
+    /// Whether the stream is larger than its frames (an odd side made even).
+    var padded: Bool { width != frameWidth || height != frameHeight }
 
     /// The frame rate as ffmpeg takes it: `30/1`, `29970/1000`.
     var rate: String { Self.rate(fps) }
@@ -44,7 +55,8 @@ public struct Y4M: Sendable {
     /// planes by the C kernel (`segue_ycbcr_planes`), byte for byte `referenceFrame`'s. 241 circle-spread
     /// frames at 1920x1080 to /dev/null, 2 cores: 4:4:4 1.92 s with the Swift loops (15 ms of CPU a frame)
     /// -> 0.38 s with the kernel, 4:2:0 0.88 -> 0.33 s.
-    func frame(_ pixmap: Pixmap, avx2: Bool = Self.avx2) -> [UInt8] {
+    func frame(_ given: Pixmap, avx2: Bool = Self.avx2) -> [UInt8] {
+        let pixmap = given.width == width && given.height == height ? given : given.edgeExtended(width: width, height: height)
         let n = width * height
         let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
         var out = [UInt8](repeating: 0, count: 6 + n + 2 * cw * ch)
@@ -65,15 +77,41 @@ public struct Y4M: Sendable {
     /// same bytes as `frame` gives after its `FRAME` line.
     var planes: YCbCrPlanes { encoding.planes(subsampled: chroma == .c420) }
 
-    /// One `FRAME` with planes already converted (`planes`' layout, the renderer's).
     /// What starts every frame of the stream.
     static let frameHeader = Array("FRAME\n".utf8)
 
+    /// One `FRAME` with planes already converted (`planes`' layout, the renderer's) of a `frameWidth` x
+    /// `frameHeight` frame. Where the stream is padded, each Y row's last sample and the last Y row are repeated
+    /// (at 4:2:0 the chroma planes of an odd side already have the even side's size, their last samples the
+    /// edge's own).
     func frame(planes bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(6 + bytes.count)
+        out.reserveCapacity(6 + planes.byteCount(width: width, height: height))
         out += Self.frameHeader
-        out += bytes
+        guard padded else {
+            out += bytes
+            return out
+        }
+        let w = frameWidth, h = frameHeight
+        for y in 0..<height {
+            let row = bytes[min(y, h - 1) * w ..< min(y, h - 1) * w + w]
+            out += row
+            if width > w { out.append(row.last!) }
+        }
+        let chroma = planes.chromaSize(width: w, height: h), padChroma = planes.chromaSize(width: width, height: height)
+        if chroma == padChroma {
+            out += bytes[(w * h)...]
+        } else {
+            // 4:4:4: each chroma plane's edge repeated as Y's is.
+            for plane in 0..<2 {
+                let base = w * h + plane * w * h
+                for y in 0..<height {
+                    let row = bytes[base + min(y, h - 1) * w ..< base + min(y, h - 1) * w + w]
+                    out += row
+                    if width > w { out.append(row.last!) }
+                }
+            }
+        }
         return out
     }
 

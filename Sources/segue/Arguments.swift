@@ -22,9 +22,7 @@ enum Parse {
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw ValidationError("'\(text)' is not a size WxH in pixels (for example 1920x1080)")
         }
-        guard w > 0, h > 0, w <= 16384, h <= 16384 else {
-            throw ValidationError("--size \(text) is out of range: each side must be 1...16384 pixels")
-        }
+        // The range is the job's to check (RenderJob.checkRequest).
         return (w, h)
     }
 

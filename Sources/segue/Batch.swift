@@ -38,7 +38,7 @@ struct Batch: ParsableCommand {
     @Option(name: .customLong("ffmpeg-args"), parsing: .unconditional, help: ArgumentHelp("Replace the codec arguments ffmpeg gets for --video (split at spaces), e.g. '-c:v libx264 -crf 23 -pix_fmt yuv420p'.", valueName: "args"))
     var ffmpegArgs: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Render only frames k with k mod N = I (default: from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX/SEGUE_SHARDS).", valueName: "I/N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render only frames k with k mod N = I; 'auto', or no --shard, takes I and N from the scheduler's task (a Slurm array's place of SLURM_ARRAY_TASK_ID among its task ids, or JOB_COMPLETION_INDEX/SEGUE_SHARDS ...).", valueName: "I/N|auto"))
     var shard: String?
 
     @Flag(help: "Skip frames already complete in the output directory and render the rest.")
@@ -69,7 +69,15 @@ struct Batch: ParsableCommand {
         let chunk = try jobOptions.chunk()
         if chunk != nil && shard != nil { throw ValidationError("--shard and --chunk do not combine: a job is split into shards of frames or chunks of a video") }
         do {
-            job.shard = try shard.map { try Shard(parsing: $0) } ?? (chunk != nil ? nil : Shard.fromEnvironment(ProcessInfo.processInfo.environment)) ?? .whole
+            if shard == "auto" {
+                // As with no --shard, but a task must be found.
+                guard let task = try Shard.fromEnvironment(ProcessInfo.processInfo.environment) else {
+                    throw ValidationError("--shard auto: no scheduler's task index is set (\(Scheduler.all.map(\.indexVariable).joined(separator: ", "))): give --shard I/N")
+                }
+                job.shard = task
+            } else {
+                job.shard = try shard.map { try Shard(parsing: $0) } ?? (chunk != nil ? nil : Shard.fromEnvironment(ProcessInfo.processInfo.environment)) ?? .whole
+            }
         } catch let error as SegueError {
             throw ValidationError(error.description)
         } catch let error as Scheduler.Problem {

@@ -27,6 +27,10 @@ enum CommandWords {
         switch kind {
         case let .invalidOption(effect, option, _):
             if effect != nil, text.hasPrefix("\(option) ") { text = "--" + text }
+            // The job's own bounds (RenderJob.checkRequest), named as the flags that set them.
+            if effect == nil, ["fps", "scale", "size", "duration", "progress"].contains(option), text.hasPrefix("\(option) ") {
+                text = "--" + text
+            }
             if let effect {
                 replace("\(effect) needs \(option) ", "\(effect) needs --\(option) ")
                 text = text.replacingOccurrences(of: " times but ([a-z][a-z0-9-]*) ([0-9]+) times", with: " times but --$1 $2 times",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SegueCore
 import SegueGLES
+import SegueImageIO
 import SegueRender
 
 /// `segue doctor`: whether this machine draws right, and how fast, before a long job.
@@ -61,7 +62,12 @@ struct DoctorCommand: ParsableCommand {
         guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds must be in (0, 60]") }
         if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be in 1...1024") }
         // Checked before the minute of checks, not after.
+        try Console.requireStandardOutput(for: json ? "the JSON report" : "the report")
         if let report {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: report, isDirectory: &isDir), isDir.boolValue {
+                throw ValidationError("--report \(report) is a directory: name a file to write the JSON report to")
+            }
             let directory = (report as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
@@ -90,9 +96,9 @@ struct DoctorCommand: ParsableCommand {
         let data = try encoder.encode(JSONReport(report))
         if let path = self.report {
             do {
-                try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try FileWriter.writeAtomically(Array(data + Data("\n".utf8)), to: path)
             } catch {
-                throw SegueError.failed("cannot write the report to \(path): \(error.localizedDescription)")
+                throw SegueError.failed("cannot write the report to \(path): \(Self.reason(error))")
             }
         }
         if json {
@@ -100,7 +106,15 @@ struct DoctorCommand: ParsableCommand {
         } else {
             printText(report)
         }
+        // The verdict is printed: the status says the rest, with no line of its own.
         if !report.ok { throw ExitCode(ExitStatus.failure) }
+    }
+
+    /// What went wrong writing a file, in words (never a Foundation error domain).
+    static func reason(_ error: Error) -> String {
+        if case let ImageIOError.unwritable(_, reason)? = error as? ImageIOError { return reason }
+        if let error = error as? SegueError { return error.message }
+        return "\(error)"
     }
 
     private func printText(_ report: Doctor.Report) {

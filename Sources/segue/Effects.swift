@@ -21,6 +21,7 @@ struct Effects: ParsableCommand {
     var json = false
 
     func run() throws {
+        try Console.requireStandardOutput(for: json ? "the effects' JSON" : "the list of effects")
         let listed = effects.isEmpty ? EffectCatalog.builtIn : try effects.map(EffectArguments.resolve)
         if json {
             let list: [[String: Any]] = listed.map { effect in

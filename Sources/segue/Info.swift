@@ -11,6 +11,7 @@ struct Info: ParsableCommand {
         abstract: "Say which backends work here, what each EGL platform gave or why it failed, and which backend --backend auto uses and why.")
 
     func run() throws {
+        try Console.requireStandardOutput(for: "what segue finds")
         print("EGL platforms, in the order --backend auto tries them:")
         let probes = GLESRenderer.probe()
         for probe in probes {

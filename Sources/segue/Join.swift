@@ -27,6 +27,8 @@ struct Join: ParsableCommand {
     }
 
     func run() throws {
+        // A signal in the middle of a join removes its files (the watchdog ends the join a second after it).
+        Signals.watch(frameTimeout: 86_400)
         switch try ChunkedVideo(video).join(control: Signals.control) {
         case let .joined(chunks, frames):
             if !quiet { Console.note("joined \(chunks) chunks (\(frames) frames) into '\(video)'") }

@@ -99,14 +99,8 @@ struct RenderOptions: ParsableArguments {
     @OptionGroup var jobOptions: JobOptions
 
     func validate() throws {
-        if let progress, !(0...1).contains(progress) {
-            throw ValidationError("--progress must be in [0, 1], not \(progress.compact)")
-        }
-        guard Limits.fps.contains(fps) else { throw ValidationError("--fps must be in \(Limits.fpsText), not \(fps.compact)") }
-        if let duration, !(duration > 0 && duration <= Limits.maxSeconds) {
-            throw ValidationError("--duration must be in \(Limits.secondsText) seconds, not \(duration.compact)")
-        }
-        guard scale > 0, scale <= 64, scale.isFinite else { throw ValidationError("--scale must be in (0, 64], not \(scale.compact)") }
+        // --progress, --fps, --duration, --scale and --size's range are the job's to check (RenderJob.checkRequest),
+        // for every caller alike: the library's message names them as these flags (CommandWords).
         for (name, value) in [("--from-start", fromStart), ("--to-start", toStart)] where !(value >= 0 && value.isFinite) {
             throw ValidationError("\(name) must be a number of seconds, at least 0, not \(value.compact)")
         }

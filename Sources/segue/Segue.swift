@@ -85,6 +85,8 @@ enum Main {
             if code == .success {
                 Segue.exit(withError: error)  // --help, --version
             }
+            // A command that has said why (doctor's verdict) and ends with a status alone: no line of its own.
+            if let status = error as? ExitCode { exit(status.rawValue) }
             let message = Segue.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             let isUsage = code == .validationFailure || error is ValidationError
             fail(message.replacingOccurrences(of: "Error: ", with: ""), status: isUsage ? ExitStatus.usage : ExitStatus.failure)
@@ -125,6 +127,14 @@ enum Console {
     /// Standard output was closed when segue started (`>&-`): it is held on /dev/null, and a stream to it
     /// (`--out -`) would write nothing and succeed.
     nonisolated(unsafe) static var standardOutputWasClosed = false
+
+    /// Refuses a command whose result is written on standard output (`what`) when it was closed at start:
+    /// it would write nothing and succeed.
+    static func requireStandardOutput(for what: String) throws {
+        if standardOutputWasClosed {
+            throw SegueError.failed("standard output is closed: there is nowhere to write \(what)")
+        }
+    }
 
     /// Refuses a stream to standard output when it was closed at start.
     static func checkStandardOutput(_ out: String?) throws {

@@ -2,7 +2,7 @@ import Foundation
 import SegueTestSupport
 import Testing
 
-private let chunkTools: (ffmpeg: String, ffprobe: String)? = {
+let chunkTools: (ffmpeg: String, ffprobe: String)? = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     let dirs = path.split(separator: ":").map(String.init)
     guard let dir = dirs.first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") && FileManager.default.isExecutableFile(atPath: "\($0)/ffprobe") })

@@ -77,7 +77,33 @@ struct Segue {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         readDone.wait()
-        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        let result = Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        // Every refusal any suite provokes is checked for words (`MessageWords`).
+        for finding in MessageWords.findings(in: result.stderr) {
+            Issue.record("segue \(arguments.joined(separator: " ")): an error line that is not words: \(finding)")
+        }
+        return result
+    }
+}
+
+/// The rule for what segue prints as an error: words. No type's description (`ExitCode(rawValue: 1)`,
+/// `Optional("x")`, `SegueError(kind: ...)`), no Foundation error domain, and every limit with its number.
+enum MessageWords {
+    static let forbidden = ["ExitCode(", "Optional(", "NSCocoaErrorDomain", "Error Domain", "rawValue:", "NSError", "nil)"]
+
+    /// Each `segue: error:` line of `stderr` that breaks the rule, with why.
+    static func findings(in stderr: String) -> [String] {
+        var found: [String] = []
+        for line in stderr.split(separator: "\n").map(String.init) where line.hasPrefix("segue: error:") {
+            if let word = forbidden.first(where: { line.contains($0) }) {
+                found.append("'\(word)' in \(line)")
+            } else if line.range(of: #"\b[A-Z][A-Za-z0-9]*\([a-z][A-Za-z]*: "#, options: .regularExpression) != nil {
+                found.append("a type's description in \(line)")
+            } else if line.lowercased().contains("limit"), !line.contains("ulimit"), line.rangeOfCharacter(from: .decimalDigits) == nil {
+                found.append("a limit without its number in \(line)")
+            }
+        }
+        return found
     }
 }
 

@@ -51,6 +51,44 @@ import Testing
         #expect(try Chunk(task) == Chunk(index: index, count: count))
     }
 
+    /// A Slurm array's environment as Slurm sets it for the task `id` of an array of the `ids`: MIN, MAX, COUNT,
+    /// and STEP, the common difference of evenly spaced ids (1 for ids that are not).
+    static func slurm(_ id: Int, of ids: [Int]) -> [String: String] {
+        let gaps = Set(zip(ids, ids.dropFirst()).map { $1 - $0 })
+        return ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(ids.first!)", "SLURM_ARRAY_TASK_MAX": "\(ids.last!)",
+                "SLURM_ARRAY_TASK_COUNT": "\(ids.count)", "SLURM_ARRAY_TASK_STEP": "\(gaps.count == 1 ? gaps.first! : 1)"]
+    }
+
+    /// A task's index is its place among the array's task ids: `0-4:2` (0, 2, 4), `1,3,5`, a throttled `0-9%2`
+    /// (the throttle limits how many run at once, not the ids). Every chunk and shard is some task's, once.
+    @Test(arguments: [[0, 2, 4], [1, 3, 5], Array(0...9), [10, 13, 16, 19]])
+    func aSlurmArrayWithAStepIndexesItsTasksInOrder(_ ids: [Int]) throws {
+        for (position, id) in ids.enumerated() {
+            let env = Self.slurm(id, of: ids)
+            #expect(try Scheduler.task(in: env) == Scheduler.Task(scheduler: .slurm, index: position, count: ids.count), "\(env)")
+            #expect(try Chunk(#require(try Scheduler.task(in: env))) == Chunk(index: position, count: ids.count))
+            #expect(try Shard.fromEnvironment(env) == Shard(index: position, count: ids.count))
+        }
+    }
+
+    /// Ids that are not evenly spaced (`1-3,7`), or a STEP that does not fit them, cannot say a task's place:
+    /// refused, saying how to submit the array.
+    @Test(arguments: [Self.slurm(7, of: [1, 2, 3, 7]), Self.slurm(2, of: [1, 2, 3, 7]),
+                      ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "5",
+                       "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_STEP": "1"],
+                      ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "4",
+                       "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_STEP": "2"]])
+    func aSlurmArrayOfUnevenIdsIsRefused(_ env: [String: String]) throws {
+        do {
+            let task = try Scheduler.task(in: env)
+            Issue.record("\(env) gave \(String(describing: task))")
+        } catch {
+            #expect(error.description.contains("not evenly spaced") && error.description.contains("submit the array as a range"),
+                    "\(error.description)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
     @Test func noSchedulerIsNil() throws {
         #expect(try Scheduler.task(in: [:]) == nil)
         #expect(try Scheduler.task(in: ["SEGUE_SHARDS": "4", "CLOUD_RUN_TASK_COUNT": "3", "SLURM_ARRAY_TASK_ID": ""]) == nil)
