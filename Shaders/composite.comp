@@ -17,6 +17,28 @@
 #ifndef OUTPUT
 #define OUTPUT 0
 #endif
+// The kinds of item the frame has (inserted with OUTPUT; the defaults draw any frame): MASKS has bit k for mask
+// kind k; PERSPECTIVE, OVERLAY, SNAPSHOT and BLIT are 1 where some item needs them. A program keeps only what
+// its frame's items use.
+#ifndef MASKS
+#define MASKS 126
+#endif
+#ifndef PERSPECTIVE
+#define PERSPECTIVE 1
+#endif
+#ifndef OVERLAY
+#define OVERLAY 1
+#endif
+#ifndef SNAPSHOT
+#define SNAPSHOT 1
+#endif
+#ifndef BLIT
+#define BLIT 1
+#endif
+#define HAS_MASK(k) (((MASKS >> (k)) & 1) != 0)
+#define HAS_PERSPECTIVE (PERSPECTIVE != 0)
+#define HAS_OVERLAY (OVERLAY != 0)
+#define HAS_SNAPSHOT (SNAPSHOT != 0)
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
@@ -92,7 +114,7 @@ shared int tileFirst[maxSamples];
 // The colour item i lays over the pixel whose centre is `centre`.
 vec4 itemColor(int i, vec2 centre) {
     Item it = items[i];
-    if (it.blit.x != 0) {
+    if (BLIT != 0 && it.blit.x != 0) {
         // A blit (DrawItem.blit): one texel per pixel at a whole-texel offset, as layer.frag's BLIT variant.
         ivec2 texel = ivec2(centre) + it.blit.yz;
         return (it.kind.x == 1 ? texelFetch(uFrom, texel, 0) : texelFetch(uTo, texel, 0)) * it.textureOpacity.z;

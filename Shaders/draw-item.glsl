@@ -8,6 +8,22 @@
 // The switches are arguments so that each includer decides which are constant: layer.frag passes its #defines
 // (each variant compiles to only what it needs), composite.comp passes each item's values.
 
+// Which kinds of item the program draws, as constant expressions, so that a specialised program keeps only
+// those: layer.frag leaves them all on (its switches are constants already); composite.comp compiles one
+// program per set of kinds a frame uses (ComputeCompositor.Kinds).
+#ifndef HAS_MASK
+#define HAS_MASK(k) true
+#endif
+#ifndef HAS_PERSPECTIVE
+#define HAS_PERSPECTIVE true
+#endif
+#ifndef HAS_OVERLAY
+#define HAS_OVERLAY true
+#endif
+#ifndef HAS_SNAPSHOT
+#define HAS_SNAPSHOT true
+#endif
+
 // One item's values, as layer.frag's uniforms hold them (LayerProgram.set) and composite.comp's item buffer
 // (ComputeCompositor.pack).
 struct DrawItemValues {
@@ -66,7 +82,7 @@ vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bo
     vec2 local;
     vec2 gradU, gradV;
     float coverage;
-    if (perspective) {
+    if (perspective && HAS_PERSPECTIVE) {
         // Step 1: the local point, or nothing when the pixel is behind the eye (a fragment stage that defines
         // BEHIND_THE_EYE as `discard` leaves the pixel unblended, as the raster path always has).
         if (uvq.z <= 0.0) {
@@ -96,12 +112,12 @@ vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bo
     // gradient n, |J^T n| = |n.x * gradU + n.y * gradV|.
     float s = 0.0;
     vec2 n = vec2(1.0, 0.0);
-    if (maskKind == 1) {
+    if (maskKind == 1 && HAS_MASK(1)) {
         vec2 d = local - item.mask.xy;
         float len = length(d);
         s = item.mask.z - len;
         n = len > 0.0 ? d / len : vec2(1.0, 0.0);
-    } else if (maskKind == 2) {
+    } else if (maskKind == 2 && HAS_MASK(2)) {
         vec2 halfSize = item.mask.zw * 0.5;
         vec2 d = local - (item.mask.xy + halfSize);
         vec2 q = abs(d) - (halfSize - item.maskRadius);
@@ -111,7 +127,7 @@ vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bo
         } else {
             n = q.x > q.y ? vec2(1.0, 0.0) : vec2(0.0, 1.0);
         }
-    } else if (maskKind == 3) {
+    } else if (maskKind == 3 && HAS_MASK(3)) {
         // Inside: past the first ray (c0 = cross(d0, p) >= 0) and short of the last (c1 = cross(p, d1) >= 0),
         // or either above a half turn. The distance to a ray is to its line where p lies ahead of the centre
         // along it, else to the centre; s is the nearer one's, n its direction (LayerShader.sectorDistance).
@@ -137,7 +153,7 @@ vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bo
             n = ahead ? vec2(-d1.y, d1.x) : nc;
         }
         s = inside ? dist : -dist;
-    } else if (maskKind == 6) {
+    } else if (maskKind == 6 && HAS_MASK(6)) {
         // A rounded rectangle whose corners are superellipses (LayerShader.continuousDistance).
         vec2 halfSize = item.mask.zw * 0.5;
         vec2 d = local - (item.mask.xy + halfSize);
@@ -153,13 +169,13 @@ vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bo
             s = -(max(q.x, 0.0) + max(q.y, 0.0) + min(max(q.x, q.y), 0.0) - item.maskRadius);
             n = q.x > q.y ? vec2(d.x < 0.0 ? -1.0 : 1.0, 0.0) : vec2(0.0, d.y < 0.0 ? -1.0 : 1.0);
         }
-    } else if (maskKind == 4) {
+    } else if (maskKind == 4 && HAS_MASK(4)) {
         // A blurred rectangle: separable, one blurred box per axis.
         vec2 d = local - item.mask.xy;
         float k = item.maskEnd.x;
         coverage *= 0.25 * (erfApprox((d.x + item.mask.z) * k) - erfApprox((d.x - item.mask.z) * k))
                          * (erfApprox((d.y + item.mask.w) * k) - erfApprox((d.y - item.mask.w) * k));
-    } else if (maskKind == 5) {
+    } else if (maskKind == 5 && HAS_MASK(5)) {
         // A blurred rounded rectangle: Levien's superellipse-cornered distance through the blurred box.
         vec2 d = local - item.mask.xy;
         float k = item.maskEnd.x, r = item.maskRadius;
@@ -169,16 +185,17 @@ vec4 drawItemColor(DrawItemValues item, vec2 pixel, int source, int maskKind, bo
         float sd = p + min(max(x0, y0), 0.0) - r;
         coverage *= item.blur.x * (erfApprox((item.blur.y + sd) * k) - erfApprox(sd * k));
     }
-    if (maskKind == 1 || maskKind == 2 || maskKind == 3 || maskKind == 6) {
+    if ((maskKind == 1 && HAS_MASK(1)) || (maskKind == 2 && HAS_MASK(2)) || (maskKind == 3 && HAS_MASK(3))
+        || (maskKind == 6 && HAS_MASK(6))) {
         float pixelLength = length(n.x * gradU + n.y * gradV);
         coverage *= clamp(0.5 + s / max(pixelLength, 1e-30), 0.0, 1.0);
     }
 
     // Step 5: content.
-    vec4 content = source == 1 ? sampleSnapshot(item, local) : item.color;
+    vec4 content = source == 1 && HAS_SNAPSHOT ? sampleSnapshot(item, local) : item.color;
 
     // Step 6: overlay, source-over onto the content.
-    if (overlay) {
+    if (overlay && HAS_OVERLAY) {
         float g = clamp(dot(vec3(u, v, 1.0), item.gradient), 0.0, 1.0);
         vec4 o = mix(item.overlayStart, item.overlayEnd, g);
         content = o + content * (1.0 - o.a);

@@ -62,16 +62,24 @@ done
 done
 [ $status -eq 0 ] && echo "ok   layer.frag: all $count variants"
 # The compute compositor's outputs (ComputeCompositor.Output): RGBA words, an image, 4:2:0 and 4:4:4 planes.
+# Each with every kind of item (the defaults), and with none (ComputeCompositor.Kinds: a frame of colour layers).
 for output in 0 1 2 3; do
-    expand composite.comp "#define OUTPUT $output
-" > "$scratch/composite.comp"
-    if ! glslangValidator "$scratch/composite.comp" >/dev/null; then
-        glslangValidator "$scratch/composite.comp" >&2 || true
-        echo "FAIL composite.comp (OUTPUT $output)" >&2
-        status=1
-    fi
+    for kinds in "" "#define MASKS 0
+#define PERSPECTIVE 0
+#define OVERLAY 0
+#define SNAPSHOT 0
+#define BLIT 0
+"; do
+        expand composite.comp "#define OUTPUT $output
+$kinds" > "$scratch/composite.comp"
+        if ! glslangValidator "$scratch/composite.comp" >/dev/null; then
+            glslangValidator "$scratch/composite.comp" >&2 || true
+            echo "FAIL composite.comp (OUTPUT $output${kinds:+, no kinds})" >&2
+            status=1
+        fi
+    done
 done
-[ $status -eq 0 ] && echo "ok   composite.comp: all 4 outputs"
+[ $status -eq 0 ] && echo "ok   composite.comp: all 4 outputs, with every kind of item and with none"
 # The shipped transitions, after the real preamble of their dialect (transition100.frag for a GLSL ES 1.00
 # file, roughly as ShaderTransition.isGLSL100 tells it); #version and precision lines are blanked, as
 # ShaderTransition.body does.

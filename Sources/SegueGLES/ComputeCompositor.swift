@@ -39,7 +39,42 @@ final class ComputeCompositor {
     }
 
     private let ledger: GLObjectLedger
-    private var programs: [Output: (program: GLuint, uniforms: Uniforms)] = [:]
+    private var programs: [Program: (program: GLuint, uniforms: Uniforms)] = [:]
+
+    /// The kinds of item a frame has: one program per output and set of kinds, which keeps only the parts of
+    /// the per-pixel function those items use (a GPU runs fewer registers; llvmpipe, which runs every branch,
+    /// runs fewer instructions).
+    struct Kinds: Hashable {
+        /// Bit k for mask kind k (`LayerVariant.mask`).
+        var masks = 0
+        var perspective = false, overlay = false, snapshot = false, blit = false
+
+        init(_ lists: [DrawList]) {
+            for item in lists.lazy.flatMap(\.items) {
+                let variant = LayerVariant(item)
+                if variant.blit {
+                    blit = true
+                    continue
+                }
+                masks |= 1 << variant.mask
+                perspective = perspective || variant.perspective
+                overlay = overlay || variant.overlay
+                snapshot = snapshot || variant.snapshot
+            }
+            masks &= ~1  // "no mask" needs no code
+        }
+
+        /// The lines inserted after `#version`.
+        var defines: String {
+            "#define MASKS \(masks)\n#define PERSPECTIVE \(perspective ? 1 : 0)\n#define OVERLAY \(overlay ? 1 : 0)\n"
+                + "#define SNAPSHOT \(snapshot ? 1 : 0)\n#define BLIT \(blit ? 1 : 0)\n"
+        }
+    }
+
+    private struct Program: Hashable {
+        var output: Output
+        var kinds: Kinds
+    }
     private var itemBuffer: GLuint = 0
     private var sampleBuffer: GLuint = 0
     private var itemCapacity = 0
@@ -103,7 +138,7 @@ final class ComputeCompositor {
               textures: (SnapshotID) throws -> GLuint) throws {
         guard let first = lists.first else { return }
         let width = first.width, height = first.height
-        let (program, u) = try program(output)
+        let (program, u) = try program(Program(output: output, kinds: Kinds(lists)))
         glUseProgram(program)
         try upload(lists)
         glUniform2i(u.frameSize, GLint(width), GLint(height))
@@ -238,21 +273,23 @@ final class ComputeCompositor {
         }
     }
 
-    /// The program of `output`, compiled the first time.
-    private func program(_ output: Output) throws -> (GLuint, Uniforms) {
-        if let known = programs[output] { return known }
+    /// The program of an output and set of kinds, compiled the first time.
+    private func program(_ key: Program) throws -> (GLuint, Uniforms) {
+        if let known = programs[key] { return known }
         guard let text = ShaderSources.text(of: Self.shaderFile) else {
             throw GLError.invalidInput("ShaderSources lacks \(Self.shaderFile)")
         }
         let newline = text.firstIndex(of: "\n") ?? text.endIndex
-        let source = String(text[...newline]) + "#define OUTPUT \(output.rawValue)\n" + String(text[text.index(after: newline)...])
-        let program = try LayerProgram.link(compute: ("\(Self.shaderFile) (OUTPUT \(output.rawValue))", source), ledger: ledger)
+        let defines = "#define OUTPUT \(key.output.rawValue)\n" + key.kinds.defines
+        let source = String(text[...newline]) + defines + String(text[text.index(after: newline)...])
+        let name = "\(Self.shaderFile) (" + defines.split(separator: "\n").map { $0.dropFirst(8) }.joined(separator: ", ") + ")"
+        let program = try LayerProgram.link(compute: (name, source), ledger: ledger)
         let uniforms = Uniforms(program)
         glUseProgram(program)
         glUniform1i(uniforms.from, 0)
         glUniform1i(uniforms.to, 1)
         try GLError.check("glUseProgram(\(Self.shaderFile))")
-        programs[output] = (program, uniforms)
+        programs[key] = (program, uniforms)
         return (program, uniforms)
     }
 
