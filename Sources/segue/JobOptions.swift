@@ -16,7 +16,7 @@ struct JobOptions: ParsableArguments {
     @Option(name: .customLong("png-level"), parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) ... 9 (smallest).", valueName: "n"))
     var pngLevel: Int = RenderJob.defaultPNGLevel
 
-    @Option(help: ArgumentHelp("auto (GLES on a hardware GPU; the CPU compositor on a software rasterizer such as llvmpipe, or without EGL), cpu or gles. Custom shaders always use GLES.", valueName: "name"))
+    @Option(help: ArgumentHelp("auto (what was measured fastest here for the job's size and output: the CPU compositor, or GLES on its raster or compute path; measured once a size class and cached, see segue info), cpu, gles (the faster GLES path), gles-raster or gles-compute. Custom shaders always use GLES.", valueName: "name"))
     var backend: String = "auto"
 
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order), optionally one of its devices: device:1 (an index, as segue info lists them), gbm:/dev/dri/renderD129, or a DRM node alone.", valueName: "name"))
