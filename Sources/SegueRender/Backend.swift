@@ -57,8 +57,14 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             if self == .auto {
                 // `auto` draws with what was measured fastest here for this output (on a software rasterizer
                 // such as llvmpipe, which shares the CPU's cores, that is the CPU compositor).
-                let decision = try Calibration.load(gles: gles, cores: cores, sizeClass: sizeClass, file: calibrationFile, note: note)
-                    .decision(planes: planes)
+                let decision: Calibration.Decision
+                do {
+                    decision = try Calibration.load(gles: gles, cores: cores, sizeClass: sizeClass, file: calibrationFile, note: note)
+                        .decision(planes: planes)
+                } catch {
+                    note("auto could not time GLES here (\(error)); using the CPU compositor")
+                    return CPUCompositor(threads: threads ?? cores)
+                }
                 if decision.backend == .cpu { return CPUCompositor(threads: threads ?? cores) }
                 let tuned = try decision.backend.on(Self.tuned(gles))
                 tuned.convertsPlanesOnGPU = decision.planesOnGPU
@@ -117,8 +123,15 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// What `auto` draws with here, and why, for `segue info` and doctor: for a 1920x1080 job read back as RGBA
     /// (PNG frames, raw RGBA) and as planes (Y4M, video), from the calibration (measured now when none is cached).
     public static func autoChoice(calibrationFile: URL? = Calibration.cacheFile()) -> String {
+        let gles: GLESRenderer
         do {
-            let gles = try GLESRenderer()
+            gles = try GLESRenderer()
+        } catch EGLError.libraryUnavailable(let line) {
+            return "cpu (GLES is unavailable: \(line))"
+        } catch {
+            return "cpu (no EGL platform gave a GLES 3 context)"
+        }
+        do {
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let calibration = try Calibration.load(gles: gles, cores: cores, sizeClass: .fullHD, file: calibrationFile)
             func say(_ d: Calibration.Decision) -> String {
@@ -128,10 +141,8 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             }
             return "RGBA outputs: \(say(calibration.decision(planes: false))); planes outputs: \(say(calibration.decision(planes: true))); "
                 + "measured on \(gles.info.renderer) \(calibration.summary)"
-        } catch EGLError.libraryUnavailable(let line) {
-            return "cpu (GLES is unavailable: \(line))"
         } catch {
-            return "cpu (no EGL platform gave a GLES 3 context)"
+            return "cpu (GLES could not be timed here: \(error))"
         }
     }
 }

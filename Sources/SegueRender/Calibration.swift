@@ -99,10 +99,16 @@ public struct Calibration: Codable, Sendable, Equatable {
 }
 
 extension Calibration {
-    /// The machine's identity for the cache: what the GLES context runs on and the cores.
+    /// The machine's identity for the cache: what the GLES context runs on and the cores (and a debug build's
+    /// unoptimised CPU compositor apart from a release build's).
     static func machine(_ gles: GLESRenderer?, cores: Int) -> String {
-        if let gles { return "\(gles.info.renderer); \(gles.info.version); \(cores) cores" }
-        return "no GLES; \(cores) cores"
+        #if DEBUG
+        let build = "; debug build"
+        #else
+        let build = ""
+        #endif
+        if let gles { return "\(gles.info.renderer); \(gles.info.version); \(cores) cores\(build)" }
+        return "no GLES; \(cores) cores\(build)"
     }
 
     /// The cache file: `$XDG_CACHE_HOME/segue/calibration.json`, else `$HOME/.cache/segue/calibration.json`; nil
