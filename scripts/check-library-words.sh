@@ -3,8 +3,7 @@
 # (Sources/Segue{Core,CPU,GLES,ImageIO,Render,Samples}) and no string in its effect files
 # (Sources/SegueCore/Effects/*.json) holds a `--word`. The library's messages say what is wrong in its own terms
 # (the job's `overwrite`, the effect's option `edge`); only the command line (Sources/segue) says `--overwrite`.
-# Comments (`//`, `///`) may mention flags: only string literals count. A line that ends in the comment
-# `// another program's arguments` (an argv the library hands to a child, as nvidia-smi's) is not checked.
+# Comments (`//`, `///`) may mention flags: only string literals count.
 # Usage: scripts/check-library-words.sh    (from anywhere; exit status 1, listing the lines, when any is found)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +26,7 @@ found=$(
             if ($c eq q(")) { $in = 1; $i++; next }
             $i++;
         }
-        print "$ARGV:$.: $line\n" if $text =~ /--[a-z]/ && $line !~ m{// another program.s arguments$};
+        print "$ARGV:$.: $line\n" if $text =~ /--[a-z]/;
         if (eof) { close ARGV; $block = 0 }
     '
     # The effect files: any string of theirs.

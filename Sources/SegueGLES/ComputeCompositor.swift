@@ -49,9 +49,8 @@ final class ComputeCompositor {
         var masks = 0
         var perspective = false, overlay = false, snapshot = false, blit = false
 
-        init(_ lists: [DrawList]) {
-            for item in lists.lazy.flatMap(\.items) {
-                let variant = LayerVariant(item)
+        init(_ variants: [[LayerVariant]]) {
+            for variant in variants.joined() {
                 if variant.blit {
                     blit = true
                     continue
@@ -138,9 +137,11 @@ final class ComputeCompositor {
               textures: (SnapshotID) throws -> GLuint) throws {
         guard let first = lists.first else { return }
         let width = first.width, height = first.height
-        let (program, u) = try program(Program(output: output, kinds: Kinds(lists)))
+        // Each item's switches, worked out once for the program's key and the item buffer.
+        let variants = lists.map { $0.items.map(LayerVariant.init) }
+        let (program, u) = try program(Program(output: output, kinds: Kinds(variants)))
         glUseProgram(program)
-        try upload(lists)
+        try upload(lists, variants: variants)
         glUniform2i(u.frameSize, GLint(width), GLint(height))
         glUniform1i(u.sampleCount, GLint(lists.count))
         if let planes {
@@ -174,13 +175,13 @@ final class ComputeCompositor {
     }
 
     /// The items of every list, then one entry per list (its first item, its count, its background).
-    private func upload(_ lists: [DrawList]) throws {
+    private func upload(_ lists: [DrawList], variants: [[LayerVariant]]) throws {
         var words: [UInt32] = []
         words.reserveCapacity(lists.reduce(0) { $0 + $1.items.count } * Self.itemWords)
         var samples: [Int32] = []
         for (s, list) in lists.enumerated() {
             samples += [Int32(words.count / Self.itemWords), Int32(list.items.count), Int32(bitPattern: list.background), 0]
-            for item in list.items { Self.pack(item, sample: s, into: &words) }
+            for (item, variant) in zip(list.items, variants[s]) { Self.pack(item, variant: variant, sample: s, into: &words) }
         }
         if words.isEmpty { words = [UInt32](repeating: 0, count: Self.itemWords) }  // a buffer is never empty
         try fill(&itemBuffer, capacity: &itemCapacity, with: words)
@@ -205,12 +206,11 @@ final class ComputeCompositor {
 
     /// One item as composite.comp's `Item`: the values layer.frag takes as uniforms (`LayerProgram.set`), the
     /// same conversions to single precision, and the item's switches as integers.
-    static func pack(_ item: DrawItem, sample: Int, into words: inout [UInt32]) {
+    static func pack(_ item: DrawItem, variant: LayerVariant, sample: Int, into words: inout [UInt32]) {
         func int(_ v: Int) -> UInt32 { UInt32(bitPattern: Int32(clamping: v)) }
         func float(_ v: Double) -> UInt32 { Float(v).bitPattern }
         func floats(_ values: Double...) { for v in values { words.append(float(v)) } }
-        let variant = LayerVariant(item)
-        let blit = item.blit
+        let blit = variant.blit ? item.blit : nil
         let bounds = blit?.rect ?? item.bounds
         words += [int(bounds.x0), int(bounds.y0), int(bounds.x1), int(bounds.y1)]
         let solid = item.solidPixels ?? PixelBounds(x0: 0, y0: 0, x1: 0, y1: 0)

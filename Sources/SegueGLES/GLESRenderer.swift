@@ -249,9 +249,7 @@ public final class GLESRenderer: Renderer {
     /// compute path draws their mean in one dispatch.
     private func sumsOnCPU(_ samples: [RenderFrame]) -> Bool {
         guard !sumsShutterOnGPU else { return false }
-        let lists = samples.compactMap { frame -> DrawList? in if case let .layers(list) = frame { return list } else { return nil } }
-        guard lists.count == samples.count else { return true }
-        return !((try? thread.sync { pipeline.computeDraws(samples: lists) }) ?? false)
+        return !((try? thread.sync { computeDraws(samples) }) ?? false)
     }
 
     public func prepareShader(_ transition: ShaderTransition, values: [String: ShaderValue]) throws -> any PreparedShader {

@@ -69,45 +69,38 @@ final class LayerProgram {
 
     /// Compiles both stages and links them; the shaders are deleted once linked.
     static func link(vertex: (String, String), fragment: (String, String), ledger: GLObjectLedger) throws -> GLuint {
-        var vs = try compile(GL_VERTEX_SHADER, file: vertex.0, source: vertex.1, ledger: ledger)
-        var fs: GLuint
-        do {
-            fs = try compile(GL_FRAGMENT_SHADER, file: fragment.0, source: fragment.1, ledger: ledger)
-        } catch {
-            ledger.delete(.shader, &vs) { _, name in glDeleteShader(name.pointee) }
-            throw error
-        }
-        var program = glCreateProgram()
-        ledger.created(.program)
-        glAttachShader(program, vs)
-        glAttachShader(program, fs)
-        glLinkProgram(program)
-        ledger.delete(.shader, &vs) { _, name in glDeleteShader(name.pointee) }
-        ledger.delete(.shader, &fs) { _, name in glDeleteShader(name.pointee) }
-        var status: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
-        guard status == GL_TRUE else {
-            let log = infoLog(program, glGetProgramiv, glGetProgramInfoLog)
-            ledger.delete(.program, &program) { _, name in glDeleteProgram(name.pointee) }
-            throw GLError.programLink(files: [vertex.0, fragment.0], log: log)
-        }
-        return program
+        try link([(GL_VERTEX_SHADER, vertex.0, vertex.1), (GL_FRAGMENT_SHADER, fragment.0, fragment.1)], ledger: ledger)
     }
 
     /// Compiles a compute shader and links it alone (GLES 3.1); the shader is deleted once linked.
     static func link(compute: (String, String), ledger: GLObjectLedger) throws -> GLuint {
-        var cs = try compile(GL_COMPUTE_SHADER, file: compute.0, source: compute.1, ledger: ledger)
+        try link([(GL_COMPUTE_SHADER, compute.0, compute.1)], ledger: ledger)
+    }
+
+    /// Compiles each stage (a failure deletes the ones compiled before it) and links them into one program;
+    /// the shaders are deleted once linked, and a failed link names every stage's file.
+    private static func link(_ stages: [(type: Int32, file: String, source: String)], ledger: GLObjectLedger) throws -> GLuint {
+        var shaders: [GLuint] = []
+        func deleteShaders() {
+            for k in shaders.indices { ledger.delete(.shader, &shaders[k]) { _, name in glDeleteShader(name.pointee) } }
+        }
+        do {
+            for stage in stages { shaders.append(try compile(stage.type, file: stage.file, source: stage.source, ledger: ledger)) }
+        } catch {
+            deleteShaders()
+            throw error
+        }
         var program = glCreateProgram()
         ledger.created(.program)
-        glAttachShader(program, cs)
+        for shader in shaders { glAttachShader(program, shader) }
         glLinkProgram(program)
-        ledger.delete(.shader, &cs) { _, name in glDeleteShader(name.pointee) }
+        deleteShaders()
         var status: GLint = 0
         glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
         guard status == GL_TRUE else {
             let log = infoLog(program, glGetProgramiv, glGetProgramInfoLog)
             ledger.delete(.program, &program) { _, name in glDeleteProgram(name.pointee) }
-            throw GLError.programLink(files: [compute.0], log: log)
+            throw GLError.programLink(files: stages.map(\.file), log: log)
         }
         return program
     }

@@ -109,23 +109,7 @@ final class FramePipeline: @unchecked Sendable {
         guard let stream = outputs.stream, planes != nil else {
             throw SegueError.failed("frame \(index) came as YCbCr planes, which this output does not take")
         }
-        try lock.locked {
-            while written < submitted && failure == nil { lock.wait() }
-            if let failure { throw failure }
-        }
-        do {
-            try stream.write(stream.lend(planes: bytes))
-        } catch {
-            lock.locked { fail(error) }
-            throw error
-        }
-        lock.locked {
-            submitted += 1
-            nextToWrite += 1
-            written += 1
-            completeOne()
-            lock.broadcast()
-        }
+        try writeHere(stream.lend(planes: bytes), to: stream)
     }
 
     /// Whether frames may be handed over as lent bytes (`submit(lentPixels:index:)`): a raw RGBA stream of
@@ -138,19 +122,7 @@ final class FramePipeline: @unchecked Sendable {
         guard takesLentPixels, let stream = outputs.stream else {
             throw SegueError.failed("frame \(index) came as lent bytes, which this output does not take")
         }
-        if let failure = lock.locked({ failure }) { throw failure }
-        do {
-            try stream.write(.lent(prefix: [], bytes: bytes))
-        } catch {
-            lock.locked { fail(error) }
-            throw error
-        }
-        lock.locked {
-            submitted += 1
-            nextToWrite += 1
-            written += 1
-            completeOne()
-        }
+        try writeHere(.lent(prefix: [], bytes: bytes), to: stream)
     }
 
     /// Writes one frame to the stream on this thread (the direct path): frames are written in the order they
@@ -158,7 +130,18 @@ final class FramePipeline: @unchecked Sendable {
     private func write(_ frame: Pixmap) throws {
         guard let stream = outputs.stream else { return }
         if let failure = lock.locked({ failure }) { throw failure }
-        let payload = try stream.encode(frame, knownOpaque: outputs.opaque)
+        try writeHere(try stream.encode(frame, knownOpaque: outputs.opaque), to: stream)
+        lock.locked { recycle(frame) }
+    }
+
+    /// Writes `payload` to `stream` on this thread, as the next frame, once every frame submitted before it is
+    /// written (at once on the direct path, which has no writer thread); the first error is thrown here and
+    /// again by `finish`.
+    private func writeHere(_ payload: FramePayload, to stream: FrameStream) throws {
+        try lock.locked {
+            while written < submitted && failure == nil { lock.wait() }
+            if let failure { throw failure }
+        }
         do {
             try stream.write(payload)
         } catch {
@@ -170,7 +153,7 @@ final class FramePipeline: @unchecked Sendable {
             nextToWrite += 1
             written += 1
             completeOne()
-            recycle(frame)
+            lock.broadcast()
         }
     }
 

@@ -25,7 +25,9 @@ public struct NvidiaSMI: Sendable, Codable, Equatable {
 
     /// The fields asked for, in the order `Reading` holds them.
     public static let query = "pstate,clocks.sm,clocks.mem,clocks.max.sm,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,utilization.gpu"
-    public static let arguments = ["--query-gpu=\(query)", "--format=csv,noheader"]  // another program's arguments
+    /// nvidia-smi's options (its own words, not Segue's), each given to it as a long option `name=value`.
+    public static let options = [(name: "query-gpu", value: query), (name: "format", value: "csv,noheader")]
+    public static var arguments: [String] { options.map { "--\($0.name)=\($0.value)" } }
 
     /// One reading a GPU.
     public var readings: [Reading]
