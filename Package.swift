@@ -38,8 +38,8 @@ let package = Package(
         // against the Khronos headers from libegl-dev and libgles-dev.
         .target(name: "CEGL"),
 
-        // The built-in effects are files (Sources/SegueCore/Effects/*.json), embedded as the shaders are.
-        .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
+        // The built-in effects are files (Sources/SegueCore/Effects/Catalog/*.json), embedded as the shaders are.
+        .target(name: "SegueCore", resources: [.embedInCode("Effects/Catalog")]),
         .target(name: "SegueSamples", dependencies: ["SegueCore"]),
         .target(name: "SegueCPU", dependencies: ["SegueCore", "CSegueKernels"]),
         // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).

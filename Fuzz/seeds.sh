@@ -8,7 +8,7 @@ out="$1"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$out/image" "$out/storyboard" "$out/effect"
 # Every built-in effect file is an effect seed.
-cp "$root"/Sources/SegueCore/Effects/*.json "$out/effect/"
+cp "$root"/Sources/SegueCore/Effects/Catalog/*.json "$out/effect/"
 
 /usr/bin/env python3 - "$out/image" <<'PY'
 import struct, sys, zlib

@@ -1,4 +1,4 @@
-// DrawItem's per-pixel function (Sources/SegueCore/DrawItem.swift), written once for the GPU: included by the
+// DrawItem's per-pixel function (Sources/SegueCore/DrawList/DrawItem.swift), written once for the GPU: included by the
 // raster path's layer.frag and the compute path's composite.comp (ShaderSources.expand replaces the line
 // `#include "draw-item.glsl"` with this file; scripts/check-shaders.sh does the same). The CPU compositor's
 // LayerShader.swift computes the same thing; read them side by side.

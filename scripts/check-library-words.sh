@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that the library names no command-line flag: no string literal in the library's Swift sources
 # (Sources/Segue{Core,CPU,GLES,ImageIO,Render,Samples}) and no string in its effect files
-# (Sources/SegueCore/Effects/*.json) holds a `--word`. The library's messages say what is wrong in its own terms
+# (Sources/SegueCore/Effects/Catalog/*.json) holds a `--word`. The library's messages say what is wrong in its own terms
 # (the job's `overwrite`, the effect's option `edge`); only the command line (Sources/segue) says `--overwrite`.
 # Comments (`//`, `///`) may mention flags: only string literals count.
 # Usage: scripts/check-library-words.sh    (from anywhere; exit status 1, listing the lines, when any is found)
@@ -30,7 +30,7 @@ found=$(
         if (eof) { close ARGV; $block = 0 }
     '
     # The effect files: any string of theirs.
-    grep -nHE '"[^"]*--[a-z][^"]*"' Sources/SegueCore/Effects/*.json || true
+    grep -nHE '"[^"]*--[a-z][^"]*"' Sources/SegueCore/Effects/Catalog/*.json || true
 )
 if [ -n "$found" ]; then
     echo "check-library-words.sh: the library names command-line flags (say it in the library's terms; the command line adds its flags):" >&2

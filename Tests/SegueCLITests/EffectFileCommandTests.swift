@@ -7,10 +7,10 @@ import SegueCore
 /// storyboard's `"effect:FILE.json"`; a bad file is one clear message per problem and status 2, one that cannot be
 /// read one line and status 1.
 @Suite struct EffectFileCommandTests {
-    /// `Sources/SegueCore/Effects/door.json` renamed: what a user copies to start their own.
+    /// `Sources/SegueCore/Effects/Catalog/door.json` renamed: what a user copies to start their own.
     func doorCopy(in dir: URL, name: String = "my-door", edit: (String) -> String = { $0 }) throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/SegueCore/Effects/door.json")
+            .deletingLastPathComponent().appendingPathComponent("Sources/SegueCore/Effects/Catalog/door.json")
         let text = try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "\"name\": \"door\"", with: "\"name\": \"\(name)\"")
         return try write(edit(text), "\(name).json", in: dir)
     }

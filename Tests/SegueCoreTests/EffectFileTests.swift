@@ -159,8 +159,8 @@ import Testing
             Issue.record("a file with cycles was read")
         } catch {
             #expect(error.problems == [
-                StoryboardProblem("$.let.a", "named values in a cycle, each using the next: a -> b -> c -> a"),
-                StoryboardProblem("$.let.self", "named values in a cycle, each using the next: self -> self"),
+                JSONProblem("$.let.a", "named values in a cycle, each using the next: a -> b -> c -> a"),
+                JSONProblem("$.let.self", "named values in a cycle, each using the next: self -> self"),
             ])
         }
         // 256 values each using every one (65,536 uses): each named in one cycle at most, in a moment.
@@ -192,8 +192,8 @@ import Testing
             Issue.record("a file with a key given twice was read")
         } catch {
             #expect(error.problems == [
-                StoryboardProblem("$.layers[1].opacity", "the key 'opacity' is given twice in one object"),
-                StoryboardProblem("$.layers", "the key 'layers' is given twice in one object"),
+                JSONProblem("$.layers[1].opacity", "the key 'opacity' is given twice in one object"),
+                JSONProblem("$.layers", "the key 'layers' is given twice in one object"),
             ])
         }
         // JSON may come as UTF-16 or UTF-32 (JSONSerialization reads them): its keys are compared as read.
@@ -288,7 +288,7 @@ import Testing
     /// The built-in list names every file in the folder, and each reads.
     @Test func everyEffectFileIsListed() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/SegueCore/Effects")
+            .deletingLastPathComponent().appendingPathComponent("Sources/SegueCore/Effects/Catalog")
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(onDisk == EffectCatalog.fileNames.sorted())
         for effect in EffectCatalog.builtIn { #expect("\(effect.name).json" == EffectCatalog.fileNames[EffectCatalog.builtIn.firstIndex(of: effect)!]) }

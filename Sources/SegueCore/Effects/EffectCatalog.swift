@@ -1,6 +1,6 @@
 import Foundation
 
-/// The built-in effects: the files in `Sources/SegueCore/Effects/`, built into the binary by SwiftPM
+/// The built-in effects: the files in `Sources/SegueCore/Effects/Catalog/`, built into the binary by SwiftPM
 /// (`.embedInCode`, as the shaders are) and read like any user's file when first used. SwiftPM cannot list
 /// them, so each is named once here; a test checks that the list matches the folder.
 public enum EffectCatalog {

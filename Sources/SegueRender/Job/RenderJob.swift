@@ -73,7 +73,7 @@ public struct RenderJob: Sendable {
     /// whose first problem is reported as it is.
     public var storyboardFile: String?
     /// Problems found while reading the storyboard file (`Storyboard.parse`), reported with the rest.
-    public var parseProblems: [StoryboardProblem] = []
+    public var parseProblems: [JSONProblem] = []
     /// The JSON path of each step, for problems (`Storyboard.Parsed.stepPaths`).
     public var stepPaths: [String]?
 
@@ -466,7 +466,7 @@ public struct RenderJob: Sendable {
             }
             return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
         }
-        let screenProblems = loaded.problems.map { StoryboardProblem("$.screens.\($0.name)", $0.error.message) }
+        let screenProblems = loaded.problems.map { JSONProblem("$.screens.\($0.name)", $0.error.message) }
         let problems = parseProblems + screenProblems + storyboard.problems(frame: frame, stepPaths: stepPaths)
         if !problems.isEmpty {
             // Unreadable images alone are a failure; anything the file itself says wrong is a usage error.

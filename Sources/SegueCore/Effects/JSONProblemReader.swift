@@ -4,12 +4,12 @@ import Foundation
 /// (`$.timeline[2].duration`) rather than thrown at the first, so one run names every problem; the document's
 /// root object; keys that are not known; and paths that stay readable for any key.
 protocol JSONProblemReader {
-    var problems: [StoryboardProblem] { get set }
+    var problems: [JSONProblem] { get set }
 }
 
 extension JSONProblemReader {
     mutating func problem(_ path: String, _ message: String) {
-        problems.append(StoryboardProblem(path, message))
+        problems.append(JSONProblem(path, message))
     }
 
     /// The root object of `data`; nil, with a problem at `$`, when it is not JSON or not an object (`expected`

@@ -4,7 +4,7 @@ import Foundation
 public struct EffectFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as the user named it (or the built-in's name).
     public var file: String
-    public var problems: [StoryboardProblem]
+    public var problems: [JSONProblem]
 
     public var description: String { problems.map { "\(file): \($0)" }.joined(separator: "\n") }
 }
@@ -128,7 +128,7 @@ extension EffectDefinition {
 
 /// Reads the JSON of an effect file, collecting every problem at its JSON path.
 private struct EffectFileReader: JSONProblemReader {
-    var problems: [StoryboardProblem] = []
+    var problems: [JSONProblem] = []
     /// Names an option may not take: the program reading the file keeps them for itself.
     var reservedOptionNames: Set<String> = []
 

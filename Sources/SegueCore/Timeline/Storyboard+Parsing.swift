@@ -1,23 +1,10 @@
 import Foundation
 
-/// One problem in a storyboard file, at its JSON path: `$.timeline[1].options.center: expected [x, y]`.
-public struct StoryboardProblem: Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-
-    public init(_ path: String, _ message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { "\(path): \(message)" }
-}
-
 /// Every problem found in a storyboard, reported together before anything renders.
 public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var problems: [StoryboardProblem]
+    public var problems: [JSONProblem]
 
-    public init(_ problems: [StoryboardProblem]) { self.problems = problems }
+    public init(_ problems: [JSONProblem]) { self.problems = problems }
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
@@ -59,14 +46,14 @@ extension Storyboard {
     /// path of each step kept.
     public struct Parsed: Sendable {
         public var storyboard: Storyboard
-        public var problems: [StoryboardProblem]
+        public var problems: [JSONProblem]
         public var stepPaths: [String]
     }
 
     /// Problems of the transitions on a frame of `frame` points (`Transition.validate(frame:)` for each step),
     /// each at its step's path (an option's, when the error names an option the step sets).
-    public func problems(frame: Size, stepPaths: [String]? = nil) -> [StoryboardProblem] {
-        var problems: [StoryboardProblem] = []
+    public func problems(frame: Size, stepPaths: [String]? = nil) -> [JSONProblem] {
+        var problems: [JSONProblem] = []
         for (i, step) in timeline.enumerated() {
             let transition: Transition
             switch step {
@@ -81,11 +68,11 @@ extension Storyboard {
                 var option = ""
                 if let error = error as? SegueError, case let .invalidOption(_, name, _) = error.kind { option = name }
                 if transition.options.setNames.contains(option) {
-                    problems.append(StoryboardProblem("\(path).options.\(option)", message))
+                    problems.append(JSONProblem("\(path).options.\(option)", message))
                 } else if option == "duration" {
-                    problems.append(StoryboardProblem("\(path).duration", message))
+                    problems.append(JSONProblem("\(path).duration", message))
                 } else {
-                    problems.append(StoryboardProblem(path, message))
+                    problems.append(JSONProblem(path, message))
                 }
             }
         }
@@ -100,7 +87,7 @@ private struct Parser: JSONProblemReader {
     let loadShader: (String) throws -> ShaderTransition
     let loadImage: (String) throws -> Pixmap
     let loadEffect: (String) throws -> Effect
-    var problems: [StoryboardProblem] = []
+    var problems: [JSONProblem] = []
     /// The JSON path of each kept step (steps with problems are dropped, so indices shift).
     var stepPaths: [String] = []
 
