@@ -42,30 +42,37 @@ docs:
 # a PNG, frames to a directory, a frame in memory, an effect file, a storyboard from a string, and catches a
 # missing input by its error case and a cancelled task's interruption; its PNG must equal the command line's.
 VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",$$/\1/p' Sources/segue/Segue.swift)
-example: build
+example: deps
+	$(SWIFT) build $(TESTED) --product segue
 	rm -rf .build/tagged .build/example examples/library/.build examples/library/Package.resolved
 	git clone -q . .build/tagged/segue
 	git -C .build/tagged/segue tag $(VERSION)
 	cd examples/library && $(SWIFT) build
 	examples/library/.build/debug/segue-library-example .build/example
-	.build/debug/segue render door --from sample:home --to sample:detail --progress 0.5 --backend cpu --quiet --out .build/example-cli.png
+	$(SEGUE_TESTED) render door --from sample:home --to sample:detail --progress 0.5 --backend cpu --quiet --out .build/example-cli.png
 	cmp .build/example/door-half.png .build/example-cli.png && echo "example: the library's PNG equals segue render's"
 
-# Unit, golden, GLES-against-CPU and command-line tests, then every shader through glslangValidator, then no
-# command-line flag in the library's strings (scripts/check-library-words.sh).
+# The whole suite (unit, golden, GLES-against-CPU, hostile-input, fault and command-line tests) against one
+# optimised build, the code users run (-c release, with -enable-testing for the tests' @testable imports; the
+# command-line tests run the release `segue` beside the test bundle), in its own build tree; then every shader
+# through glslangValidator, no command-line flag in the library's strings, and the rooms of
+# docs/architecture.md (scripts/check-rooms.sh).
+TESTED := -c release -Xswiftc -enable-testing --scratch-path .build-release
+SEGUE_TESTED := .build-release/release/segue
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build $(TESTED) --build-tests
+	$(SWIFT) test $(TESTED) --skip-build
 	scripts/check-shaders.sh
 	scripts/check-library-words.sh
+	scripts/check-rooms.sh
 
 # A real single-node Slurm (installed if missing) renders a storyboard as a 4-task job array; the frames must
 # equal a single-process run byte for byte; then as 4 chunks of an .mp4, joined by the last task, which must
 # have the single run's frame count and duration and every frame's PSNR within 0.5 dB of it
 # (scripts/test-slurm.sh; needs root or sudo, about 15 s).
 test-slurm: deps
-	$(SWIFT) build --product segue
-	scripts/test-slurm.sh .build/debug/segue
+	$(SWIFT) build $(TESTED) --product segue
+	scripts/test-slurm.sh $(SEGUE_TESTED)
 
 # glslangValidator over Shaders/ (SwiftPM embeds those files into SegueGLES at build time).
 check-shaders: deps
@@ -100,26 +107,26 @@ bench-quick: bench-deps .build/bench/pixman_peer dist
 		--segue .build/bench/dist/segue-$(VERSION)-linux-$$(uname -m)/bin/segue --out .build/bench/quick.json
 	/usr/bin/python3 bench/report.py .build/bench/quick.json
 
-# The bad-input, limit, fault, output-directory and effect-file suites against a release build, what users run, in its own
-# build tree (the tests' @testable imports need -enable-testing there).
+# The bad-input, limit, fault, output-directory and effect-file suites alone, from the build `make test` runs
+# (which runs them with the rest): a quicker check after changing one of those paths.
 RELEASE_SUITES := DoctorCommandTests|HostileValues|ShadowTests|MissingGLESLibraryTests|HostileInputTests|LimitTests|FaultTests|ClipFaultTests|OutputDirectoryTests|EffectFileCommandTests|FastPathTests|OutputPathCommandTests|FFmpegArgumentsCommandTests|MessageCommandTests|VideoEncoderFaultTests|ChunkCommandTests|EdgeCommandTests|EdgeVideoCommandTests|SchedulerArrayCommandTests|HostileAPITests|VideoEdgeTests|MessageWordsTests|CalibrationTests
 test-release: deps
-	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-release
-	$(SWIFT) test -c release --skip-build --scratch-path .build-release --filter '$(RELEASE_SUITES)'
+	$(SWIFT) build $(TESTED) --build-tests
+	$(SWIFT) test $(TESTED) --skip-build --filter '$(RELEASE_SUITES)'
 
-# The whole test suite under AddressSanitizer, then ThreadSanitizer, each in its own build tree (the segue
-# binary the command-line tests run is instrumented too). Optimised builds (-c release, with -enable-testing
-# for the tests' @testable imports): the sanitizers check the code that ships, and the suite runs in about half
-# the time a debug build takes under them. Leak checking is off: the Swift runtime, Foundation and Mesa leave
-# allocations at exit that LeakSanitizer reports; growth is measured by `make soak` instead.
-# DoctorCommandTests is skipped here: it runs the whole doctor three times (30 s plain, many minutes
-# instrumented), and what it draws and compares is the GLES and CPU suites' work, which run here.
+# The in-process suites under AddressSanitizer, then ThreadSanitizer, each in its own build tree: optimised
+# builds (-c release, with -enable-testing), so the sanitizers check the code that ships. The command-line
+# suites (SegueCLITests), which spawn the `segue` binary and wait on it, run once, in `make test`, against the
+# release build; here each sanitizer sees the library, backends and pipeline in the test process itself.
+# Leak checking is off: the Swift runtime, Foundation and Mesa leave allocations at exit that LeakSanitizer
+# reports; growth is measured by `make soak` instead.
 SANITIZED := -c release -Xswiftc -enable-testing
+IN_PROCESS := --skip 'SegueCLITests\.'
 test-sanitizers: deps
 	$(SWIFT) build $(SANITIZED) --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test -c release --skip-build --sanitize=address --scratch-path .build-asan --skip DoctorCommandTests
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test -c release --skip-build --sanitize=address --scratch-path .build-asan $(IN_PROCESS)
 	$(SWIFT) build $(SANITIZED) --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test -c release --skip-build --sanitize=thread --scratch-path .build-tsan --skip DoctorCommandTests
+	$(SWIFT) test -c release --skip-build --sanitize=thread --scratch-path .build-tsan $(IN_PROCESS)
 
 # 10,000 frames at 1920x1080 on the CPU then on GLES in one process, every effect in turn: resident memory
 # after frame 100 must grow less than 5% by the end, and GL object counts stay flat (Tools/Soak; ~5 min).
@@ -155,4 +162,4 @@ test-dist: dist
 	scripts/test-dist.sh dist
 
 clean:
-	rm -rf .build segue-demo Fuzz/.build dist
+	rm -rf .build .build-release .build-asan .build-tsan segue-demo Fuzz/.build dist

@@ -17,6 +17,8 @@ let package = Package(
         // The modules under it, for a program that wants only part: the job layer, and the core, backends, image
         // I/O and samples under it.
         .library(name: "SegueRender", targets: ["SegueRender"]),
+        // The machine check `segue doctor` runs: every backend against the CPU, timings, the GPU's link.
+        .library(name: "SegueDoctor", targets: ["SegueDoctor"]),
         .library(name: "SegueCore", targets: ["SegueCore"]),
         .library(name: "SegueCPU", targets: ["SegueCPU"]),
         .library(name: "SegueGLES", targets: ["SegueGLES"]),
@@ -38,8 +40,10 @@ let package = Package(
         // against the Khronos headers from libegl-dev and libgles-dev.
         .target(name: "CEGL"),
 
-        // The built-in effects are files (Sources/SegueCore/Effects/Catalog/*.json), embedded as the shaders are.
-        .target(name: "SegueCore", resources: [.embedInCode("Effects/Catalog")]),
+        // The built-in effects are files (Sources/SegueCore/Effects/Catalog/*.json), embedded as the shaders are;
+        // so are the shipped custom transitions (Shaders/transitions/*.glsl, through the link
+        // Sources/SegueCore/CustomShaders/Transitions): content of the core, which any backend that runs GLSL draws.
+        .target(name: "SegueCore", resources: [.embedInCode("Effects/Catalog"), .embedInCode("CustomShaders/Transitions")]),
         .target(name: "SegueSamples", dependencies: ["SegueCore"]),
         .target(name: "SegueCPU", dependencies: ["SegueCore", "CSegueKernels"]),
         // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).
@@ -47,16 +51,20 @@ let package = Package(
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CSegueKernels"]),
         // The GLSL files live in the top-level Shaders/; Sources/SegueGLES/Shaders is a link to them, because SwiftPM
         // takes a target's resources from inside its folder.
-        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL"], resources: [.embedInCode("Shaders")]),
+        .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL"], exclude: ["Shaders/transitions"], resources: [.embedInCode("Shaders")]),
         // Inputs, the frame schedule, the frame pipeline, sinks, backend choice, resume and shards.
+        // Only Backends/Backend.swift, which makes renderers, imports SegueGLES (scripts/check-rooms.sh).
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "CSegueKernels"]),
+        // The machine check: a client of the backends (as the command line is), so the GLES internals it
+        // reports (paths, read-back, driver messages) stay out of the job layer.
+        .target(name: "SegueDoctor", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueSamples", "SegueRender"]),
         .target(name: "Segue", dependencies: ["SegueCore", "SegueRender", "SegueSamples"]),
         // Signal handlers installed before main runs (a C constructor), for the command line only.
         .target(name: "CSegueStartup"),
         .executableTarget(
             name: "segue",
             dependencies: [
-                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueBench",
+                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueDoctor", "SegueBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -88,7 +96,7 @@ let package = Package(
             exclude: ["Goldens"]),
         // Runs the `segue` binary: declared so that building the tests builds it (found beside the test bundle).
         .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueCore", "SegueImageIO", "SegueTestSupport"]),
-        .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueGLES", "SegueRender", "SegueImageIO", "SegueTestSupport"]),
+        .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueGLES", "SegueRender", "SegueDoctor", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

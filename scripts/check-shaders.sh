@@ -4,8 +4,26 @@
 # switches LayerVariant.swift compiles it with), and every shipped custom transition in transitions/ wrapped
 # as the renderer wraps it (transition.frag or transition100.frag, #line 1, the file).
 # Usage: scripts/check-shaders.sh    (from anywhere; exit status non-zero when any shader fails)
+#        scripts/check-shaders.sh --count-variants    (prints how many layer.frag variants it checks)
 set -euo pipefail
 cd "$(dirname "$0")/../Shaders"
+# The variants, as LayerVariant.swift makes them: SOURCE, MASK (0 for none, then each mask kind's number
+# there), OVERLAY, PERSPECTIVE, BLIT; a blit ignores the other switches, so it is one variant.
+masks=$(sed -n '/switch item.mask/,/^        }/p' ../Sources/SegueGLES/LayerVariant.swift | grep -oE 'mask = .*' | grep -oE '[0-9]+' | sort -un)
+variants=()
+for blit in 0 1; do
+for source in 0 1; do
+    for mask in $masks; do
+        for overlay in 0 1; do
+            for perspective in 0 1; do
+                if [ $blit -eq 1 ] && [ "$source$mask$overlay$perspective" != "1000" ]; then continue; fi
+                variants+=("$source $mask $overlay $perspective $blit")
+            done
+        done
+    done
+done
+done
+if [ "${1:-}" = --count-variants ]; then echo ${#variants[@]}; exit 0; fi
 shopt -s nullglob
 status=0
 files=(*.vert *.frag *.comp)
@@ -35,30 +53,21 @@ for f in "${files[@]}"; do
         status=1
     fi
 done
-# The variants, built as the renderer builds them: the #defines right after the #version line.
+# Each variant, built as the renderer builds it: the #defines right after the #version line.
 count=0
-for blit in 0 1; do
-for source in 0 1; do
-    for mask in 0 1 2 3 4 5 6; do
-        for overlay in 0 1; do
-            for perspective in 0 1; do
-                # A blit ignores the other switches: check it once.
-                if [ $blit -eq 1 ] && [ "$source$mask$overlay$perspective" != "1000" ]; then continue; fi
-                variant="$scratch/layer.frag"
-                expand layer.frag "$(printf '#define SOURCE %s\n#define MASK %s\n#define OVERLAY %s\n#define PERSPECTIVE %s\n#define BLIT %s\n' \
-                      "$source" "$mask" "$overlay" "$perspective" "$blit")
+for v in "${variants[@]}"; do
+    read -r source mask overlay perspective blit <<< "$v"
+    variant="$scratch/layer.frag"
+    expand layer.frag "$(printf '#define SOURCE %s\n#define MASK %s\n#define OVERLAY %s\n#define PERSPECTIVE %s\n#define BLIT %s\n' \
+          "$source" "$mask" "$overlay" "$perspective" "$blit")
 " > "$variant"
-                name="layer.frag (SOURCE $source, MASK $mask, OVERLAY $overlay, PERSPECTIVE $perspective, BLIT $blit)"
-                if ! glslangValidator "$variant" >/dev/null; then
-                    glslangValidator "$variant" >&2 || true
-                    echo "FAIL $name" >&2
-                    status=1
-                fi
-                count=$((count + 1))
-            done
-        done
-    done
-done
+    name="layer.frag (SOURCE $source, MASK $mask, OVERLAY $overlay, PERSPECTIVE $perspective, BLIT $blit)"
+    if ! glslangValidator "$variant" >/dev/null; then
+        glslangValidator "$variant" >&2 || true
+        echo "FAIL $name" >&2
+        status=1
+    fi
+    count=$((count + 1))
 done
 [ $status -eq 0 ] && echo "ok   layer.frag: all $count variants"
 # The compute compositor's outputs (ComputeCompositor.Output): RGBA words, an image, 4:2:0 and 4:4:4 planes.

@@ -6,13 +6,13 @@
 # run's frame count and duration, and every frame a PSNR against the PNG frames at least the single run's
 # minus 0.5 dB (the frames on both sides of each chunk boundary are printed).
 #
-# Usage: scripts/test-slurm.sh [path/to/segue]   (default .build/debug/segue; needs root or sudo)
+# Usage: scripts/test-slurm.sh [path/to/segue]   (default .build-release/release/segue, what make test builds; needs root or sudo)
 # Installs Debian's slurm-wlm and munge if missing; munged runs as the munge user with a generated
 # /etc/munge/munge.key (kept if there is one); slurmctld and slurmd run as root with their config, state and
 # logs in a temporary directory, on ports 16817/16818, and are stopped at the end.
 set -euo pipefail
 
-segue=$(realpath "${1:-.build/debug/segue}")
+segue=$(realpath "${1:-.build-release/release/segue}")
 [ -x "$segue" ] || { echo "test-slurm: no segue binary at $segue (run 'swift build' first)" >&2; exit 1; }
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"

@@ -1,3 +1,4 @@
+import SegueCore
 import CEGL
 
 /// Why the GLES renderer could not get an EGL display or context. Each case prints as one line that names
@@ -54,5 +55,13 @@ public enum EGLError: Error, Equatable, CustomStringConvertible {
         case EGL_BAD_DEVICE_EXT: return "EGL_BAD_DEVICE_EXT"
         default: return "EGL error 0x" + String(UInt32(bitPattern: code), radix: 16, uppercase: true)
         }
+    }
+}
+
+extension EGLError: SegueErrorConvertible {
+    /// A GPU failure naming the EGL call.
+    public var segueError: SegueError {
+        if case let .call(call, _) = self { return SegueError(.gpu(call: call), description) }
+        return SegueError(.gpu(call: "eglGetDisplay"), description)
     }
 }

@@ -1,3 +1,4 @@
+import SegueCore
 import CEGL
 
 /// A failure of the GLES renderer once it has a context. Each case prints as one line naming the failing
@@ -66,5 +67,21 @@ extension String {
         while let c = s.first, c.isWhitespace || c == "\0" { s = s.dropFirst() }
         while let c = s.last, c.isWhitespace || c == "\0" { s = s.dropLast() }
         return String(s)
+    }
+}
+
+extension GLError: SegueErrorConvertible {
+    /// A GPU failure naming the GL call, a shader the compiler rejected, or a limit of the context.
+    public var segueError: SegueError {
+        let kind: SegueError.Kind
+        switch self {
+        case let .call(call, _): kind = .gpu(call: call)
+        case let .shaderCompile(file, _), let .transitionCompile(file, _): kind = .invalidShader(path: file)
+        case .programLink: kind = .gpu(call: "glLinkProgram")
+        case let .limitExceeded(what, _, _): kind = .resourceLimit(name: what)
+        case .framebufferIncomplete: kind = .gpu(call: "glCheckFramebufferStatus")
+        case .invalidInput: kind = .failed
+        }
+        return SegueError(kind, description)
     }
 }

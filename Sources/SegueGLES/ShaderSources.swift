@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 
 /// The GLSL ES sources in the top-level `Shaders/`, built into the binary by SwiftPM: the target embeds that
 /// folder (through the link `Sources/SegueGLES/Shaders`, as SwiftPM takes resources from inside a target) with
@@ -21,15 +22,9 @@ public enum ShaderSources {
         ("ycbcr-planes.frag", text(PackageResources.ycbcr_planes_frag)),
     ]
 
-    /// The shipped custom transitions (gl-transitions interface): each file in `Shaders/transitions/` and its
-    /// text, in name order.
-    public static let transitions: [(name: String, text: String)] = [
-        ("dissolve-noise.glsl", text(PackageResources.dissolve_noise_glsl)),
-        ("pixelate.glsl", text(PackageResources.pixelate_glsl)),
-        ("radial-sweep.glsl", text(PackageResources.radial_sweep_glsl)),
-        ("ripple.glsl", text(PackageResources.ripple_glsl)),
-        ("wipe-diagonal.glsl", text(PackageResources.wipe_diagonal_glsl)),
-    ]
+    /// The shipped custom transitions (`ShippedTransitions.files`, which the core embeds from
+    /// `Shaders/transitions/`).
+    public static var transitions: [(name: String, text: String)] { ShippedTransitions.files }
 
     /// The text of shader file `name` (`layer.frag`) as it is compiled, or nil: each line
     /// `#include "FILE"` replaced by that file's text (`draw-item.glsl`, the per-pixel function that the raster

@@ -1,3 +1,4 @@
+import SegueCore
 /// Everything that can go wrong reading, decoding, encoding or writing an image.
 ///
 /// Each case renders as one line that names the file and says what is wrong, ready to print as is.
@@ -46,5 +47,20 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .unwritable(path, reason):
             return "cannot write '\(path)': \(reason)"
         }
+    }
+}
+
+extension ImageIOError: SegueErrorConvertible {
+    /// An unreadable input, the pixel limit, or a failure to write.
+    public var segueError: SegueError {
+        let kind: SegueError.Kind
+        switch self {
+        case let .unreadable(path, _), let .tooLarge(path, _), let .empty(path), let .unknownFormat(path),
+             let .corruptPNG(path, _), let .corruptJPEG(path, _), let .invalidSize(path, _, _):
+            kind = .inputUnreadable(path: path)
+        case .tooManyPixels: kind = .resourceLimit(name: "maxPixels")
+        case .encodingFailed, .unwritable: kind = .failed
+        }
+        return SegueError(kind, description)
     }
 }

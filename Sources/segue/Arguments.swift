@@ -37,7 +37,7 @@ extension Direction: ExpressibleByArgument {
 
 extension EGLPlatform: ExpressibleByArgument {}
 
-extension EGLTarget: ExpressibleByArgument {
+extension BackendChoice.GLESTarget: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
 

@@ -4,6 +4,7 @@ import SegueCore
 import SegueGLES
 import SegueImageIO
 import SegueRender
+import SegueDoctor
 
 /// `segue doctor`: whether this machine draws right, and how fast, before a long job.
 struct DoctorCommand: ParsableCommand {
@@ -38,7 +39,7 @@ struct DoctorCommand: ParsableCommand {
     var backend: String?
 
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Check only this EGL platform (and device): gbm, device, device:1, surfaceless, or a DRM node.", valueName: "name"))
-    var eglPlatform: EGLTarget?
+    var eglPlatform: BackendChoice.GLESTarget?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
     var threads: Int?

@@ -20,7 +20,7 @@ struct JobOptions: ParsableArguments {
     var backend: String = "auto"
 
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order), optionally one of its devices: device:1 (an index, as segue info lists them), gbm:/dev/dri/renderD129, or a DRM node alone.", valueName: "name"))
-    var eglPlatform: EGLTarget?
+    var eglPlatform: BackendChoice.GLESTarget?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Threads for the CPU compositor (all cores by default).", valueName: "n"))
     var threads: Int?
@@ -107,8 +107,7 @@ struct JobOptions: ParsableArguments {
     func configure(_ job: inout RenderJob) throws {
         job.chunk = try chunk()
         job.backend = BackendChoice(rawValue: backend)!
-        job.eglPlatform = eglPlatform?.platform
-        job.eglDevice = eglPlatform?.device
+        job.glesTarget = eglPlatform
         job.threads = threads
         job.pngLevel = pngLevel
         job.maxPixels = maxPixels

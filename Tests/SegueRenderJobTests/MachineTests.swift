@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 @testable import SegueRender
+@testable import SegueDoctor
 import SegueTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import SegueGLES
+import SegueCore
 import Testing
 
 /// The shaders built into the binary (`Shaders/`, embedded by SwiftPM's `.embedInCode`) are

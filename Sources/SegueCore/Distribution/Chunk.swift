@@ -58,3 +58,17 @@ public struct Chunk: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension Chunk.Problem: SegueErrorConvertible {
+    /// The job's `chunk` option, malformed or out of range.
+    public var segueError: SegueError {
+        let value: String
+        switch self {
+        case let .malformed(text): value = text
+        case let .countOutOfRange(n): value = "\(n)"
+        case let .indexOutOfRange(i, n): value = "\(i)/\(n)"
+        case let .moreChunksThanFrames(n, _): value = "\(n)"
+        }
+        return SegueError(.invalidOption(effect: nil, option: "chunk", value: value), description)
+    }
+}

@@ -112,3 +112,18 @@ public struct Scheduler: Sendable, Equatable, CustomStringConvertible {
 private extension String {
     func trimmingPrefix(while predicate: (Character) -> Bool) -> Substring { drop(while: predicate) }
 }
+
+extension Scheduler.Problem: SegueErrorConvertible {
+    /// The scheduler's variable that is malformed or out of range, as the option.
+    public var segueError: SegueError {
+        let option: String, value: String
+        switch self {
+        case let .notAnInteger(variable, text): (option, value) = (variable, text)
+        case let .countMissing(s): (option, value) = (s.countVariable, "")
+        case let .countOutOfRange(variable, count): (option, value) = (variable, "\(count)")
+        case let .indexOutOfRange(s, index, _): (option, value) = (s.indexVariable, "\(index)")
+        case let .unevenIds(s, id, _, _, _, _): (option, value) = (s.indexVariable, "\(id)")
+        }
+        return SegueError(.invalidOption(effect: nil, option: option, value: value), description)
+    }
+}

@@ -12,6 +12,9 @@ public protocol Renderer: AnyObject {
     var name: String { get }
     /// One line on what it runs on (for `segue info` and reports).
     var details: String { get }
+    /// The device it draws on, as its driver names it (`llvmpipe (LLVM 15.0.6, 256 bits); OpenGL ES 3.2 Mesa
+    /// 22.3.6`; `cpu` for the CPU compositor): what a measurement of this renderer is kept under.
+    var device: String { get }
     /// What it can do beyond drawing draw lists.
     var capabilities: RendererCapabilities { get }
     /// Objects it holds in a driver (GL textures, buffers, programs...), for checks that nothing leaks; 0 for
@@ -62,6 +65,19 @@ public struct RendererCapabilities: OptionSet, Sendable {
     /// Lends each frame's bytes where it read them back (`drawFrames(count:frame:lend:)`): no copy out of its
     /// read-back buffer.
     public static let lendsFrames = RendererCapabilities(rawValue: 1 << 3)
+    /// Draws on a software rasterizer that shares the CPU's cores (Mesa's llvmpipe), not on a GPU of its own.
+    public static let softwareRasterizer = RendererCapabilities(rawValue: 1 << 4)
+}
+
+/// A renderer that draws draw lists by one of several paths giving the same pixels (GLES: `raster`, the
+/// default, and `compute`), so that a calibration can time each and a job use the faster.
+public protocol MultiPathRenderer: Renderer {
+    /// The paths it can draw by here, the default first.
+    var paths: [String] { get }
+    /// The path it draws by now.
+    var currentPath: String { get }
+    /// Draws by `path` from now on; one not in `paths` throws.
+    func use(path: String) throws
 }
 
 /// A custom transition compiled by one renderer, with the value of each of its parameters.
@@ -99,6 +115,7 @@ public enum RenderFrame {
 
 extension Renderer {
     public var capabilities: RendererCapabilities { [] }
+    public var device: String { name }
     public var liveObjects: Int { 0 }
 
     public func prepareShader(_ transition: ShaderTransition, values: [String: ShaderValue]) throws -> any PreparedShader {

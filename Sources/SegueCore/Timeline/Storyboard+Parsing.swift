@@ -500,3 +500,10 @@ private struct Parser: JSONProblemReader {
         return blur
     }
 }
+
+extension StoryboardError: SegueErrorConvertible {
+    /// Each problem a line of invalid input.
+    public var segueError: SegueError {
+        return SegueError(.invalidInput(path: nil), lines: problems.map(\.description))
+    }
+}

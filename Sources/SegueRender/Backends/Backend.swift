@@ -15,6 +15,10 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// GLES, each frame one compute dispatch (`composite.comp`, OpenGL ES 3.1).
     case glesCompute = "gles-compute"
 
+    /// The frames a GLES renderer holds in its read-back buffers at once (`GLESRenderer.readbackBuffers`), for a
+    /// job's memory estimate.
+    static var glesReadbackBuffers: Int { GLESRenderer.readbackBuffers }
+
     /// Whether this choice draws with GLES only.
     public var isGLES: Bool { self == .gles || self == .glesRaster || self == .glesCompute }
 
@@ -35,17 +39,18 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// `gles-raster` and `gles-compute` force one. A GLES choice, or a forced `platform`, with no usable EGL is
     /// a failure. A job that plays custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then
     /// `.unsupported(backend: "cpu")`.
-    public func makeRenderer(platform: EGLPlatform? = nil, device: EGLDeviceChoice? = nil, threads: Int? = nil, needsShaders: String? = nil,
+    public func makeRenderer(on target: GLESTarget? = nil, threads: Int? = nil, needsShaders: String? = nil,
                              frameSize: (width: Int, height: Int)? = nil, planes: Bool = false,
                              calibrationFile: URL? = Calibration.cacheFile(),
                              note: (String) -> Void = { _ in }) throws -> any Renderer {
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        let platform = target?.egl.platform, device = target?.egl.device
         if let shaders = needsShaders {
             if self == .cpu {
                 throw SegueError(.unsupported(backend: "cpu"), "\(shaders) needs the GLES backend (auto or gles): the CPU compositor does not run GLSL")
             }
             do {
-                return try on(Self.tuned(try GLESRenderer(platform: platform, device: device)))
+                return try on(try GLESRenderer(platform: platform, device: device).tuneForDevice())
             } catch {
                 throw SegueError(SegueError.from(error).kind, "\(shaders) needs the GLES backend, which is unavailable: \(error)")
             }
@@ -66,7 +71,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                     return CPUCompositor(threads: threads ?? cores)
                 }
                 if decision.backend == .cpu { return CPUCompositor(threads: threads ?? cores) }
-                let tuned = try decision.backend.on(Self.tuned(gles))
+                let tuned = try decision.backend.on(gles.tuneForDevice())
                 tuned.convertsPlanesOnGPU = decision.planesOnGPU
                 return tuned
             }
@@ -74,9 +79,9 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                 $0.machine == Calibration.machine(gles, cores: cores) && $0.sizeClass == sizeClass
             }), let compute = cached.figures.rgba[BackendChoice.glesCompute.rawValue],
                let raster = cached.figures.rgba[BackendChoice.glesRaster.rawValue], compute < raster {
-                return try BackendChoice.glesCompute.on(Self.tuned(gles))
+                return try BackendChoice.glesCompute.on(gles.tuneForDevice())
             }
-            return try on(Self.tuned(gles))
+            return try on(gles.tuneForDevice())
         } catch {
             if isGLES || platform != nil || device != nil {
                 throw SegueError(SegueError.from(error).kind, "the GLES backend is unavailable: \(error)")
@@ -96,28 +101,6 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             }
         }
         return gles
-    }
-
-    /// `gles` set for the device it runs on: on a software rasterizer motion blur's samples are each read back
-    /// and summed on the CPU, since a float pass over the frame costs llvmpipe more than a read-back and a sum
-    /// (page-flip per sample on a quiet 2-core machine: 28.7 ms against 24.1 ms at 1920x1080, 104 against 87 ms
-    /// at 4K); on hardware they are summed on the GPU. Likewise video frames' YCbCr planes are converted by the
-    /// C kernel, not on the GPU (circle-spread at 1920x1080 on llvmpipe, 2 cores: draw + readback 50 ms a frame
-    /// as RGBA, 137 ms as 4:2:0 planes). The bytes are the same either way.
-    static func tuned(_ gles: GLESRenderer) -> GLESRenderer {
-        if softwareRasterizer(gles) != nil {
-            gles.sumsShutterOnGPU = false
-            gles.convertsPlanesOnGPU = false
-        }
-        return gles
-    }
-
-    /// The software rasterizer `gles` runs on (`llvmpipe (LLVM 15.0.6, 256 bits)`), nil on hardware: told by
-    /// its GL_RENDERER, as `EGL_MESA_device_software` marks the same devices.
-    public static func softwareRasterizer(_ gles: GLESRenderer) -> String? {
-        let renderer = gles.info.renderer
-        let lower = renderer.lowercased()
-        return ["llvmpipe", "softpipe", "swiftshader", "software rasterizer"].contains { lower.contains($0) } ? renderer : nil
     }
 
     /// What `auto` draws with here, and why, for `segue info` and doctor: for a 1920x1080 job read back as RGBA
@@ -144,5 +127,30 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         } catch {
             return "cpu (GLES could not be timed here: \(error))"
         }
+    }
+}
+
+extension BackendChoice {
+    /// Where a GLES renderer runs: an EGL platform (`gbm`, `device`, `surfaceless`, tried in that order when
+    /// none is given) and, optionally, which of its devices. Written `device`, `device:1`,
+    /// `gbm:/dev/dri/renderD129`, or a bare DRM node (`/dev/dri/renderD129`, the EGL device on that node).
+    public struct GLESTarget: Sendable, Hashable, CustomStringConvertible {
+        package let egl: EGLTarget
+
+        package init(_ egl: EGLTarget) { self.egl = egl }
+
+        /// Parses the forms above; nil for anything else.
+        public init?(_ text: String) {
+            guard let egl = EGLTarget(text) else { return nil }
+            self.egl = egl
+        }
+
+        public var description: String { egl.description }
+
+        /// The platform's name (`device`).
+        public var platform: String { egl.platform.rawValue }
+
+        /// The platforms, in the order a renderer tries them.
+        public static var platforms: [String] { EGLPlatform.allCases.map(\.rawValue) }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import SegueCore
 import SegueCPU
-import SegueGLES
 import SegueSamples
 
 /// What `auto` measured on this machine: how long the CPU compositor, the GLES raster path and the GLES compute
@@ -99,15 +98,15 @@ public struct Calibration: Codable, Sendable, Equatable {
 }
 
 extension Calibration {
-    /// The machine's identity for the cache: what the GLES context runs on and the cores (and a debug build's
-    /// unoptimised CPU compositor apart from a release build's).
-    static func machine(_ gles: GLESRenderer?, cores: Int) -> String {
+    /// The machine's identity for the cache: the device the GPU renderer runs on and the cores (and a debug
+    /// build's unoptimised CPU compositor apart from a release build's).
+    static func machine(_ gpu: (any Renderer)?, cores: Int) -> String {
         #if DEBUG
         let build = "; debug build"
         #else
         let build = ""
         #endif
-        if let gles { return "\(gles.info.renderer); \(gles.info.version); \(cores) cores\(build)" }
+        if let gpu { return "\(gpu.device); \(cores) cores\(build)" }
         return "no GLES; \(cores) cores\(build)"
     }
 
@@ -131,7 +130,7 @@ extension Calibration {
 
     /// The cached calibration for this machine and size class, else a new one, measured now and cached (`note`
     /// says so once when the cache cannot be written).
-    static func load(gles: GLESRenderer, cores: Int, sizeClass: SizeClass, file: URL? = cacheFile(),
+    static func load(gles: any MultiPathRenderer, cores: Int, sizeClass: SizeClass, file: URL? = cacheFile(),
                      note: (String) -> Void = { _ in }) throws -> Calibration {
         let machine = machine(gles, cores: cores)
         var all = cached(in: file)
@@ -160,7 +159,7 @@ extension Calibration {
     /// size (compiling what it needs), then a frame of each in turn until the time is spent, each candidate at
     /// least once (so a machine on which one frame of each takes longer spends that); a candidate more than 4x
     /// slower than the fastest after its first frame is not timed again.
-    static func measure(gles: GLESRenderer, cores: Int, sizeClass: SizeClass, budget: Double = 1) throws -> Calibration {
+    static func measure(gles: any MultiPathRenderer, cores: Int, sizeClass: SizeClass, budget: Double = 1) throws -> Calibration {
         let started = ContinuousClock.now
         let (width, height) = sizeClass.size
         let snapshots = [SampleScreens.home(width: Double(width), height: Double(height)),
@@ -172,8 +171,6 @@ extension Calibration {
         let cpu = CPUCompositor(threads: cores)
         try cpu.load(snapshots: snapshots)
         try gles.load(snapshots: snapshots)
-        var paths: [GLESPath] = [.raster]
-        if gles.supportsCompute { paths.append(.compute) }
         let frames = 1
 
         // Candidates: a name, what it reads back, and one run of `frames` frames.
@@ -181,19 +178,20 @@ extension Calibration {
         candidates.append(("cpu", false, { w, h in
             try cpu.drawFrames(count: frames, frame: { .layers(list($0, width: w, height: h)) }, buffer: { nil }, deliver: { _, _ in })
         }))
-        for path in paths {
-            let name = path == .raster ? BackendChoice.glesRaster.rawValue : BackendChoice.glesCompute.rawValue
+        let defaultPath = gles.currentPath
+        for path in gles.paths {
+            let name = "gles-\(path)"
             candidates.append((name, false, { w, h in
-                try gles.use(path)
+                try gles.use(path: path)
                 try gles.drawFrames(count: frames, frame: { .layers(list($0, width: w, height: h)) }, buffer: { nil }, deliver: { _, _ in })
             }))
             candidates.append((name, true, { w, h in
-                try gles.use(path)
+                try gles.use(path: path)
                 let p = YCbCrEncoding.video(width: w, height: h).planes(subsampled: true)
                 try gles.drawFrames(count: frames, frame: { .layers(list($0, width: w, height: h)) }, planes: p, deliver: { _, _ in })
             }))
         }
-        defer { try? gles.use(.raster) }
+        defer { try? gles.use(path: defaultPath) }
         // Warm up at a small size: shaders compiled, buffers made.
         for candidate in candidates { try candidate.run(64, 36) }
 

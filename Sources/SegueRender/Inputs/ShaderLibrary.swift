@@ -1,6 +1,5 @@
 import Foundation
 import SegueCore
-import SegueGLES
 import SegueImageIO
 
 /// Custom transitions by name or file, for `segue render --shader` and storyboards' `shader:` steps.

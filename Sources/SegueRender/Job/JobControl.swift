@@ -1,76 +1,23 @@
 import Foundation
 import SegueCore
-import SegueGLES
 import SegueImageIO
 import Synchronization
 
 extension SegueError {
-    /// Any error the library and the modules under it throw (a codec's `ImageIOError`, the GLES backend's
-    /// `EGLError` and `GLError`, a storyboard's problems, a chunk's) as a `SegueError`; nil for an error of
-    /// another kind (a caller's own). Each public entry point of the library throws only what this gives.
+    /// Any error the library and the modules under it throw (a codec's `ImageIOError`, a backend's own errors, a
+    /// storyboard's problems, a chunk's: each module's error types are `SegueErrorConvertible`) as a
+    /// `SegueError`; nil for an error of another kind (a caller's own). Each public entry point of the library
+    /// throws only what this gives.
     public init?(classifying error: any Error) {
         switch error {
         case let e as SegueError: self = e
-        case let e as Chunk.Problem:
-            let value: String
-            switch e {
-            case let .malformed(text): value = text
-            case let .countOutOfRange(n): value = "\(n)"
-            case let .indexOutOfRange(i, n): value = "\(i)/\(n)"
-            case let .moreChunksThanFrames(n, _): value = "\(n)"
-            }
-            self.init(.invalidOption(effect: nil, option: "chunk", value: value), e.description)
-        case let e as Scheduler.Problem:
-            let option: String, value: String
-            switch e {
-            case let .notAnInteger(variable, text): (option, value) = (variable, text)
-            case let .countMissing(s): (option, value) = (s.countVariable, "")
-            case let .countOutOfRange(variable, count): (option, value) = (variable, "\(count)")
-            case let .indexOutOfRange(s, index, _): (option, value) = (s.indexVariable, "\(index)")
-            case let .unevenIds(s, id, _, _, _, _): (option, value) = (s.indexVariable, "\(id)")
-            }
-            self.init(.invalidOption(effect: nil, option: option, value: value), e.description)
-        case let e as ChunkedVideo.Problem:
-            let kind: Kind
-            switch e {
-            case let .cannotChunk(path, _): kind = .invalidOption(effect: nil, option: "output", value: path)
-            case let .otherJob(directory): kind = .outputInUse(path: directory, byRunningJob: false)
-            case let .noChunks(path): kind = .invalidOption(effect: nil, option: "output", value: path)
-            case let .joining(path, _): kind = .outputInUse(path: path, byRunningJob: true)
-            case .incomplete, .frameCount: kind = .failed
-            }
-            self.init(kind, e.description)
-        case let e as StoryboardError:
-            self.init(.invalidInput(path: nil), lines: e.problems.map(\.description))
-        case let e as ImageIOError:
-            let kind: Kind
-            switch e {
-            case let .unreadable(path, _), let .tooLarge(path, _), let .empty(path), let .unknownFormat(path),
-                 let .corruptPNG(path, _), let .corruptJPEG(path, _), let .invalidSize(path, _, _):
-                kind = .inputUnreadable(path: path)
-            case .tooManyPixels: kind = .resourceLimit(name: "maxPixels")
-            case .encodingFailed, .unwritable: kind = .failed
-            }
-            self.init(kind, e.description)
-        case let e as EGLError:
-            if case let .call(call, _) = e { self.init(.gpu(call: call), e.description) } else { self.init(.gpu(call: "eglGetDisplay"), e.description) }
-        case let e as GLError:
-            let kind: Kind
-            switch e {
-            case let .call(call, _): kind = .gpu(call: call)
-            case let .shaderCompile(file, _), let .transitionCompile(file, _): kind = .invalidShader(path: file)
-            case .programLink: kind = .gpu(call: "glLinkProgram")
-            case let .limitExceeded(what, _, _): kind = .resourceLimit(name: what)
-            case .framebufferIncomplete: kind = .gpu(call: "glCheckFramebufferStatus")
-            case .invalidInput: kind = .failed
-            }
-            self.init(kind, e.description)
+        case let e as any SegueErrorConvertible: self = e.segueError
         default: return nil
         }
     }
 
     /// `error` as a `SegueError`: classified, or a failure carrying its description.
-    static func from(_ error: any Error) -> SegueError {
+    package static func from(_ error: any Error) -> SegueError {
         SegueError(classifying: error) ?? .failed("\(error)")
     }
 
@@ -176,14 +123,14 @@ public final class JobControl: @unchecked Sendable {
     // MARK: For the job
 
     /// The job moved on; `activity` says to what, and `timed` whether a time limit applies to it.
-    func touch(_ activity: String? = nil, timed: Bool = true) {
+    package func touch(_ activity: String? = nil, timed: Bool = true) {
         progressNanos.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         self.timed.store(timed, ordering: .relaxed)
         if let activity { lock.withLock { activityText = activity } }
     }
 
     /// The job is done with timed work.
-    func idle() { timed.store(false, ordering: .relaxed) }
+    package func idle() { timed.store(false, ordering: .relaxed) }
 
     func creatingOutput() { output.store(true, ordering: .relaxed) }
 

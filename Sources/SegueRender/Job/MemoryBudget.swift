@@ -1,5 +1,4 @@
 import Foundation
-import SegueGLES
 
 /// What a job will hold at its peak, known before it draws, and what the machine lets it have.
 ///
@@ -24,7 +23,7 @@ struct MemoryBudget {
     /// llvmpipe 53 and 39; this estimate is 40 on the CPU and 64 on GLES, so it errs high.
     func peak(inFlight: Int) -> Int {
         let encoders = 2 * ProcessInfo.processInfo.activeProcessorCount
-        let driver = gles ? screens + 1 + GLESRenderer.readbackBuffers : 0
+        let driver = gles ? screens + 1 + BackendChoice.glesReadbackBuffers : 0
         let blur = blurred ? 5 : 0
         let ahead = clips * ClipReader.framesAhead
         let (bytes, overflow) = frameBytes.multipliedReportingOverflow(by: screens + ahead + inFlight + encoders + driver + blur)

@@ -1,6 +1,5 @@
 import Foundation
 import SegueCore
-import SegueGLES
 import SegueImageIO
 
 /// A job: a storyboard (screens, and a timeline of holds, transitions, interactive and custom-shader steps, at
@@ -46,9 +45,9 @@ public struct RenderJob: Sendable {
             }
         }
     }
-    public var eglPlatform: EGLPlatform?
-    /// Which device of `eglPlatform` (nil: a hardware one before a software one).
-    public var eglDevice: EGLDeviceChoice?
+    /// Where a GLES renderer runs: an EGL platform and which of its devices (nil: each platform in turn, a
+    /// hardware device before a software one).
+    public var glesTarget: BackendChoice.GLESTarget?
     /// CPU compositor threads (all cores when nil).
     public var threads: Int?
     /// PNG compression, 0 (fastest) ... 9 (smallest).
@@ -264,7 +263,7 @@ public struct RenderJob: Sendable {
 
         let shaderSteps = storyboard.timeline.indices.filter { if case .shader = storyboard.timeline[$0] { true } else { false } }
         let renderer = try given ?? backend.makeRenderer(
-            platform: eglPlatform, device: eglDevice, threads: threads,
+            on: glesTarget, threads: threads,
             needsShaders: shaderSteps.first.map { storyboardFile == nil ? "the custom shader" : "step \($0) of the timeline is a custom shader, which" },
             frameSize: (width, height), planes: leavesAsPlanes, note: observer.note)
         if let step = shaderSteps.first, !renderer.capabilities.contains(.customShaders) {

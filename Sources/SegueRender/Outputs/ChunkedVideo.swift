@@ -354,3 +354,18 @@ public struct ChunkedVideo: Sendable {
 private extension String {
     func prefixed(_ prefix: String) -> String { prefix + self }
 }
+
+extension ChunkedVideo.Problem: SegueErrorConvertible {
+    /// A chunked output that cannot be made, is another job's, or could not be joined.
+    public var segueError: SegueError {
+        let kind: SegueError.Kind
+        switch self {
+        case let .cannotChunk(path, _): kind = .invalidOption(effect: nil, option: "output", value: path)
+        case let .otherJob(directory): kind = .outputInUse(path: directory, byRunningJob: false)
+        case let .noChunks(path): kind = .invalidOption(effect: nil, option: "output", value: path)
+        case let .joining(path, _): kind = .outputInUse(path: path, byRunningJob: true)
+        case .incomplete, .frameCount: kind = .failed
+        }
+        return SegueError(kind, description)
+    }
+}

@@ -20,7 +20,7 @@ public struct Y4M: Sendable {
     var encoding: YCbCrEncoding = .jpeg
 
     /// A stream of `width` x `height` frames; `evenSize` makes the stream's sides even, each frame's edge repeated.
-    init(width: Int, height: Int, fps: Double, chroma: Chroma, encoding: YCbCrEncoding = .jpeg, evenSize: Bool = false) {
+    package init(width: Int, height: Int, fps: Double, chroma: Chroma, encoding: YCbCrEncoding = .jpeg, evenSize: Bool = false) {
         self.frameWidth = width
         self.frameHeight = height
         self.width = evenSize ? width + width % 2 : width
@@ -55,7 +55,7 @@ public struct Y4M: Sendable {
     /// planes by the C kernel (`segue_ycbcr_planes`), byte for byte `referenceFrame`'s. 241 circle-spread
     /// frames at 1920x1080 to /dev/null, 2 cores: 4:4:4 1.92 s with the Swift loops (15 ms of CPU a frame)
     /// -> 0.38 s with the kernel, 4:2:0 0.88 -> 0.33 s.
-    func frame(_ given: Pixmap, avx2: Bool = Self.avx2) -> [UInt8] {
+    package func frame(_ given: Pixmap, avx2: Bool = Self.avx2) -> [UInt8] {
         let pixmap = given.width == width && given.height == height ? given : given.edgeExtended(width: width, height: height)
         let n = width * height
         let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
@@ -75,7 +75,7 @@ public struct Y4M: Sendable {
 
     /// The planes of this stream's frames, for a renderer that converts frames itself (`.ycbcrPlanes`): the
     /// same bytes as `frame` gives after its `FRAME` line.
-    var planes: YCbCrPlanes { encoding.planes(subsampled: chroma == .c420) }
+    package var planes: YCbCrPlanes { encoding.planes(subsampled: chroma == .c420) }
 
     /// What starts every frame of the stream.
     static let frameHeader = Array("FRAME\n".utf8)

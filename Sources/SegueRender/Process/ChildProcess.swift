@@ -12,8 +12,8 @@ import SegueCore
 /// The group is ended (`kill(-pgid, SIGKILL)`) by `kill()`, when the child is found to have exited (before it
 /// is reaped, so the group's id cannot have been reused), and when the value is released unreaped. A
 /// `JobControl` given to `init` records the group until then, so that a signal or the watchdog ends it too.
-final class ChildProcess: @unchecked Sendable {
-    enum Stream {
+package final class ChildProcess: @unchecked Sendable {
+    package enum Stream {
         /// `/dev/null`.
         case null
         /// A pipe, whose other end is `input` or `output`.
@@ -21,7 +21,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// How the child ended.
-    enum Termination: Equatable, Sendable {
+    package enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
 
@@ -35,7 +35,7 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    let executable: String
+    package let executable: String
     /// The child's pid, which is also its process group's id.
     let pid: pid_t
     /// The write end of the child's standard input (`input: .pipe`); the caller closes it to end the input.
@@ -51,7 +51,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Spawns `executable` with `arguments` (without the program's name) in a new process group; throws
     /// `SegueError.failed` naming the executable and the failing call.
-    init(executable: String, arguments: [String], input: Stream = .null, output: Stream = .null,
+    package init(executable: String, arguments: [String], input: Stream = .null, output: Stream = .null,
          control: JobControl? = nil) throws {
         self.executable = executable
         self.control = control
@@ -168,7 +168,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Ends the child's whole process group (SIGKILL), unless the child has been waited for.
-    func kill() {
+    package func kill() {
         lock.withLock {
             if termination == nil { _ = Foundation.kill(-pid, SIGKILL) }
         }
@@ -177,7 +177,7 @@ final class ChildProcess: @unchecked Sendable {
     /// How the child ended, waiting for it until `deadline` (for ever when nil); nil if it is still running
     /// then. Once it has exited, what is left of its group is ended and the child is reaped.
     @discardableResult
-    func wait(until deadline: DispatchTime? = nil) -> Termination? {
+    package func wait(until deadline: DispatchTime? = nil) -> Termination? {
         while true {
             if let done = lock.withLock({ termination }) { return done }
             var info = siginfo_t()
@@ -207,7 +207,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Standard output until its end (every process in the group has closed it), or nil when `deadline`
     /// passes first. For a child whose output is small (ffprobe's JSON); needs `output: .pipe`.
-    func readOutput(until deadline: DispatchTime) -> Data? {
+    package func readOutput(until deadline: DispatchTime) -> Data? {
         guard let output else { return Data() }
         let fd = output.fileDescriptor
         var data = Data()
@@ -228,7 +228,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The last `count` non-empty lines the child wrote on standard error, waiting until `deadline` for the
     /// stream's end (the group has exited); what has come so far when it passes.
-    func errorLines(_ count: Int = 1, waitingUntil deadline: DispatchTime = .now() + 2) -> [String] {
+    package func errorLines(_ count: Int = 1, waitingUntil deadline: DispatchTime = .now() + 2) -> [String] {
         errors.lines(count, waitingUntil: deadline)
     }
 

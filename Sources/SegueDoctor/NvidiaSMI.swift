@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueRender
 
 /// What `nvidia-smi` says of each NVIDIA GPU's power state, clocks and link: the P-state (P0 is full speed,
 /// P8 idle), the SM and memory clocks now and the SM clock's maximum, the PCIe generation now and at most,

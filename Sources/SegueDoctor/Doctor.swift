@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import SegueCPU
 import SegueGLES
+import SegueRender
 import SegueSamples
 
 /// A self-check of this machine's backends, for a user to run before a long job (`segue doctor`): every GLES
@@ -19,7 +20,7 @@ public struct Doctor: Sendable {
     /// What to check.
     public struct Options: Sendable {
         /// The GLES platform (and device) to check; nil: every platform that initialises.
-        public var target: EGLTarget?
+        public var target: BackendChoice.GLESTarget?
         /// Check GLES (against the CPU compositor), and time the CPU compositor.
         public var gles = true
         public var cpu = true
@@ -253,7 +254,7 @@ public struct Doctor: Sendable {
     /// The platforms to check: the one asked for, or each one that initialises (tried in order); with the
     /// probes, which say why none does.
     private func glesTargets() -> ([EGLTarget], [PlatformProbe]) {
-        if let target = options.target { return ([target], []) }
+        if let target = options.target { return ([target.egl], []) }
         let probes = GLESRenderer.probe()
         return (probes.filter(\.ok).map { EGLTarget(platform: $0.platform) }, probes)
     }
@@ -269,13 +270,13 @@ public struct Doctor: Sendable {
         do {
             try step(control, "making a GLES context on \(target)")
             // Set as a job's is (on a software rasterizer: motion blur summed and planes converted on the CPU).
-            gles = BackendChoice.tuned(try GLESRenderer(platform: target.platform, device: target.device))
+            gles = try GLESRenderer(platform: target.platform, device: target.device).tuneForDevice()
         } catch {
             return BackendReport(backend: "gles", platform: target.description, details: "", software: false,
                                  unavailable: "\(error)")
         }
         var report = BackendReport(backend: "gles", platform: target.description + (gles.location.map { " (\($0))" } ?? ""),
-                                   details: gles.details, software: BackendChoice.softwareRasterizer(gles) != nil,
+                                   details: gles.details, software: gles.softwareRasterizer != nil,
                                    driver: "\(gles.info.renderer), \(gles.info.version)")
         report.paths = gles.supportsCompute ? ["raster", "compute"] : ["raster"]
         report.readback = gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage)"
@@ -466,7 +467,7 @@ public struct Doctor: Sendable {
             // The compute path: the frame, and its 4:2:0 planes, written by one dispatch into the read-back buffer.
             // Not on a software rasterizer, which runs a compute dispatch's every branch on the CPU's cores (auto's
             // calibration times it there, in its second).
-            if gles.supportsCompute, BackendChoice.softwareRasterizer(gles) == nil {
+            if gles.supportsCompute, gles.softwareRasterizer == nil {
                 try step(control, "timing the compute path at \(width)x\(height) (segue doctor)")
                 try gles.use(.compute)
                 defer { try? gles.use(.raster) }
@@ -541,7 +542,7 @@ public struct Doctor: Sendable {
         var pcieProblem: String?
         var query: NvidiaSMI.Query?
         var smiProblem: String?
-        if let software = BackendChoice.softwareRasterizer(gles) {
+        if let software = gles.softwareRasterizer {
             pcieProblem = "none: \(software) is a software rasterizer, whose frames cross no bus"
             smiProblem = "not asked: a software rasterizer"
         } else {
