@@ -163,7 +163,7 @@ struct Render: ParsableCommand {
                 throw ValidationError("--\(stray) does not apply to --shader (set the shader's parameters with --param)")
             }
             let transition = try ShaderLibrary.load(spec)
-            step = .shader(ShaderStep(transition: transition, values: try transition.values(assigning: shaderOptions.params, flag: "--param",
+            step = .shader(ShaderStep(transition: transition, values: try transition.values(assigning: shaderOptions.params,
                                                                                        loadImage: ShaderLibrary.image),
                                       duration: render.duration, curve: render.curve, direction: render.direction),
                            from: "from", to: "to")

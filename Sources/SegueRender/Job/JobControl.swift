@@ -51,7 +51,7 @@ extension SegueError {
             case .tooManyPixels: kind = .resourceLimit(name: "maxPixels")
             case .encodingFailed, .unwritable: kind = .failed
             }
-            self.init(kind, e.description)
+            self.init(kind, e.words)
         case let e as EGLError:
             if case let .call(call, _) = e { self.init(.gpu(call: call), e.description) } else { self.init(.gpu(call: "eglGetDisplay"), e.description) }
         case let e as GLError:
