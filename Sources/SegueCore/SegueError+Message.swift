@@ -28,6 +28,11 @@ extension SegueError {
             parts = [.text(text)]
         }
 
+        /// What `error` says: a `SegueError`'s message with its references kept, or the error's description.
+        public init(describing error: any Error) {
+            if let error = error as? SegueError, error.words.count == 1 { self = error.words[0] } else { self.init("\(error)") }
+        }
+
         public init(stringLiteral text: String) {
             self.init(text)
         }
@@ -75,20 +80,18 @@ extension SegueError {
                 }
             }
 
+            /// A value as text; another message with its references kept.
             public mutating func appendInterpolation<T>(_ value: T) {
-                appendLiteral("\(value)")
+                if let message = value as? Message { appendInterpolation(message: message) } else { appendLiteral("\(value)") }
             }
 
-            /// Another message, its references kept. Labelled, so that a message of a `String` (where it would
-            /// be flattened into the library's words) cannot take it.
+            /// Another message, its references kept. Where a message may also be a `String` (an overload taking
+            /// either), the label makes it this one: a `String` would say the message in the library's words.
             public mutating func appendInterpolation(message: Message) {
                 for part in message.parts {
                     if case let .text(text) = part { appendLiteral(text) } else { parts.append(part) }
                 }
             }
-
-            @available(*, unavailable, message: "interpolate a message as \\(message: ...), which keeps its references")
-            public mutating func appendInterpolation(_ message: Message) {}
 
             /// The job's `option`, with the `value` it is given (`output DIR`), in `words` where the library
             /// says more than its name.

@@ -41,6 +41,13 @@ import Testing
         #expect(ease.map(CommandWords.lines) == ["--damping applies to --completion spring, not ease-in-out"])
         #expect(ease?.words.first?.references == [.option(.damping), .option(.completion)])
 
+        // An effect option's range, checked by its declaration and named by the transition's effect.
+        let zoom = #expect(throws: SegueError.self) {
+            try Transition(EffectCatalog.named("door")!, options: EffectOptions(["zoom": .number(0)])).validate(frame: Size(100, 100))
+        }
+        #expect(zoom?.message == "zoom must be > 0, not 0")
+        #expect(zoom.map(CommandWords.lines) == ["--zoom must be > 0, not 0"])
+
         var options = EffectOptions()
         options["from-rect"] = .list(Array(repeating: .rect(Rect(0, 0, 10, 10)), count: 3))
         options["to-rect"] = .list(Array(repeating: .rect(Rect(0, 0, 10, 10)), count: 2))

@@ -61,7 +61,7 @@ extension ShaderTransition {
                 do {
                     values[name] = ShaderValue(image: try loadImage(text))
                 } catch {
-                    throw SegueError(.inputUnreadable(path: text), "\(message: said) '\(name)=\(text)': cannot read the image of sampler2D \(name): \(error)")
+                    throw SegueError(.inputUnreadable(path: text), "\(message: said) '\(name)=\(text)': cannot read the image of sampler2D \(name): \(message: SegueError.Message(describing: error))")
                 }
                 continue
             }
