@@ -5,7 +5,8 @@
 /// transition, the doctor's checks, chunking and joining) throws only this type; the modules' own error
 /// types (`ImageIOError`, `EGLError`, `GLError`...) are turned into it before they leave the library. The
 /// message says what is wrong in the library's terms (the job's `overwrite`, the effect's option `edge`),
-/// never a command-line flag: a command line maps the kind to its own words and exit status.
+/// never a command-line flag: the options it names are references (`words`), which the library says by their
+/// names and a command line by its flags; a command line maps the kind to its own exit status.
 ///
 /// ```swift
 /// do { try job.run() } catch let error as SegueError {
@@ -56,11 +57,20 @@ public struct SegueError: Error, Sendable, Equatable, CustomStringConvertible {
     /// file's). A line break inside a line (a file name holding one) is part of that line, never a line of its
     /// own: a program that shows each line on its own must escape it there.
     public let lines: [String]
+    /// The lines as text and references to the options they name (`Message`): `lines` says each reference
+    /// in the library's words; a command line says its flags instead.
+    public let words: [Message]
 
     public init(_ kind: Kind, _ message: String) {
+        self.init(kind, Message(message))
+    }
+
+    /// An error whose message names options as references: `SegueError(.failed, "\(option: .video) needs ffmpeg")`.
+    public init(_ kind: Kind, _ message: Message) {
         self.kind = kind
-        self.message = message
-        lines = [message]
+        self.message = message.description
+        lines = [self.message]
+        words = [message]
     }
 
     /// An error of several problems, one a line.
@@ -68,9 +78,15 @@ public struct SegueError: Error, Sendable, Equatable, CustomStringConvertible {
         self.kind = kind
         self.lines = lines
         message = lines.joined(separator: "\n")
+        words = lines.map { Message($0) }
     }
 
     public var description: String { message }
+
+    /// Two errors are equal when they are of the same kind and say the same lines in the library's words.
+    public static func == (a: SegueError, b: SegueError) -> Bool {
+        a.kind == b.kind && a.lines == b.lines
+    }
 
     /// True for an error the caller must fix in what it asked (an option, a file's contents, a backend that
     /// cannot do it, an output holding another job's frames); false for a failure of the work itself.
@@ -91,6 +107,14 @@ public struct SegueError: Error, Sendable, Equatable, CustomStringConvertible {
         SegueError(.invalidOption(effect: effect, option: option, value: value), message)
     }
 
+    /// An option's value out of range or malformed, with a message naming options as references.
+    public static func invalidOption(_ option: String, of effect: String? = nil, value: String, _ message: Message) -> SegueError {
+        SegueError(.invalidOption(effect: effect, option: option, value: value), message)
+    }
+
     /// A failure of no other kind.
     public static func failed(_ message: String) -> SegueError { SegueError(.failed, message) }
+
+    /// A failure of no other kind, with a message naming options as references.
+    public static func failed(_ message: Message) -> SegueError { SegueError(.failed, message) }
 }

@@ -1,4 +1,5 @@
 import SegueCore
+
 /// Everything that can go wrong reading, decoding, encoding or writing an image.
 ///
 /// Each case renders as one line that names the file and says what is wrong, ready to print as is.
@@ -41,7 +42,7 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .invalidSize(path, width, height):
             return "'\(path)' has an invalid size of \(width)x\(height) pixels"
         case let .tooManyPixels(path, width, height, limit):
-            return "'\(path)' is \(width)x\(height) pixels, over the limit of \(limit) pixels (maxPixels)"
+            return words.description
         case let .encodingFailed(detail):
             return "cannot encode PNG (libspng: \(detail))"
         case let .unwritable(path, reason):
@@ -61,6 +62,14 @@ extension ImageIOError: SegueErrorConvertible {
         case .tooManyPixels: kind = .resourceLimit(name: "maxPixels")
         case .encodingFailed, .unwritable: kind = .failed
         }
-        return SegueError(kind, description)
+        return SegueError(kind, words)
+    }
+
+    /// The description, with the option it names (the limit `maxPixels`) as a reference, for `SegueError`.
+    public var words: SegueError.Message {
+        if case let .tooManyPixels(path, width, height, limit) = self {
+            return "'\(path)' is \(width)x\(height) pixels, over the limit of \(limit) pixels (\(option: .maxPixels))"
+        }
+        return SegueError.Message(description)
     }
 }

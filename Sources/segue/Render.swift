@@ -100,7 +100,7 @@ struct RenderOptions: ParsableArguments {
 
     func validate() throws {
         // --progress, --fps, --duration, --scale and --size's range are the job's to check (RenderJob.checkRequest),
-        // for every caller alike: the library's message names them as these flags (CommandWords).
+        // for every caller alike: the library's message names them, and CommandWords says them as these flags.
         for (name, value) in [("--from-start", fromStart), ("--to-start", toStart)] where !(value >= 0 && value.isFinite) {
             throw ValidationError("\(name) must be a number of seconds, at least 0, not \(value.compact)")
         }
@@ -163,7 +163,7 @@ struct Render: ParsableCommand {
                 throw ValidationError("--\(stray) does not apply to --shader (set the shader's parameters with --param)")
             }
             let transition = try ShaderLibrary.load(spec)
-            step = .shader(ShaderStep(transition: transition, values: try transition.values(assigning: shaderOptions.params, flag: "--param",
+            step = .shader(ShaderStep(transition: transition, values: try transition.values(assigning: shaderOptions.params,
                                                                                        loadImage: ShaderLibrary.image),
                                       duration: render.duration, curve: render.curve, direction: render.direction),
                            from: "from", to: "to")

@@ -140,42 +140,42 @@ public struct EffectOption: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks a set value against its kind and range on a frame of `frame` points; throws a usage error.
     public func check(_ value: OptionValue, frame: Size) throws {
-        let flag = name
-        func invalid(_ message: String) -> SegueError { .invalidOption(name, value: "\(value)", message) }
+        let option: SegueError.Message = "\(effectOption: name)"
+        func invalid(_ message: SegueError.Message) -> SegueError { .invalidOption(name, value: "\(value)", message) }
         if case let .list(items) = value {
-            guard repeatable else { throw invalid("\(flag) is given \(items.count) times") }
+            guard repeatable else { throw invalid("\(option) is given \(items.count) times") }
             guard items.count <= Self.maxRepeats else {
-                throw invalid("\(flag) is given \(items.count) times, more than \(Self.maxRepeats)")
+                throw invalid("\(option) is given \(items.count) times, more than \(Self.maxRepeats)")
             }
             for item in items { try check(item, frame: frame) }
             return
         }
-        guard value.kind == kind else { throw invalid("\(flag) takes \(kind.form), not \(value)") }
+        guard value.kind == kind else { throw invalid("\(option) takes \(kind.form), not \(value)") }
         switch value {
         case let .number(x):
-            guard x.isFinite else { throw invalid("\(flag) must be a finite number, not \(x.compact)") }
+            guard x.isFinite else { throw invalid("\(option) must be a finite number, not \(x.compact)") }
             switch range {
             case .positive where !(x > 0):
-                throw invalid("\(flag) must be > 0, not \(x.compact)")
+                throw invalid("\(option) must be > 0, not \(x.compact)")
             case .nonNegative where !(x >= 0):
-                throw invalid("\(flag) must be >= 0, not \(x.compact)")
+                throw invalid("\(option) must be >= 0, not \(x.compact)")
             case .unit where !(0...1).contains(x):
-                throw invalid("\(flag) must be in [0, 1], not \(x.compact)")
+                throw invalid("\(option) must be in [0, 1], not \(x.compact)")
             case .upToFrameHeight where !(x > 0 && x <= frame.height):
-                throw invalid("\(flag) must be in (0, \(frame.height.compact)] (the frame's height in points), not \(x.compact)")
+                throw invalid("\(option) must be in (0, \(frame.height.compact)] (the frame's height in points), not \(x.compact)")
             default:
                 break
             }
         case let .point(p):
-            guard p.x.isFinite, p.y.isFinite else { throw invalid("\(flag) must be two finite numbers") }
+            guard p.x.isFinite, p.y.isFinite else { throw invalid("\(option) must be two finite numbers") }
         case let .rect(r):
             let hasArea = r.width > 0 && r.height > 0
             guard [r.x, r.y, r.width, r.height].allSatisfy(\.isFinite), hasArea || range != .area else {
-                throw invalid("\(flag) \(r) has no area (width and height must be > 0)")
+                throw invalid("\(option) \(r) has no area (width and height must be > 0)")
             }
         case let .choice(c):
             guard choices.contains(where: { $0.name == c }) else {
-                throw invalid("\(flag) is one of \(choices.map(\.name).joined(separator: ", ")), not '\(c)'")
+                throw invalid("\(option) is one of \(choices.map(\.name).joined(separator: ", ")), not '\(c)'")
             }
         case .color, .list:
             break

@@ -33,16 +33,16 @@ public struct Transition: Sendable, Equatable {
         let takes = effect.options
         if let stray = options.setNames.first(where: { effect.option($0) == nil }) {
             let list = takes.isEmpty ? "takes no options" : "takes " + takes.map(\.name).joined(separator: ", ")
-            throw SegueError.invalidOption(stray, of: effect.name, value: "\(options[stray].map { "\($0)" } ?? "")", "\(stray) does not apply to \(effect.name), which \(list)")
+            throw SegueError.invalidOption(stray, of: effect.name, value: "\(options[stray].map { "\($0)" } ?? "")", "\(effectOption: stray) does not apply to \(effect.name), which \(list)")
         }
         guard duration.isFinite, duration > 0 else {
-            throw SegueError.invalidOption("duration", of: effect.name, value: duration.compact, "duration must be a positive number of seconds, not \(duration.compact)")
+            throw SegueError.invalidOption("duration", of: effect.name, value: duration.compact, "\(option: .duration) must be a positive number of seconds, not \(duration.compact)")
         }
         var counts: [String: Int] = [:]
         for option in takes {
             guard let value = options[option.name] else {
                 if option.defaultValue == .required {
-                    throw SegueError.invalidOption(option.name, of: effect.name, value: "", "\(effect.name) needs \(option.name) \(option.valueName)")
+                    throw SegueError.invalidOption(option.name, of: effect.name, value: "", "\(effect.name) needs \(effectOption: option.name, value: option.valueName)")
                 }
                 continue
             }
@@ -50,7 +50,7 @@ public struct Transition: Sendable, Equatable {
                 try option.check(value, frame: frame)
             } catch let error as SegueError {
                 guard case let .invalidOption(nil, name, text) = error.kind else { throw error }
-                throw SegueError(.invalidOption(effect: effect.name, option: name, value: text), error.message)
+                throw SegueError(.invalidOption(effect: effect.name, option: name, value: text), error.words[0])
             }
             if option.repeatable { counts[option.name] = value.items.count }
         }
@@ -58,7 +58,7 @@ public struct Transition: Sendable, Equatable {
         if let most = counts.values.max(), most > 1,
            let odd = counts.sorted(by: { $0.key < $1.key }).first(where: { $0.value != 1 && $0.value != most }) {
             let longest = counts.first { $0.value == most }!.key
-            throw SegueError.invalidOption(odd.key, of: effect.name, value: "\(options[odd.key].map { "\($0)" } ?? "")", "\(odd.key) is given \(odd.value) times but \(longest) \(most) times (give it once for all, or once for each)")
+            throw SegueError.invalidOption(odd.key, of: effect.name, value: "\(options[odd.key].map { "\($0)" } ?? "")", "\(effectOption: odd.key) is given \(odd.value) times but \(effectOption: longest) \(most) times (give it once for all, or once for each)")
         }
     }
 

@@ -56,14 +56,15 @@ public struct InteractiveTrack: Sendable, Equatable {
                 self = .spring(damping: damping ?? InteractiveTrack.defaultDamping, response: response ?? InteractiveTrack.defaultResponse)
                 try check()
             case "ease-in-out":
-                for (option, value) in [("damping", damping), ("response", response)] {
+                for (option, value) in [(SegueError.Option.damping, damping), (.response, response)] {
                     if let value {
-                        throw SegueError.invalidOption(option, value: value.compact, "\(option) applies to the spring completion, not ease-in-out")
+                        throw SegueError.invalidOption(option.rawValue, value: value.compact,
+                            "\(option: option) applies to \(option: .completion, value: "spring", "the spring completion"), not ease-in-out")
                     }
                 }
                 self = .easeInOut
             case let other:
-                throw SegueError.invalidOption("completion", value: other, "unknown completion '\(other)' (use spring or ease-in-out)")
+                throw SegueError.invalidOption("completion", value: other, "unknown \(option: .completion) '\(other)' (use spring or ease-in-out)")
             }
         }
 
@@ -72,11 +73,11 @@ public struct InteractiveTrack: Sendable, Equatable {
             guard case let .spring(damping, response) = self else { return }
             guard damping.isFinite, Self.dampingRange.contains(damping) else {
                 throw SegueError.invalidOption("damping", value: damping.compact,
-                    "the spring's damping ratio must be in [\(Self.dampingRange.lowerBound.compact), \(Self.dampingRange.upperBound.compact)], not \(damping.compact)")
+                    "\(option: .damping, "the spring's damping ratio") must be in [\(Self.dampingRange.lowerBound.compact), \(Self.dampingRange.upperBound.compact)], not \(damping.compact)")
             }
             guard response.isFinite, response > 0, response <= Self.maxResponse else {
                 throw SegueError.invalidOption("response", value: response.compact,
-                    "the spring's response must be in (0, \(Self.maxResponse.compact)] seconds, not \(response.compact)")
+                    "\(option: .response, "the spring's response") must be in (0, \(Self.maxResponse.compact)] seconds, not \(response.compact)")
             }
         }
     }

@@ -402,9 +402,9 @@ private struct Parser: JSONProblemReader {
         if let transition, problems.count == beforeOptions {
             do {
                 if hasParams {
-                    values = try transition.values(pairs, flag: "params", loadImage: loadImage)
+                    values = try transition.values(pairs, from: .storyboard, loadImage: loadImage)
                 } else {
-                    try transition.checkImages([:], flag: "params")
+                    try transition.checkImages([:], from: .storyboard)
                 }
             } catch {
                 problem("\(path).options.params", "\(error)")

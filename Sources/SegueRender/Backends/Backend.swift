@@ -39,7 +39,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// `gles-raster` and `gles-compute` force one. A GLES choice, or a forced `platform`, with no usable EGL is
     /// a failure. A job that plays custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then
     /// `.unsupported(backend: "cpu")`.
-    public func makeRenderer(on target: GLESTarget? = nil, threads: Int? = nil, needsShaders: String? = nil,
+    public func makeRenderer(on target: GLESTarget? = nil, threads: Int? = nil, needsShaders: SegueError.Message? = nil,
                              frameSize: (width: Int, height: Int)? = nil, planes: Bool = false,
                              calibrationFile: URL? = Calibration.cacheFile(),
                              note: (String) -> Void = { _ in }) throws -> any Renderer {
@@ -47,12 +47,12 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         let platform = target?.egl.platform, device = target?.egl.device
         if let shaders = needsShaders {
             if self == .cpu {
-                throw SegueError(.unsupported(backend: "cpu"), "\(shaders) needs the GLES backend (auto or gles): the CPU compositor does not run GLSL")
+                throw SegueError(.unsupported(backend: "cpu"), "\(message: shaders) needs the GLES backend (\(option: .backend, value: "auto", "auto") or gles): the CPU compositor does not run GLSL")
             }
             do {
                 return try on(try GLESRenderer(platform: platform, device: device).tuneForDevice())
             } catch {
-                throw SegueError(SegueError.from(error).kind, "\(shaders) needs the GLES backend, which is unavailable: \(error)")
+                throw SegueError(SegueError.from(error).kind, "\(message: shaders) needs the GLES backend, which is unavailable: \(error)")
             }
         }
         if self == .cpu { return CPUCompositor(threads: threads ?? cores) }

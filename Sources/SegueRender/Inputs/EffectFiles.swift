@@ -13,7 +13,7 @@ public enum EffectFiles {
     public static func resolve(_ spec: String, reservedOptionNames: Set<String> = []) throws -> Effect {
         if isPath(spec) { return try load(spec, reservedOptionNames: reservedOptionNames) }
         guard let effect = EffectCatalog.named(spec) else {
-            throw SegueError.invalidOption("effect", value: spec, "unknown effect '\(spec)' (effects: \(EffectCatalog.names); a file of your own is ./NAME.json; or a custom shader FILE.glsl)")
+            throw SegueError.invalidOption("effect", value: spec, "unknown effect '\(spec)' (effects: \(EffectCatalog.names); a file of your own is ./NAME.json; or \(option: .shader, value: "FILE.glsl", "a custom shader FILE.glsl"))")
         }
         return effect
     }

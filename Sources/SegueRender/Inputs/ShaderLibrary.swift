@@ -20,7 +20,7 @@ public enum ShaderLibrary {
             throw SegueError(.inputUnreadable(path: spec), "cannot read '\(spec)': \(isDirectory.boolValue ? "a directory" : "no such file")")
         }
         let names = ShippedTransitions.all.map(\.name).joined(separator: ", ")
-        throw SegueError.invalidOption("shader", value: spec, "unknown shader '\(spec)' (shipped: \(names); or give a .glsl file)")
+        throw SegueError.invalidOption("shader", value: spec, "unknown \(option: .shader) '\(spec)' (shipped: \(names); or give a .glsl file)")
     }
 
     /// The image a `sampler2D` parameter names: a PNG or JPEG file, decoded premultiplied RGBA8.

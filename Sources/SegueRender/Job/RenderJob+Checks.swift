@@ -10,13 +10,13 @@ extension RenderJob {
         // it to (`Limits`), and every screen a step names.
         let board = storyboard
         guard Limits.fps.contains(board.fps) else {
-            throw .invalidOption("fps", value: board.fps.compact, "fps must be in \(Limits.fpsText), not \(board.fps.compact)")
+            throw .invalidOption("fps", value: board.fps.compact, "\(option: .fps) must be in \(Limits.fpsText), not \(board.fps.compact)")
         }
         guard board.scale > 0, board.scale <= Limits.maxScale else {
-            throw .invalidOption("scale", value: board.scale.compact, "scale must be in \(Limits.scaleText), not \(board.scale.compact)")
+            throw .invalidOption("scale", value: board.scale.compact, "\(option: .scale) must be in \(Limits.scaleText), not \(board.scale.compact)")
         }
         if let size = board.size, !((1...Limits.maxSide).contains(size.width) && (1...Limits.maxSide).contains(size.height)) {
-            throw .invalidOption("size", value: "\(size.width)x\(size.height)", "size \(size.width)x\(size.height) is out of range: each side must be 1...\(Limits.maxSide) pixels")
+            throw .invalidOption("size", value: "\(size.width)x\(size.height)", "\(option: .size) \(size.width)x\(size.height) is out of range: each side must be 1...\(Limits.maxSide) pixels")
         }
         let alpha = board.background.alpha
         guard alpha == 0 || alpha == 1 else {
@@ -26,7 +26,7 @@ extension RenderJob {
             // An interactive step lasts its drag and its completion, each held to its own bounds.
             let duration = step.duration
             if case .interactive = step {} else if !(duration > 0 && duration <= Limits.maxSeconds) {
-                throw .invalidOption("duration", value: duration.compact, "duration must be in \(Limits.secondsText) seconds, not \(duration.compact)\(board.timeline.count > 1 ? " (step \(i) of the timeline)" : "")")
+                throw .invalidOption("duration", value: duration.compact, "\(option: .duration) must be in \(Limits.secondsText) seconds, not \(duration.compact)\(board.timeline.count > 1 ? " (step \(i) of the timeline)" : "")")
             }
             // A storyboard's text reports its missing screens with its other problems, at their JSON paths.
             guard storyboardFile == nil, parseProblems.isEmpty else { continue }
@@ -38,10 +38,10 @@ extension RenderJob {
         }
         if let progress {
             guard !progress.isEmpty else {
-                throw .invalidOption("progress", value: "[]", "progress lists no values: give at least one, or none to render every frame")
+                throw .invalidOption("progress", value: "[]", "\(option: .progress) lists no values: give at least one, or none to render every frame")
             }
             if let bad = progress.first(where: { !(0...1).contains($0) }) {
-                throw .invalidOption("progress", value: bad.compact, "progress must be in [0, 1], not \(bad.compact)")
+                throw .invalidOption("progress", value: bad.compact, "\(option: .progress) must be in [0, 1], not \(bad.compact)")
             }
         }
         guard !forMemory else { return }

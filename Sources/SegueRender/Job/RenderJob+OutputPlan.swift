@@ -89,7 +89,7 @@ extension RenderJob {
                 outputs.append(.video(video, ffmpegArguments: ffmpegArguments))
             }
             if outputs.isEmpty {
-                throw .invalidOption("output", value: "", "nothing to write: name a directory of frames, a stream or a video")
+                throw .invalidOption("output", value: "", "nothing to write: give \(option: .output, value: "DIR", "a directory of frames or a stream"), \(option: .video, value: "FILE", "a video") or \"output\" in the storyboard")
             }
             return outputs
         }
@@ -97,23 +97,23 @@ extension RenderJob {
         /// The rules above, applied: the path (not a stream), the stream and the video.
         private func resolved() throws(SegueError) -> (path: String?, stream: String?, video: String?) {
             var path = self.path, video = self.video
-            if path == "" { throw .invalidOption("output", value: "", "the output path is empty") }
+            if path == "" { throw .invalidOption("output", value: "", "\(option: .output, "the output path") must not be empty") }
             if let p = path, Self.isVideo(p) {
-                if let video { throw .invalidOption("output", value: p, "'\(p)' is a video, and so is '\(video)': name one") }
+                if let video { throw .invalidOption("output", value: p, "\(option: .output, value: "'\(p)'", "'\(p)'") is a video, and so is \(option: .video, "'\(video)'"): give one") }
                 if format != .png {
-                    throw .invalidOption("output", value: p, "'\(p)' is a video (ffmpeg chooses its format by the extension); the format \(format.rawValue) applies to a stream: choose one")
+                    throw .invalidOption("output", value: p, "\(option: .output, value: "'\(p)'", "'\(p)'") is a video (ffmpeg chooses its format by the extension); \(option: .format, value: format.rawValue, "the format \(format.rawValue)") applies to a stream: choose one")
                 }
                 (path, video) = (nil, p)
             }
             if let ffmpegArguments, video == nil {
                 throw .invalidOption("ffmpegArguments", value: ffmpegArguments.joined(separator: " "),
-                                     "ffmpeg arguments need a video output: a file ending in .mp4, .webm, .mov or .gif")
+                                     "\(option: .ffmpegArguments) needs \(option: .output, value: "FILE", "a video output: a file") ending in .mp4, .webm, .mov or .gif")
             }
             if let video { try SegueError.converting { try FFmpegStream.validate(video) } }
             if format != .png && path == nil { path = "-" }
             let stream = path == "-" || format != .png ? path : nil
             if let stream, let video {
-                throw .invalidOption("output", value: stream, "a video ('\(video)') and a stream ('\(stream)', \(format.rawValue)) do not combine: choose one")
+                throw .invalidOption("output", value: stream, "\(option: .video, "a video ('\(video)')") and a stream (\(option: .output, value: "-", "'\(stream)'") or \(option: .format, value: format.rawValue, format.rawValue)) do not combine: choose one")
             }
             return (stream == nil ? path : nil, stream, video)
         }

@@ -264,7 +264,9 @@ public struct RenderJob: Sendable {
         let shaderSteps = storyboard.timeline.indices.filter { if case .shader = storyboard.timeline[$0] { true } else { false } }
         let renderer = try given ?? backend.makeRenderer(
             on: glesTarget, threads: threads,
-            needsShaders: shaderSteps.first.map { storyboardFile == nil ? "the custom shader" : "step \($0) of the timeline is a custom shader, which" },
+            needsShaders: shaderSteps.first.map { step -> SegueError.Message in
+                storyboardFile == nil ? "\(option: .shader, "the custom shader")" : "step \(step) of the timeline is a custom shader, which"
+            },
             frameSize: (width, height), planes: leavesAsPlanes, note: observer.note)
         if let step = shaderSteps.first, !renderer.capabilities.contains(.customShaders) {
             throw SegueError(.unsupported(backend: renderer.name), "step \(step) of the timeline is a custom shader, which the \(renderer.name) backend does not run (it needs GLES)")
@@ -583,13 +585,13 @@ public struct RenderJob: Sendable {
     /// (`.webm`); Y4M, `.mp4` and `.gif` cannot (a usage error, before anything is read).
     func checkOutputsCarryAlpha() throws {
         guard storyboard.background.isTransparent else { return }
-        let can = "PNG frames, raw RGBA frames, or a .mov (ProRes 4444) or .webm (VP9) video"
+        let can: SegueError.Message = "PNG frames, \(option: .format, value: "rgba", "raw RGBA frames"), or a .mov (ProRes 4444) or .webm (VP9) video"
         for output in outputs {
             switch output {
             case let .stream(path, .y4m, _):
-                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(can)")
+                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(message: can)")
             case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
-                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(can)")
+                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(message: can)")
             default:
                 break
             }
@@ -617,9 +619,11 @@ public struct RenderJob: Sendable {
         guard !outputs.isEmpty, directories.count <= 1, streams.count <= 1 else {
             throw SegueError.invalidOption("output", value: "\(outputs.count) outputs", "a job writes one directory of frames and one stream or video at most, not \(outputs.count) outputs")
         }
-        if chunk == nil, let partial = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame" : resume ? "resuming skips frames already written" : nil,
-           !streams.isEmpty {
-            throw SegueError.invalidOption(shard.count > 1 ? "shard" : "resume", value: shard.count > 1 ? "\(shard)" : "true", "\(partial), which only PNG frames in a directory can do: a stream or a video needs every frame")
+        let partial: SegueError.Message? = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame"
+            : resume ? "\(option: .resume, "resuming") skips frames already written" : nil
+        if chunk == nil, let partial, !streams.isEmpty {
+            throw SegueError.invalidOption(shard.count > 1 ? "shard" : "resume", value: shard.count > 1 ? "\(shard)" : "true",
+                                           "\(message: partial), which only PNG frames in a directory (\(option: .output, value: "DIR")) can do: a stream or a video needs every frame")
         }
         var stream: FrameStream?
         switch streams.first {

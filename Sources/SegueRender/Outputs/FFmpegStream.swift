@@ -126,7 +126,8 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
             let candidate = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw SegueError.failed("\(video.map { "the video '\($0)'" } ?? "a video") needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames to a directory)")
+        let named: SegueError.Message = video.map { "the video '\($0)'" } ?? "\(option: .video, "a video")"
+        throw SegueError.failed("\(message: named) needs ffmpeg, which is not on PATH (install it, e.g. 'apt-get install ffmpeg', or write frames with \(option: .output, value: "DIR", "an output directory"))")
     }
 
     /// The `tool` (`ffmpeg`, `ffprobe`) on PATH for decoding the clip at `clip`, or a failure saying it is missing.
@@ -143,7 +144,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     static func validate(_ path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()
         guard defaults[ext] != nil else {
-            throw SegueError.invalidOption("output", value: path, "the video '\(path)' must end in .mp4, .webm, .mov or .gif")
+            throw SegueError.invalidOption("output", value: path, "\(option: .video, value: "'\(path)'", "the video '\(path)'"): the file must end in .mp4, .webm, .mov or .gif")
         }
     }
 

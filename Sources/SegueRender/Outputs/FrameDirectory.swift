@@ -112,7 +112,7 @@ final class FrameDirectory: @unchecked Sendable {
         if !exclusive {
             // Other shards hold the directory: they must be shards of this job (the first one wrote the manifest).
             guard sameJob else {
-                throw SegueError(.outputInUse(path: path, byRunningJob: true), "the output directory '\(path)' is in use by shards of another job (\(holders())); wait for them to end or choose another output")
+                throw SegueError(.outputInUse(path: path, byRunningJob: true), "the output directory '\(path)' is in use by shards of another job (\(holders())); wait for them to end or choose another \(option: .output)")
             }
         } else {
             let frameLike = names().filter { Self.looseIndex(of: Substring($0)) != nil }.sorted()
@@ -120,7 +120,7 @@ final class FrameDirectory: @unchecked Sendable {
                 if !frameLike.isEmpty && !request.resume && !request.overwrite {
                     let what = recorded == nil ? "with no Segue manifest" : "of another job"
                     let span = frameLike.count == 1 ? frameLike[0] : "\(frameLike.first!) ... \(frameLike.last!)"
-                    throw SegueError(.outputInUse(path: path, byRunningJob: false), "the output directory '\(path)' holds \(frameLike.count) frames \(what) (\(span)): allow overwriting to replace them, or resume to render this job there keeping the frames of it that are complete")
+                    throw SegueError(.outputInUse(path: path, byRunningJob: false), "the output directory '\(path)' holds \(frameLike.count) frames \(what) (\(span)): use \(option: .overwrite) to replace them, or \(option: .resume) to render this job there keeping the frames of it that are complete")
                 }
                 if recorded == nil && request.resume {
                     // Written before manifests: a frame counts if it is a whole PNG of the job's size.
@@ -316,7 +316,7 @@ final class FrameDirectory: @unchecked Sendable {
     }
 
     private func held() -> SegueError {
-        SegueError(.outputInUse(path: path, byRunningJob: true), "the output directory '\(path)' is in use by another segue job (\(holders())); wait for it to end or choose another output")
+        SegueError(.outputInUse(path: path, byRunningJob: true), "the output directory '\(path)' is in use by another segue job (\(holders())); wait for it to end or choose another \(option: .output)")
     }
 }
 
