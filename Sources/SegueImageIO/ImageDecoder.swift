@@ -7,7 +7,7 @@ import SegueCore
 /// Images with more than `maxPixels` pixels are refused from their header, before any pixel is allocated.
 public enum ImageDecoder {
     /// The default pixel limit: 16384 × 16384 (268,435,456 pixels, 1 GiB decoded).
-    public static let defaultMaxPixels = 16384 * 16384
+    public static let defaultMaxPixels = Limits.maxPixels
 
     /// Reads and decodes the PNG or JPEG file at `path`; errors name `path`.
     public static func decode(contentsOf path: String, maxPixels: Int = defaultMaxPixels) throws -> Pixmap {

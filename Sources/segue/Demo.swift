@@ -29,8 +29,8 @@ struct Demo: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be in (0, 8]") }
-        guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be in (0, 240]") }
+        guard scale > 0, scale <= Limits.maxScale else { throw ValidationError("--scale must be in \(Limits.scaleText)") }
+        guard Limits.fps.contains(fps) else { throw ValidationError("--fps must be in \(Limits.fpsText)") }
         guard let choice = BackendChoice(rawValue: backend) else { throw ValidationError("unknown backend '\(backend)' (use auto, cpu, gles, gles-raster or gles-compute)") }
         _ = choice
     }

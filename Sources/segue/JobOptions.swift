@@ -26,7 +26,7 @@ struct JobOptions: ParsableArguments {
     var threads: Int?
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Refuse input images with more pixels than this.", valueName: "n"))
-    var maxPixels: Int = 16384 * 16384
+    var maxPixels: Int = Limits.maxPixels
 
     @Option(name: .customLong("frame-timeout"), parsing: .unconditional, help: ArgumentHelp(
         "End the job (exit 1) when one frame, or compiling a custom shader, takes longer than this.", valueName: "s"))
@@ -96,9 +96,6 @@ struct JobOptions: ParsableArguments {
             throw ValidationError("--chunk: \(error.description)")
         }
     }
-
-    var outputFormat: OutputFormat { OutputFormat(rawValue: format)! }
-    var chroma: Y4M.Chroma { Y4M.Chroma(rawValue: y4mChroma)! }
 
     /// The motion blur `--motion-blur` and `--shutter` ask for.
     var blur: MotionBlur? { motionBlur.map { MotionBlur(samples: $0, shutter: shutter ?? MotionBlur.defaultShutter) } }

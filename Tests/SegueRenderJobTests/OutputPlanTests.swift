@@ -18,6 +18,14 @@ import Testing
         .invalidOption(effect: nil, option: option, value: value)
     }
 
+    /// The containers the storyboard reader and the output rules know (`VideoContainer`) are the ones the
+    /// encoder has settings for.
+    @Test func everyVideoContainerHasTheEncodersSettings() {
+        #expect(Set(FFmpegStream.defaults.keys) == Set(VideoContainer.allCases.map(\.rawValue)))
+        #expect(Set(FFmpegStream.alphaDefaults.keys).isSubset(of: Set(VideoContainer.allCases.map(\.rawValue))))
+        #expect(VideoContainer.listed == ".mp4, .webm, .mov or .gif")
+    }
+
     @Test func aDirectoryOfFrames() throws {
         #expect(try Plan(path: "frames").outputs() == [.frames(directory: "frames")])
         // A trailing '/' is a directory whatever its extension, and whether or not the job is one frame.

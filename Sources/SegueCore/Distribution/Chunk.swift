@@ -6,7 +6,7 @@ public struct Chunk: Sendable, Equatable, CustomStringConvertible {
     public let count: Int
 
     /// The most chunks a job may be split into.
-    public static let maxCount = 10_000
+    public static let maxCount = Limits.maxChunks
 
     public init(index: Int, count: Int) throws(Problem) {
         guard (1...Self.maxCount).contains(count) else { throw .countOutOfRange(count) }

@@ -9,7 +9,7 @@ public struct MotionBlur: Sendable, Equatable, Hashable {
 
     public static let defaultShutter = 180.0
     /// The most samples a frame may take (each one a whole frame drawn).
-    public static let maxSamples = 64
+    public static let maxSamples = Limits.maxMotionBlurSamples
 
     public init(samples: Int, shutter: Double = MotionBlur.defaultShutter) {
         self.samples = samples

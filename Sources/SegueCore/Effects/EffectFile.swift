@@ -101,8 +101,8 @@ final class EffectDefinition: Sendable {
 // MARK: - Reading a file
 
 extension EffectDefinition {
-    /// The most bytes an effect file may have (far more than any real one).
-    public static let maxBytes = 1 << 20
+    /// The most bytes an effect file may have (`Limits.maxEffectFileBytes`).
+    public static let maxBytes = Limits.maxEffectFileBytes
     /// The most layers a direction may list (each repeat of a repeating layer counts once here).
     static let maxLayers = 64
     /// The most named values a direction may have, options an effect may declare, choices an option may

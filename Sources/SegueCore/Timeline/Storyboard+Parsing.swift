@@ -10,8 +10,8 @@ public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension Storyboard {
-    /// The most steps a timeline may have.
-    public static let maxSteps = 10_000
+    /// The most steps a timeline may have (`Limits.maxSteps`).
+    public static let maxSteps = Limits.maxSteps
 
     /// Reads a storyboard from JSON, collecting every problem with its JSON path instead of stopping at the
     /// first. Steps with problems are left out of the returned storyboard. `loadTrack` returns the text of an
@@ -112,16 +112,16 @@ private struct Parser: JSONProblemReader {
             }
         }
         if let v = object["scale"] {
-            if let s = number(v, "$.scale"), check(s > 0 && s <= 64, "$.scale", "expected pixels per point in (0, 64], not \(s.compact)") {
+            if let s = number(v, "$.scale"), check(s > 0 && s <= Limits.maxScale, "$.scale", "expected pixels per point in \(Limits.scaleText), not \(s.compact)") {
                 board.scale = s
             }
         }
         if let v = object["size"] {
             if let a = numbers(v, "$.size", count: 2, form: "[width, height] in pixels") {
-                if a.allSatisfy({ $0 == $0.rounded() && $0 >= 1 && $0 <= 16384 }) {
+                if a.allSatisfy({ $0 == $0.rounded() && $0 >= 1 && $0 <= Double(Limits.maxSide) }) {
                     board.size = (Int(a[0]), Int(a[1]))
                 } else {
-                    problem("$.size", "each side must be a whole number of pixels in 1...16384")
+                    problem("$.size", "each side must be a whole number of pixels in \(Limits.sideText)")
                 }
             }
         }
@@ -206,11 +206,10 @@ private struct Parser: JSONProblemReader {
                 if let f = output["frames"] { board.output.frames = string(f, "$.output.frames") }
                 if let f = output["video"] {
                     if let video = string(f, "$.output.video") {
-                        let ext = (video as NSString).pathExtension.lowercased()
-                        if ["mp4", "webm", "mov", "gif"].contains(ext) {
+                        if VideoContainer(path: video) != nil {
                             board.output.video = video
                         } else {
-                            problem("$.output.video", "expected a .mp4, .webm, .mov or .gif file, not '\(video)'")
+                            problem("$.output.video", "expected a \(VideoContainer.listed) file, not '\(video)'")
                         }
                     }
                 }

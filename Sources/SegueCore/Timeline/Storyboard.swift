@@ -39,6 +39,23 @@ public struct Storyboard: Sendable, Equatable {
             case let .transition(_, from, to), let .interactive(_, from, to, _), let .shader(_, from, to): return (from, to)
             }
         }
+
+        /// The screens in the order the renderer holds them as snapshots (slot 0, slot 1) while the step plays,
+        /// and the slots a frame of it draws: the one place that decides it for every kind of step.
+        /// - A hold draws its one screen, from slot 0.
+        /// - An effect's layers name `from` and `to` by role (`Effect` plays a direction without a program of its
+        ///   own by running the forward one backwards over the same roles), so its slots are `from`, `to`.
+        /// - A custom shader has no roles, only the gl-transitions interface's `from` (progress 0) and `to`
+        ///   (progress 1): going back it plays in reverse between the swapped screens, so that it still starts
+        ///   on `from` and ends on `to`; its slots are then `to`, `from`.
+        public var slots: (screens: [String], drawn: [Int]) {
+            let (from, to) = screens
+            switch self {
+            case .hold: return ([from, to], [0])
+            case .transition, .interactive: return ([from, to], [0, 1])
+            case let .shader(step, _, _): return (step.direction == .back ? [to, from] : [from, to], [0, 1])
+            }
+        }
     }
 
     /// Where the storyboard asks its output to go, relative to the storyboard file.
@@ -106,9 +123,6 @@ public struct Storyboard: Sendable, Equatable {
         }
         return 0
     }
-
-    /// The screen whose pixel size sets the output's when `size` is not given: the first the timeline shows.
-    public var firstScreen: String? { timeline.first?.screens.from }
 
     /// The screens the timeline uses, in order of first use.
     public var usedScreens: [String] {

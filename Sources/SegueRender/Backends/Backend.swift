@@ -105,7 +105,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
 
     /// What `auto` draws with here, and why, for `segue info` and doctor: for a 1920x1080 job read back as RGBA
     /// (PNG frames, raw RGBA) and as planes (Y4M, video), from the calibration (measured now when none is cached).
-    public static func autoChoice(calibrationFile: URL? = Calibration.cacheFile()) -> String {
+    package static func autoChoice(calibrationFile: URL? = Calibration.cacheFile()) -> String {
         let gles: GLESRenderer
         do {
             gles = try GLESRenderer()

@@ -4,9 +4,8 @@ import SegueImageIO
 
 /// Custom transitions by name or file, for `segue render --shader` and storyboards' `shader:` steps.
 public enum ShaderLibrary {
-    /// The largest shader file read (256 KiB; the public gl-transitions collection's largest is under 10 KiB):
-    /// the bound on what the driver is asked to compile, whose time and memory grow with the source.
-    public static let sourceLimit = 256 << 10
+    /// The largest shader file read (`Limits.maxShaderSourceBytes`).
+    public static let sourceLimit = Limits.maxShaderSourceBytes
 
     /// The transition `spec` names: an existing file, else a shipped transition's name.
     public static func load(_ spec: String) throws -> ShaderTransition {

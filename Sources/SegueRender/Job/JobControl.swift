@@ -63,7 +63,7 @@ public final class JobControl: @unchecked Sendable {
     /// ended the process then would leave that child behind, so it only cancels, and the spawner ends the child
     /// (`endSpawn` and a check of `isCancelled`). With `cancel` and `beginSpawn` both sequentially consistent,
     /// either the handler sees the spawn or the spawner sees the cancellation.
-    public var isSpawning: Bool { spawning.load(ordering: .sequentiallyConsistent) != 0 }
+    package var isSpawning: Bool { spawning.load(ordering: .sequentiallyConsistent) != 0 }
 
     /// Before a child is spawned; throws `interrupted` (spawning nothing) once cancelled.
     func beginSpawn() throws(SegueError) {
@@ -113,7 +113,7 @@ public final class JobControl: @unchecked Sendable {
 
     /// Ends the process group of every child the job has running (`kill(-pgid, SIGKILL)`): lock-free and
     /// async-signal-safe, for a signal handler that exits at once.
-    public func endChildren() {
+    package func endChildren() {
         for i in groups.indices {
             let group = groups[i].load(ordering: .acquiring)
             if group > 0 { kill(-group, SIGKILL) }

@@ -65,7 +65,7 @@ extension RenderJob {
         /// Whether `path` names a video that ffmpeg writes, by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, any
         /// case). `-` is standard output, and a path that ends in `/` a directory, whatever its extension.
         public static func isVideo(_ path: String) -> Bool {
-            path != "-" && !path.hasSuffix("/") && FFmpegStream.defaults[(path as NSString).pathExtension.lowercased()] != nil
+            path != "-" && !path.hasSuffix("/") && VideoContainer(path: path) != nil
         }
 
         /// Checks what was named without looking at the file system (a usage error for each conflict): what
@@ -132,10 +132,174 @@ extension RenderJob {
                 }
             case let .frames(directory):
                 let base = name(directory)
-                if !directory.hasSuffix("/"), base.hasPrefix("."), FFmpegStream.defaults[String(base.dropFirst()).lowercased()] != nil {
+                if !directory.hasSuffix("/"), base.hasPrefix("."), VideoContainer(rawValue: String(base.dropFirst()).lowercased()) != nil {
                     throw .invalidOption("output", value: directory, "'\(directory)' has no name before its extension: name the video (for example 'out\(base)'), or end the path with '/' for a hidden directory of frames")
                 }
             }
         }
+    }
+}
+
+// MARK: - The job's output rules, checked once, and the sink made beside them
+
+extension RenderJob {
+    /// Every rule about the job's outputs, checked once before anything is read (usage errors): an image output
+    /// only for a job of one frame (an image file holds one picture, not a sequence), a chunk's one video, each
+    /// path's form, no output that is an input, and outputs that carry alpha for a transparent background.
+    func checkOutputs() throws {
+        for case let .image(path) in outputs where progress?.count != 1 {
+            let frames = progress?.count ?? storyboard.schedule.count
+            throw SegueError.invalidOption("output", value: path,
+                                           "the image '\(path)' holds one frame, but the job renders \(frames): give one progress value, or write a directory of frames")
+        }
+        try checkChunk()
+        try checkOutputPaths()
+        try checkOutputsCarryAlpha()
+    }
+
+    /// The video container of the job's first output, when it is a video.
+    var videoContainer: VideoContainer? {
+        if case let .video(path, _)? = outputs.first { return VideoContainer(path: path) }
+        return nil
+    }
+
+    /// The rate of a job with a GIF among its outputs: the fastest at or below the storyboard's whose frames each
+    /// last a whole number of hundredths of a second, at least 2 (GIF's delays are whole centiseconds, and
+    /// browsers and ffmpeg play a delay of 0 or 1 as 10): 60 -> 50, 30 -> 25, 24 -> 20, 10 -> 10. Nil without a GIF.
+    var gifRate: Double? {
+        guard outputs.contains(where: { if case let .video(path, _) = $0 { VideoContainer(path: path) == .gif } else { false } }),
+              storyboard.fps.isFinite, storyboard.fps > 0 else { return nil }
+        let delay = max(2, (100 / storyboard.fps - 1e-9).rounded(.up))
+        return 100 / delay
+    }
+
+    /// Checks each output's path before anything is read: its form (`OutputPlan.checkForm`: a file not named as
+    /// a directory, a directory of frames not named as a video's extension alone), and that no output is one of
+    /// the job's inputs (the storyboard file or a screen, as the same file by device and inode, or a screen
+    /// named as a frame inside a directory of frames), which the job would overwrite.
+    func checkOutputPaths() throws {
+        let resolve = Self.resolver(storyboardFile)
+        let inputs = storyboard.usedScreens.compactMap { storyboard.screens[$0] }.filter { !$0.hasPrefix("sample:") && !$0.hasPrefix(Screens.memoryPrefix) }.map(resolve)
+            + (storyboardFile.map { [$0] } ?? [])
+        for output in outputs {
+            try OutputPlan.checkForm(of: output)
+            switch output {
+            case let .image(path), let .stream(path, _, _), let .video(path, _):
+                guard path != "-" else { continue }
+                if let input = inputs.first(where: { FileIdentity.same($0, path) }) {
+                    throw SegueError.invalidOption("output", value: path, "the output '\(path)' is the input '\(input)': writing it would destroy the input")
+                }
+            case let .frames(directory):
+                // Only a file named as a frame is asked for its directory (Foundation traps taking the parent of `.`).
+                for input in inputs {
+                    let file = (input as NSString).lastPathComponent
+                    guard file.hasPrefix("frame_") && file.hasSuffix(".png") else { continue }
+                    let parent = (input as NSString).deletingLastPathComponent
+                    if FileIdentity.same(parent.isEmpty ? "." : parent, directory) {
+                        throw SegueError.invalidOption("output", value: directory, "the input '\(input)' is inside the directory of frames '\(directory)', named as a frame: the job would overwrite it")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A chunk's job writes one video, whole (not sharded), of a container whose chunks join by stream copy
+    /// (usage errors, before anything is read).
+    func checkChunk() throws {
+        guard let chunk else { return }
+        guard outputs.count == 1, case let .video(path, _) = outputs[0] else {
+            throw SegueError.invalidOption("chunk", value: "\(chunk)", "chunk \(chunk) is part of a video: the job's one output must be a .mp4, .webm or .mov video")
+        }
+        guard shard == .whole else { throw SegueError.invalidOption("chunk", value: "\(chunk)", "a job is split into shards or into chunks, not both (shard \(shard), chunk \(chunk))") }
+        try ChunkedVideo.check(path, transparent: storyboard.background.isTransparent)
+    }
+
+    /// The key of a chunked video's chunks: the picture key with the container and the encoder's arguments,
+    /// so that only chunks encoded alike are joined.
+    func chunkKey(_ pictureKey: String, arguments: [String]?) -> String {
+        var h = ContentHash()
+        h.combine("segue-chunks 1 \(pictureKey)")
+        if let container = videoContainer { h.combine(container.rawValue) }
+        h.combine(storyboard.background.isTransparent ? "alpha" : "opaque")
+        h.combine(arguments.map { "args \($0.count) " + $0.joined(separator: "\u{0}") } ?? "default arguments")
+        return h.hex
+    }
+
+    /// A transparent background needs outputs that carry alpha: PNG, raw RGBA, ProRes 4444 (`.mov`) or VP9
+    /// (`.webm`); Y4M, `.mp4` and `.gif` cannot (a usage error, before anything is read).
+    func checkOutputsCarryAlpha() throws {
+        guard storyboard.background.isTransparent else { return }
+        let can: SegueError.Message = "PNG frames, \(option: .format, value: "rgba", "raw RGBA frames"), or a .mov (ProRes 4444) or .webm (VP9) video"
+        for output in outputs {
+            switch output {
+            case let .stream(path, .y4m, _):
+                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(message: can)")
+            case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
+                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(message: can)")
+            default:
+                break
+            }
+        }
+    }
+
+    struct Sink {
+        var outputs: FramePipeline.Outputs
+        var directory: FrameDirectory?
+        /// Frames `resume` found complete in the directory.
+        var complete: Set<Int> = []
+    }
+
+    /// Creates the outputs (nothing is created before every check has passed): at most one directory of
+    /// frames, and at most one stream, video or image.
+    func makeSink(width: Int, height: Int, memory: (any FrameStream)?, control: JobControl, frameCount: Int,
+                  videoFile: String? = nil, key: () -> String) throws -> Sink {
+        // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
+        let opaque = !storyboard.background.isTransparent
+        if let memory {
+            return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: opaque, stream: memory), directory: nil)
+        }
+        let directories = outputs.compactMap { if case let .frames(path) = $0 { path } else { nil } }
+        let streams = outputs.filter { if case .frames = $0 { false } else { true } }
+        guard !outputs.isEmpty, directories.count <= 1, streams.count <= 1 else {
+            throw SegueError.invalidOption("output", value: "\(outputs.count) outputs", "a job writes one directory of frames and one stream or video at most, not \(outputs.count) outputs")
+        }
+        let partial: SegueError.Message? = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame"
+            : resume ? "\(option: .resume, "resuming") skips frames already written" : nil
+        if chunk == nil, let partial, !streams.isEmpty {
+            throw SegueError.invalidOption(shard.count > 1 ? "shard" : "resume", value: shard.count > 1 ? "\(shard)" : "true",
+                                           "\(message: partial), which only PNG frames in a directory (\(option: .output, value: "DIR")) can do: a stream or a video needs every frame")
+        }
+        var stream: FrameStream?
+        switch streams.first {
+        case let .image(path)?:
+            stream = try ByteStream(path: path, format: .png, y4m: nil, pngLevel: pngLevel)
+        case let .stream(path, format, chroma)?:
+            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: chroma) : nil
+            stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
+        case let .video(path, arguments)?:
+            stream = try FFmpegStream(path: videoFile ?? path, width: width, height: height, fps: storyboard.fps,
+                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments,
+                                      chunk: videoFile != nil)
+        case .frames?, nil:
+            break
+        }
+        var directory: FrameDirectory?
+        var complete = Set<Int>()
+        do {
+            directory = try directories.first.map { try FrameDirectory(creating: $0) }
+            if let directory {
+                complete = try directory.open(.init(key: key(), frameCount: frameCount, width: width, height: height,
+                                                    shard: shard, resume: resume, overwrite: overwrite))
+            }
+        } catch {
+            stream?.abandon()
+            throw error
+        }
+        directory?.removeTemporaryFiles(owned: shard.contains)
+        if let directory { control.register(directory: directory.path) }
+        stream?.register(with: control)
+        let record = directory.map { d in { @Sendable (k: Int, bytes: [UInt8]) in d.record(k, bytes: bytes) } }
+        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, opaque: opaque, written: record, stream: stream),
+                    directory: directory, complete: complete)
     }
 }

@@ -9,6 +9,12 @@ import SegueImageIO
 /// `run` checks everything before it writes anything: every screen is read and resampled to the job's size,
 /// every step checked against the frame, the renderer made and custom shaders compiled; then frames are drawn
 /// in order (frame `k` from `FrameSchedule`) and handed to the frame pipeline as they are ready.
+///
+/// One setting of the process is the library's: a job that writes a stream or a video, or reads a video clip,
+/// sets `SIGPIPE` to be ignored for the whole process (signals have one disposition per process), so that a
+/// reader or an ffmpeg that goes away is an `EPIPE` error the job reports (`SegueError.Kind.outputClosed`, or
+/// a failure naming ffmpeg) rather than the end of the program. A program that relies on `SIGPIPE`'s default
+/// action must set it again after the job.
 public struct RenderJob: Sendable {
     /// Where the frames go. What a path a user names means (a video by its extension, `-`, a trailing `/`...)
     /// is decided by `OutputPlan`, which makes these.
@@ -53,9 +59,9 @@ public struct RenderJob: Sendable {
     /// PNG compression, 0 (fastest) ... 9 (smallest).
     public var pngLevel = RenderJob.defaultPNGLevel
     /// Input images with more pixels are refused from their header, before they are decoded.
-    public var maxPixels = 16384 * 16384
-    /// The most frames a job may have (a million: over four hours at 60 fps); known before anything starts.
-    public var maxFrames = 1_000_000
+    public var maxPixels = Limits.maxPixels
+    /// The most frames the job may have (`Limits.maxFrames` unless set); known before anything starts.
+    public var maxFrames = Limits.maxFrames
     /// Only frames `k` with `k mod count == index`.
     public var shard: Shard = .whole
     /// Only the contiguous frames of this chunk (`Chunk.frames(of:)`), encoded as a video of their own in the
@@ -70,11 +76,11 @@ public struct RenderJob: Sendable {
     /// The storyboard file the job was read from: problems are reported at their JSON paths in it, and relative
     /// screen paths are resolved from its directory. Nil for a job made in code or from command-line options,
     /// whose first problem is reported as it is.
-    public var storyboardFile: String?
+    package var storyboardFile: String?
     /// Problems found while reading the storyboard file (`Storyboard.parse`), reported with the rest.
-    public var parseProblems: [JSONProblem] = []
+    package var parseProblems: [JSONProblem] = []
     /// The JSON path of each step, for problems (`Storyboard.Parsed.stepPaths`).
-    public var stepPaths: [String]?
+    package var stepPaths: [String]?
 
     /// The PNG compression level used unless `--png-level` says otherwise. Measured on one 1920x1080 frame each
     /// of circle-spread between the sample screens, of text lines and of a photo-like picture (release build,
@@ -156,9 +162,8 @@ public struct RenderJob: Sendable {
         })
     }
 
-    /// The largest storyboard or drag track read (16 MiB): far more than any real one, and a bound on what a
-    /// file that never ends (a FIFO fed forever) can make the job hold.
-    public static let textLimit = 16 << 20
+    /// The largest storyboard or drag track read (`Limits.maxTextBytes`).
+    public static let textLimit = Limits.maxTextBytes
 
     /// Whether `path` names a video that ffmpeg writes, by its extension: `OutputPlan.isVideo`, which decides
     /// what an output path means.
@@ -175,7 +180,7 @@ public struct RenderJob: Sendable {
     }
 
     /// Paths in a storyboard file are relative to it; samples, images in memory and absolute paths are as they are.
-    public static func resolver(_ storyboardFile: String?) -> @Sendable (String) -> String {
+    package static func resolver(_ storyboardFile: String?) -> @Sendable (String) -> String {
         let base = storyboardFile.map { ($0 as NSString).deletingLastPathComponent } ?? ""
         return { path in
             path.hasPrefix("/") || path.hasPrefix("sample:") || path.hasPrefix(Screens.memoryPrefix) || base.isEmpty
@@ -231,11 +236,11 @@ public struct RenderJob: Sendable {
     }
 
     /// `memory`: a stream that takes every frame's pixels in order in place of `outputs` (`frames`,
-    /// `frameStream`).
+    /// `frameStream`). The job is checked, planned, then executed: nothing is written before the plan is made.
     func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
              memory: (any FrameStream)?) throws -> Summary {
-        try checkRequest(forMemory: memory != nil)
-        if memory == nil { try checkChunk() }
+        try checkRequest()
+        if memory == nil { try checkOutputs() }
         if memory == nil, let rate = gifRate, rate != storyboard.fps {
             // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
             observer.note("a GIF's frame delays are whole hundredths of a second (players show a delay under 2 as 10): rendering at \(rate.compact) frames/s instead of \(storyboard.fps.compact)")
@@ -246,10 +251,32 @@ public struct RenderJob: Sendable {
         let control = givenControl ?? JobControl()
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
-        if memory == nil {
-            try checkOutputPaths()
-            try checkOutputsCarryAlpha()
-        }
+        let plan = try self.plan(renderer: given, control: control, observer: observer, memory: memory)
+        if let done = plan.done { return done }
+        return try execute(plan, control: control, observer: observer)
+    }
+
+    /// What a job will do, worked out before it writes anything: its inputs read, its renderer made and custom
+    /// shaders compiled, the frames in flight that memory allows, the schedule and the runs of frames still to
+    /// draw, and its outputs created (`makeSink`).
+    struct Plan {
+        var inputs: Inputs
+        var renderer: any Renderer
+        /// Each custom shader step's compiled shader, by step.
+        var prepared: [Int: any PreparedShader]
+        var inFlight: Int
+        var schedule: FrameSchedule
+        /// The frames to draw, in runs of one step each (resumed frames left out).
+        var runs: [FrameSchedule.Run]
+        var sink: Sink
+        var chunked: (video: ChunkedVideo, manifest: ChunkedVideo.Manifest)?
+        /// Frames found complete by `resume`, and frames to draw.
+        var skipped: Int, total: Int
+        /// The job's result when there is nothing to draw (a resumed chunk already complete).
+        var done: Summary?
+    }
+
+    func plan(renderer given: (any Renderer)?, control: JobControl, observer: Observer, memory: (any FrameStream)?) throws -> Plan {
         if let size = storyboard.size {
             // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
             _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
@@ -299,7 +326,10 @@ public struct RenderJob: Sendable {
                                                  fps: storyboard.fps)
             if try video.open(manifest, chunk: chunk, replace: overwrite || resume), resume {
                 observer.status("resuming: chunk \(chunk) (\(chunkFrames.count) frames) is already complete")
-                return Summary(rendered: 0, skipped: chunkFrames.count, width: width, height: height, renderer: renderer.name)
+                return Plan(inputs: inputs, renderer: renderer, prepared: prepared, inFlight: inFlight, schedule: schedule, runs: [],
+                            sink: Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: true, stream: nil)),
+                            skipped: chunkFrames.count, total: 0,
+                            done: Summary(rendered: 0, skipped: chunkFrames.count, width: width, height: height, renderer: renderer.name))
             }
             chunked = (video, manifest)
         }
@@ -316,19 +346,41 @@ public struct RenderJob: Sendable {
         }
         let total = runs.reduce(0) { $0 + $1.frames.count }
         if skipped > 0 { observer.status("resuming: \(skipped) frames already complete, \(total) to render") }
+        return Plan(inputs: inputs, renderer: renderer, prepared: prepared, inFlight: inFlight, schedule: schedule, runs: runs,
+                    sink: sink, chunked: chunked, skipped: skipped, total: total)
+    }
 
-        let pipeline = try FramePipeline(outputs: sink.outputs, capacity: inFlight, progress: { observer.progress($0, total) })
-        let scale = storyboard.scale, background = storyboard.background, board = storyboard
-        let frameSize = inputs.frame
+    /// Draws the plan's runs into its outputs: each run's snapshots loaded (clips decoded as the frames need
+    /// them), its frames drawn in order and handed to the frame pipeline.
+    func execute(_ plan: Plan, control: JobControl, observer: Observer) throws -> Summary {
+        let (width, height) = plan.inputs.size
+        let total = plan.total
+        let pipeline = try FramePipeline(outputs: plan.sink.outputs, capacity: plan.inFlight, progress: { observer.progress($0, total) })
         // One decoder per clip, shared by the runs that show it: frames are asked for in order.
         var readers: [String: ClipReader] = [:]
-        for (name, clip) in inputs.clips {
+        for (name, clip) in plan.inputs.clips {
             readers[name] = ClipReader(path: clip.path, source: clip.size, quarterTurns: clip.quarterTurns,
-                                       width: width, height: height, fps: board.fps,
-                                       playback: board.playback[name] ?? ClipPlayback(), control: control,
+                                       width: width, height: height, fps: storyboard.fps,
+                                       playback: storyboard.playback[name] ?? ClipPlayback(), control: control,
                                        note: observer.note)
         }
         defer { readers.values.forEach { $0.stop() } }
+        let driverRuns = plan.runs.map { driverRun($0, of: plan, readers: readers) }
+        // The directory (its lock, its manifest) lives until the last frame is written.
+        try withExtendedLifetime(plan.sink) {
+            try FrameDriver.render(driverRuns, with: plan.renderer, into: pipeline, control: control)
+        }
+        if let chunked = plan.chunked, let chunk { try chunked.video.record(chunk, of: chunked.manifest) }
+        return Summary(rendered: total, skipped: plan.skipped, width: width, height: height, renderer: plan.renderer.name)
+    }
+
+    /// How the frame driver draws one run of the plan: the step's screens in their slots (`Storyboard.Step.slots`),
+    /// a clip's next frame where it changes, and each frame as draw items or a custom shader, with motion blur's
+    /// samples averaged.
+    private func driverRun(_ run: FrameSchedule.Run, of plan: Plan, readers: [String: ClipReader]) -> FrameDriver.Run {
+        let inputs = plan.inputs, schedule = plan.schedule, board = storyboard
+        let (width, height) = inputs.size
+        let scale = board.scale, background = board.background, frameSize = inputs.frame
         /// Screen `name` as frame `k` shows it: a still, or the clip's frame at its clock (`k`'s time from the first
         /// step that shows it), with that frame's index.
         func picture(_ name: String, _ k: Int) throws -> (pixmap: Pixmap, clipFrame: Int?) {
@@ -336,77 +388,54 @@ public struct RenderJob: Sendable {
             let j = reader.index(atClock: schedule.time(of: k) - board.firstShown(name))
             return (try reader.frame(j), j)
         }
-        let driverRuns = runs.map { run -> FrameDriver.Run in
-            let (from, to) = board.timeline[run.step].screens
-            let frames = run.frames
-            let indices = frames.map(\.index)
-            // Motion blur: frame n is the mean of its shutter samples, each drawn as a frame of its own.
-            // (A clip shows frame n's picture in every sample.)
-            let blur = board.motionBlur(ofStep: run.step)
-            func blurred(_ n: Int, _ draw: @escaping (FrameSchedule.Frame) -> RenderFrame) -> RenderFrame {
-                guard let blur else { return draw(frames[n]) }
-                return .average(schedule.samples(of: frames[n].index, motionBlur: blur).map(draw))
+        let step = board.timeline[run.step]
+        let frames = run.frames
+        let indices = frames.map(\.index)
+        // Motion blur: frame n is the mean of its shutter samples, each drawn as a frame of its own.
+        // (A clip shows frame n's picture in every sample.)
+        let blur = board.motionBlur(ofStep: run.step)
+        func blurred(_ n: Int, _ draw: @escaping (FrameSchedule.Frame) -> RenderFrame) -> RenderFrame {
+            guard let blur else { return draw(frames[n]) }
+            return .average(schedule.samples(of: frames[n].index, motionBlur: blur).map(draw))
+        }
+        let (slots, drawn) = step.slots
+        var shown: [Int: Int] = [:]  // slot -> the clip frame it holds
+        let snapshots = { () throws -> [Pixmap] in
+            guard let first = indices.first else { return [] }
+            return try slots.enumerated().map { slot, name in
+                let (pixmap, j) = try picture(name, first)
+                shown[slot] = j
+                return pixmap
             }
-            var slots = [from, to]
-            if case let .shader(step, _, _) = board.timeline[run.step], step.direction == .back { slots = [to, from] }
-            // A hold draws only its one screen (slot 0).
-            let updated: [Int]
-            if case .hold = board.timeline[run.step] { updated = [0] } else { updated = [0, 1] }
-            var shown: [Int: Int] = [:]  // slot -> the clip frame it holds
-            let snapshots = { () throws -> [Pixmap] in
-                guard let first = indices.first else { return [] }
-                return try slots.enumerated().map { slot, name in
-                    let (pixmap, j) = try picture(name, first)
+        }
+        let updates = { (n: Int) throws -> [(slot: Int, pixmap: Pixmap)] in
+            var changed: [(slot: Int, pixmap: Pixmap)] = []
+            for slot in drawn where readers[slots[slot]] != nil {
+                let (pixmap, j) = try picture(slots[slot], indices[n])
+                if shown[slot] != j {
                     shown[slot] = j
-                    return pixmap
+                    changed.append((slot, pixmap))
                 }
             }
-            let updates = { (n: Int) throws -> [(slot: Int, pixmap: Pixmap)] in
-                var changed: [(slot: Int, pixmap: Pixmap)] = []
-                for slot in updated where readers[slots[slot]] != nil {
-                    let (pixmap, j) = try picture(slots[slot], indices[n])
-                    if shown[slot] != j {
-                        shown[slot] = j
-                        changed.append((slot, pixmap))
-                    }
-                }
-                return changed
-            }
-            let sources = slots.map { board.screens[$0] ?? $0 }
-            if case let .shader(step, _, _) = board.timeline[run.step], let shader = prepared[run.step] {
-                // Back plays the shader in reverse between the swapped screens: it starts on `from`, ends on `to`.
-                return FrameDriver.Run(
-                    snapshots: snapshots, updates: updates, indices: indices, sources: sources, what: "shader:\(step.transition.name)",
-                    frame: { n in blurred(n) { .shader(shader, progress: step.progress(at: $0.t), width: width, height: height,
-                                                       background: background) } })
-            }
-            // A clip is opaque when its pixel format has no alpha; else any frame may be translucent.
-            let info = slots.map { name in
-                inputs.screens[name].map(SnapshotInfo.init)
-                    ?? SnapshotInfo(width: width, height: height, isOpaque: inputs.clips[name]?.isOpaque ?? false)
-            }
-            return FrameDriver.Run(snapshots: snapshots, updates: updates, indices: indices, sources: sources,
-                                   what: board.timeline[run.step].name, frame: { n in
-                blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale,
-                                              snapshots: info, background: background)) }
-            })
+            return changed
         }
-        // The directory (its lock, its manifest) lives until the last frame is written.
-        try withExtendedLifetime(sink) {
-            try FrameDriver.render(driverRuns, with: renderer, into: pipeline, control: control)
+        let sources = slots.map { board.screens[$0] ?? $0 }
+        if case let .shader(shaderStep, _, _) = step, let shader = plan.prepared[run.step] {
+            return FrameDriver.Run(
+                snapshots: snapshots, updates: updates, indices: indices, sources: sources, what: "shader:\(shaderStep.transition.name)",
+                frame: { n in blurred(n) { .shader(shader, progress: shaderStep.progress(at: $0.t), width: width, height: height,
+                                                   background: background) } })
         }
-        if let chunked, let chunk { try chunked.video.record(chunk, of: chunked.manifest) }
-        return Summary(rendered: total, skipped: skipped, width: width, height: height, renderer: renderer.name)
-    }
-
-    /// The rate of a job with a GIF among its outputs: the fastest at or below the storyboard's whose frames each
-    /// last a whole number of hundredths of a second, at least 2 (GIF's delays are whole centiseconds, and
-    /// browsers and ffmpeg play a delay of 0 or 1 as 10): 60 -> 50, 30 -> 25, 24 -> 20, 10 -> 10. Nil without a GIF.
-    var gifRate: Double? {
-        guard outputs.contains(where: { if case let .video(path, _) = $0 { (path as NSString).pathExtension.lowercased() == "gif" } else { false } }),
-              storyboard.fps.isFinite, storyboard.fps > 0 else { return nil }
-        let delay = max(2, (100 / storyboard.fps - 1e-9).rounded(.up))
-        return 100 / delay
+        // A clip is opaque when its pixel format has no alpha; else any frame may be translucent.
+        let info = slots.map { name in
+            inputs.screens[name].map(SnapshotInfo.init)
+                ?? SnapshotInfo(width: width, height: height, isOpaque: inputs.clips[name]?.isOpaque ?? false)
+        }
+        return FrameDriver.Run(snapshots: snapshots, updates: updates, indices: indices, sources: sources,
+                               what: step.name, frame: { n in
+            blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale,
+                                          snapshots: info, background: background)) }
+        })
     }
 
     /// True when any step is drawn with motion blur.
@@ -529,136 +558,6 @@ public struct RenderJob: Sendable {
         return h.hex
     }
 
-    /// Checks each output's path before anything is read: its form (`OutputPlan.checkForm`: a file not named as
-    /// a directory, a directory of frames not named as a video's extension alone), and that no output is one of
-    /// the job's inputs (the storyboard file or a screen, as the same file by device and inode, or a screen
-    /// named as a frame inside a directory of frames), which the job would overwrite.
-    func checkOutputPaths() throws {
-        let resolve = Self.resolver(storyboardFile)
-        let inputs = storyboard.usedScreens.compactMap { storyboard.screens[$0] }.filter { !$0.hasPrefix("sample:") && !$0.hasPrefix(Screens.memoryPrefix) }.map(resolve)
-            + (storyboardFile.map { [$0] } ?? [])
-        for output in outputs {
-            try OutputPlan.checkForm(of: output)
-            switch output {
-            case let .image(path), let .stream(path, _, _), let .video(path, _):
-                guard path != "-" else { continue }
-                if let input = inputs.first(where: { FileIdentity.same($0, path) }) {
-                    throw SegueError.invalidOption("output", value: path, "the output '\(path)' is the input '\(input)': writing it would destroy the input")
-                }
-            case let .frames(directory):
-                // Only a file named as a frame is asked for its directory (Foundation traps taking the parent of `.`).
-                for input in inputs {
-                    let file = (input as NSString).lastPathComponent
-                    guard file.hasPrefix("frame_") && file.hasSuffix(".png") else { continue }
-                    let parent = (input as NSString).deletingLastPathComponent
-                    if FileIdentity.same(parent.isEmpty ? "." : parent, directory) {
-                        throw SegueError.invalidOption("output", value: directory, "the input '\(input)' is inside the directory of frames '\(directory)', named as a frame: the job would overwrite it")
-                    }
-                }
-            }
-        }
-    }
-
-    /// A chunk's job writes one video, whole (not sharded), of a container whose chunks join by stream copy
-    /// (usage errors, before anything is read).
-    func checkChunk() throws {
-        guard let chunk else { return }
-        guard outputs.count == 1, case let .video(path, _) = outputs[0] else {
-            throw SegueError.invalidOption("chunk", value: "\(chunk)", "chunk \(chunk) is part of a video: the job's one output must be a .mp4, .webm or .mov video")
-        }
-        guard shard == .whole else { throw SegueError.invalidOption("chunk", value: "\(chunk)", "a job is split into shards or into chunks, not both (shard \(shard), chunk \(chunk))") }
-        try ChunkedVideo.check(path, transparent: storyboard.background.isTransparent)
-    }
-
-    /// The key of a chunked video's chunks: the picture key with the container and the encoder's arguments,
-    /// so that only chunks encoded alike are joined.
-    func chunkKey(_ pictureKey: String, arguments: [String]?) -> String {
-        var h = ContentHash()
-        h.combine("segue-chunks 1 \(pictureKey)")
-        if case let .video(path, _)? = outputs.first { h.combine((path as NSString).pathExtension.lowercased()) }
-        h.combine(storyboard.background.isTransparent ? "alpha" : "opaque")
-        h.combine(arguments.map { "args \($0.count) " + $0.joined(separator: "\u{0}") } ?? "default arguments")
-        return h.hex
-    }
-
-    /// A transparent background needs outputs that carry alpha: PNG, raw RGBA, ProRes 4444 (`.mov`) or VP9
-    /// (`.webm`); Y4M, `.mp4` and `.gif` cannot (a usage error, before anything is read).
-    func checkOutputsCarryAlpha() throws {
-        guard storyboard.background.isTransparent else { return }
-        let can: SegueError.Message = "PNG frames, \(option: .format, value: "rgba", "raw RGBA frames"), or a .mov (ProRes 4444) or .webm (VP9) video"
-        for output in outputs {
-            switch output {
-            case let .stream(path, .y4m, _):
-                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(message: can)")
-            case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
-                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(message: can)")
-            default:
-                break
-            }
-        }
-    }
-
-    struct Sink {
-        var outputs: FramePipeline.Outputs
-        var directory: FrameDirectory?
-        /// Frames `resume` found complete in the directory.
-        var complete: Set<Int> = []
-    }
-
-    /// Creates the outputs (nothing is created before every check has passed): at most one directory of
-    /// frames, and at most one stream, video or image.
-    func makeSink(width: Int, height: Int, memory: (any FrameStream)?, control: JobControl, frameCount: Int,
-                  videoFile: String? = nil, key: () -> String) throws -> Sink {
-        // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
-        let opaque = !storyboard.background.isTransparent
-        if let memory {
-            return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: opaque, stream: memory), directory: nil)
-        }
-        let directories = outputs.compactMap { if case let .frames(path) = $0 { path } else { nil } }
-        let streams = outputs.filter { if case .frames = $0 { false } else { true } }
-        guard !outputs.isEmpty, directories.count <= 1, streams.count <= 1 else {
-            throw SegueError.invalidOption("output", value: "\(outputs.count) outputs", "a job writes one directory of frames and one stream or video at most, not \(outputs.count) outputs")
-        }
-        let partial: SegueError.Message? = shard.count > 1 ? "shard \(shard) renders every \(shard.count)th frame"
-            : resume ? "\(option: .resume, "resuming") skips frames already written" : nil
-        if chunk == nil, let partial, !streams.isEmpty {
-            throw SegueError.invalidOption(shard.count > 1 ? "shard" : "resume", value: shard.count > 1 ? "\(shard)" : "true",
-                                           "\(message: partial), which only PNG frames in a directory (\(option: .output, value: "DIR")) can do: a stream or a video needs every frame")
-        }
-        var stream: FrameStream?
-        switch streams.first {
-        case let .image(path)?:
-            stream = try ByteStream(path: path, format: .png, y4m: nil, pngLevel: pngLevel)
-        case let .stream(path, format, chroma)?:
-            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: chroma) : nil
-            stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
-        case let .video(path, arguments)?:
-            try checkOutputsCarryAlpha()
-            stream = try FFmpegStream(path: videoFile ?? path, width: width, height: height, fps: storyboard.fps,
-                                      alpha: storyboard.background.isTransparent, ffmpegArguments: arguments,
-                                      chunk: videoFile != nil)
-        case .frames?, nil:
-            break
-        }
-        var directory: FrameDirectory?
-        var complete = Set<Int>()
-        do {
-            directory = try directories.first.map { try FrameDirectory(creating: $0) }
-            if let directory {
-                complete = try directory.open(.init(key: key(), frameCount: frameCount, width: width, height: height,
-                                                    shard: shard, resume: resume, overwrite: overwrite))
-            }
-        } catch {
-            stream?.abandon()
-            throw error
-        }
-        directory?.removeTemporaryFiles(owned: shard.contains)
-        if let directory { control.register(directory: directory.path) }
-        stream?.register(with: control)
-        let record = directory.map { d in { @Sendable (k: Int, bytes: [UInt8]) in d.record(k, bytes: bytes) } }
-        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, opaque: opaque, written: record, stream: stream),
-                    directory: directory, complete: complete)
-    }
 }
 
 /// Frames kept in memory, in order (`RenderJob.frames`).

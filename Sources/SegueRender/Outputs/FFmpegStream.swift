@@ -34,7 +34,8 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         var chunkCodec: [String] = []
     }
 
-    /// Video containers, opaque. Odd sizes are padded to even ones for 4:2:0 and 4:2:2.
+    /// Video containers, opaque, keyed by `VideoContainer`'s extension (a test checks they are the same list).
+    /// Odd sizes are padded to even ones for 4:2:0 and 4:2:2.
     static let defaults: [String: Container] = [
         "mp4": Container(muxer: "mp4", codec: ["-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
                                                "-movflags", "+faststart"],
@@ -142,9 +143,8 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
 
     /// Checks the extension; `extraArguments` (from `--ffmpeg-args`) replace the codec defaults.
     static func validate(_ path: String) throws {
-        let ext = (path as NSString).pathExtension.lowercased()
-        guard defaults[ext] != nil else {
-            throw SegueError.invalidOption("output", value: path, "\(option: .video, value: "'\(path)'", "the video '\(path)'"): the file must end in .mp4, .webm, .mov or .gif")
+        guard VideoContainer(path: path) != nil else {
+            throw SegueError.invalidOption("output", value: path, "\(option: .video, value: "'\(path)'", "the video '\(path)'"): the file must end in \(VideoContainer.listed)")
         }
     }
 
