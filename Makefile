@@ -32,9 +32,12 @@ strips: release
 
 # The SegueRender documentation (Sources/SegueRender/SegueRender.docc and the doc comments) as a DocC archive in
 # .build/plugins/Swift-DocC/outputs/SegueRender.doccarchive, through swift-docc-plugin: about 45 s the first
-# time (the plugin and the symbol graphs are built), 9 s after (2 shared cores).
+# time (the plugin and the symbol graphs are built), 9 s after (2 shared cores). Every public symbol declared
+# in the library must have an abstract (scripts/check-doc-coverage.py reads DocC's coverage report).
 docs:
-	$(SWIFT) package generate-documentation --target SegueRender --warnings-as-errors
+	$(SWIFT) package generate-documentation --target SegueRender --warnings-as-errors \
+		--experimental-documentation-coverage --coverage-summary-level brief
+	scripts/check-doc-coverage.py .build/plugins/Swift-DocC/outputs/SegueRender.doccarchive
 
 # examples/library, a separate package that depends on Segue by version, as a program outside this repository
 # does: this checkout's last commit is cloned into .build/tagged/segue and tagged with Segue's version, and the

@@ -7,6 +7,7 @@ import SegueGLES
 public enum BackendChoice: String, CaseIterable, Sendable {
     /// GLES when an EGL context can be made, else the CPU compositor.
     case auto
+    /// The CPU compositor, on all cores (or `RenderJob.threads`).
     case cpu
     /// GLES on the path measured faster here (`Calibration`), the raster path where nothing is measured.
     case gles
@@ -145,6 +146,7 @@ extension BackendChoice {
             self.egl = egl
         }
 
+        /// The target as written: `device:1`.
         public var description: String { egl.description }
 
         /// The platform's name (`device`).

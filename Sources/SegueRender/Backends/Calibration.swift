@@ -15,8 +15,16 @@ import SegueSamples
 public struct Calibration: Codable, Sendable, Equatable {
     /// A job's frame size, to the nearest class measured: 1280x720, 1920x1080, 3840x2160 or 7680x4320.
     public enum SizeClass: String, Codable, Sendable, CaseIterable {
-        case hd = "1280x720", fullHD = "1920x1080", uhd4K = "3840x2160", uhd8K = "7680x4320"
+        /// 1280x720.
+        case hd = "1280x720"
+        /// 1920x1080.
+        case fullHD = "1920x1080"
+        /// 3840x2160.
+        case uhd4K = "3840x2160"
+        /// 7680x4320.
+        case uhd8K = "7680x4320"
 
+        /// The class of a `width` x `height` frame: 720p up to 1.5x its pixels, then each class up to 2x its own.
         public init(width: Int, height: Int) {
             let pixels = width * height
             if pixels <= 1280 * 720 * 3 / 2 { self = .hd }
@@ -25,6 +33,7 @@ public struct Calibration: Codable, Sendable, Equatable {
             else { self = .uhd8K }
         }
 
+        /// The size the class is measured at.
         public var size: (width: Int, height: Int) {
             switch self {
             case .hd: return (1280, 720)
@@ -40,14 +49,19 @@ public struct Calibration: Codable, Sendable, Equatable {
     /// the GPU for GLES, by the C kernel for the CPU compositor); and the C kernel's conversion alone
     /// (`convert`), which a GLES path that reads back RGBA pays on the CPU.
     public struct Figures: Codable, Sendable, Equatable {
+        /// Milliseconds a frame read back as RGBA, by candidate.
         public var rgba: [String: Double]
+        /// Milliseconds a frame read back as 4:2:0 planes, by candidate.
         public var planes: [String: Double]
+        /// Milliseconds the C kernel takes to convert one RGBA frame to planes.
         public var convert: Double
     }
 
     /// `llvmpipe (LLVM 15.0.6, 256 bits); OpenGL ES 3.2 Mesa 22.3.6; 2 cores`.
     public var machine: String
+    /// The size class measured.
     public var sizeClass: SizeClass
+    /// What each candidate took.
     public var figures: Figures
     /// How long the calibration took, in seconds.
     public var seconds: Double
@@ -58,8 +72,9 @@ public struct Calibration: Codable, Sendable, Equatable {
         public var backend: BackendChoice
         /// For GLES: whether the planes are converted on the GPU (else by the C kernel).
         public var planesOnGPU: Bool
-        /// Milliseconds a frame, as measured, and the runner-up's.
+        /// Milliseconds a frame, as measured.
         public var milliseconds: Double
+        /// The next fastest candidate and its milliseconds a frame (nil when only one was measured).
         public var runnerUp: (name: String, milliseconds: Double)?
 
         public static func == (l: Decision, r: Decision) -> Bool {

@@ -53,10 +53,13 @@ public final class JobControl: @unchecked Sendable {
     /// Children being spawned and not yet registered (`beginSpawn` ... `endSpawn`).
     private let spawning = Atomic<Int>(0)
 
+    /// A control for a job that has not started (its last progress is now).
     public init() { touch() }
 
+    /// Asks the jobs it controls to stop after the frame in flight (one atomic store: safe from a signal handler).
     public func cancel() { flag.store(1, ordering: .sequentiallyConsistent) }
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { flag.load(ordering: .sequentiallyConsistent) != 0 }
 
     /// True while a child is being spawned and its process group is not yet registered: a signal handler that

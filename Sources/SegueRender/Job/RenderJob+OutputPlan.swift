@@ -38,6 +38,7 @@ extension RenderJob {
         /// `init(storyboard:resolve:chunked:partial:)`); nil otherwise.
         public var skippedVideo: String?
 
+        /// What was named, as the properties above say.
         public init(path: String? = nil, video: String? = nil, format: OutputFormat = .png, y4mChroma: Y4M.Chroma = .c444,
                     ffmpegArguments: [String]? = nil, oneFrame: Bool = false) {
             self.path = path

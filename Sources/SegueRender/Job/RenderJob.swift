@@ -39,6 +39,7 @@ public struct RenderJob: Sendable {
     public var outputs: [Output]
     /// Frames of the first step at these progress values instead of the timeline at `fps` (`--progress`).
     public var progress: [Double]?
+    /// Which renderer draws the job (`auto`: what was measured fastest here for the job's size and output).
     public var backend: BackendChoice = .auto
 
     /// Whether the frames leave as YCbCr planes (a Y4M stream or a video, and no PNG): what `auto` chooses for.
@@ -92,6 +93,7 @@ public struct RenderJob: Sendable {
     /// 34 / 66, 50 / 68 and 93 / 2241 at its level 2.
     public static let defaultPNGLevel = 2
 
+    /// A job of `storyboard` written to `output`.
     public init(storyboard: Storyboard, output: Output) {
         self.storyboard = storyboard
         outputs = [output]
@@ -194,7 +196,9 @@ public struct RenderJob: Sendable {
         public var rendered: Int
         /// Frames skipped because `resume` found them complete.
         public var skipped: Int
+        /// The frames' width in pixels.
         public var width: Int
+        /// The frames' height in pixels.
         public var height: Int
         /// The renderer that drew them (`cpu`, `gles`).
         public var renderer: String
@@ -209,6 +213,7 @@ public struct RenderJob: Sendable {
         /// Frames complete so far, of `total`.
         public var progress: @Sendable (_ done: Int, _ total: Int) -> Void
 
+        /// An observer of what it is given (by default, one that ignores everything).
         public init(note: @escaping @Sendable (String) -> Void = { _ in },
                     status: @escaping @Sendable (String) -> Void = { _ in },
                     progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) {

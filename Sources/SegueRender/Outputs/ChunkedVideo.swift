@@ -23,6 +23,7 @@ public struct ChunkedVideo: Sendable {
     /// The joined video's path.
     public let path: String
 
+    /// The chunked video whose joined file is `path`.
     public init(_ path: String) { self.path = path }
 
     /// `OUT.chunks`.
@@ -54,6 +55,7 @@ public struct ChunkedVideo: Sendable {
         /// The joined file does not have the job's frame count.
         case frameCount(path: String, expected: Int, found: Int)
 
+        /// One line naming the file and what is wrong.
         public var description: String {
             switch self {
             case let .cannotChunk(path, reason):

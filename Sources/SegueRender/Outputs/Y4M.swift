@@ -6,7 +6,13 @@ import SegueCore
 /// for the frames Segue streams into ffmpeg (`YCbCrEncoding.video`). Y4M says the range (`XCOLORRANGE`) but
 /// not the matrix: the video's tags say that.
 public struct Y4M: Sendable {
-    public enum Chroma: String, Sendable { case c444 = "444", c420 = "420" }
+    /// How the chroma planes are sampled.
+    public enum Chroma: String, Sendable {
+        /// Every pixel its own Cb and Cr (`C444`).
+        case c444 = "444"
+        /// One Cb and Cr for each 2x2 block, their mean (`C420jpeg`).
+        case c420 = "420"
+    }
 
     /// The stream's size, as its header says.
     let width: Int

@@ -8,6 +8,7 @@ import SegueCore
 /// drew. Many players guess for untagged video, by size: BT.709 for HD, BT.601 below. `video(width:height:)`
 /// picks what they guess, so that a player that ignores the tags shows the right colours too.
 public struct YCbCrEncoding: Sendable, Equatable {
+    /// The luma weights.
     public enum Matrix: String, Sendable, CaseIterable {
         /// ITU-R BT.601 (SMPTE 170M): Kr 0.299, Kb 0.114.
         case bt601
@@ -15,11 +16,20 @@ public struct YCbCrEncoding: Sendable, Equatable {
         case bt709
     }
 
-    public enum Range: String, Sendable, CaseIterable { case full, limited }
+    /// The values the components take.
+    public enum Range: String, Sendable, CaseIterable {
+        /// 0-255 for Y, Cb and Cr (JPEG).
+        case full
+        /// Y 16-235, Cb and Cr 16-240 (broadcast, and players' default).
+        case limited
+    }
 
+    /// The luma weights.
     public var matrix: Matrix
+    /// The values the components take.
     public var range: Range
 
+    /// `matrix` at `range`.
     public init(_ matrix: Matrix, _ range: Range) {
         self.matrix = matrix
         self.range = range

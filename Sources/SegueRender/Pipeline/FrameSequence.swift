@@ -26,11 +26,13 @@ public struct FrameSequence: AsyncSequence, Sendable {
         })
     }
 
+    /// Starts the job on its first `next()`, and cancels it when it goes.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         /// Only the iterator holds it: when the iterator goes, the job is cancelled.
         let owner: Owner
         let start: @Sendable (FrameChannel) throws -> Void
 
+        /// The next frame, in order; nil after the last; throws the job's error.
         public mutating func next() async throws -> Pixmap? {
             let channel = owner.channel
             if channel.claimStart() {
