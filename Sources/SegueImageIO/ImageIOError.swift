@@ -41,7 +41,7 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
             return "'\(path)': corrupt JPEG data (\(detail))"
         case let .invalidSize(path, width, height):
             return "'\(path)' has an invalid size of \(width)x\(height) pixels"
-        case let .tooManyPixels(path, width, height, limit):
+        case .tooManyPixels:
             return words.description
         case let .encodingFailed(detail):
             return "cannot encode PNG (libspng: \(detail))"
