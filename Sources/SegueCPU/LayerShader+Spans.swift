@@ -7,22 +7,38 @@ extension LayerShader {
     /// beneath: a blit's rectangle, or the interior of an item whose interior pixels are stored
     /// (`storesFinished`: opaque content at full opacity), where edge and mask coverage are exactly 1. A
     /// masked item counts (circle-spread's disc hides the screen beneath it). None when the shortcuts are
-    /// off, so the reference draws every item whole.
-    func opaqueCover(row y: Int, from x0: Int, to x1: Int) -> (Int, Int)? {
+    /// off, so the reference draws every item whole. `core` is the row's `interiorColumns` over the span.
+    func opaqueCover(row y: Int, from x0: Int, to x1: Int, interior core: (Int, Int)) -> (Int, Int)? {
         guard takesShortcuts, storesFinished, x0 < x1 else { return nil }
-        if let blit {
+        if case let .blit(blit) = plan {
             guard y >= blit.rect.y0, y < blit.rect.y1 else { return nil }
             let start = max(x0, blit.rect.x0), end = min(x1, blit.rect.x1)
             return start < end ? (start, end) : nil
         }
-        let (i0, i1) = interior(row: y, from: x0, to: x1)
-        return i0 < i1 ? (i0, i1) : nil
+        let start = max(x0, core.0), end = min(x1, core.1)
+        return start < end ? (start, end) : nil
+    }
+
+    /// `opaqueCover` with the row's interior worked out here.
+    func opaqueCover(row y: Int, from x0: Int, to x1: Int) -> (Int, Int)? {
+        opaqueCover(row: y, from: x0, to: x1, interior: interiorColumns(row: y, from: x0, to: x1))
     }
 
     /// The columns of row `y` (within `x0..<x1`) whose pixel centres are at least half a pixel inside every
     /// edge and at least `maskSlack` inside the mask: their coverage is exactly 1.
     func interior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
-        if !affine { return perspectiveInterior(row: y, from: x0, to: x1) }
+        let (first, last) = interiorColumns(row: y, from: x0, to: x1)
+        let start = max(x0, first), end = min(x1, last)
+        return start < end ? (start, end) : (0, 0)
+    }
+
+    /// `interior` before it is clamped to `x0..<x1`: the columns `first..<last` of row `y` whose coverage is
+    /// exactly 1, empty as `(Int.max, Int.min)`. The same for any `x0..<x1` but under a sector mask, whose
+    /// slack grows with the columns (`interiorFollowsColumns`); so a row works it out once for its span and
+    /// each stretch of the row clamps it.
+    func interiorColumns(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
+        let none = (Int.max, Int.min)
+        if !affine { return perspectiveInterior(row: y) }
         let py = Double(y) + 0.5
         // Along the row, u = u0 + a X and v = v0 + b X, with X the pixel centre's x.
         let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h)
@@ -40,7 +56,7 @@ extension LayerShader {
             break
         case let .circle(cx, cy, r):
             let inner = Double(r - maskSlack)
-            guard inner > 0 else { return (0, 0) }
+            guard inner > 0 else { return none }
             let inside = chord(u0 - Double(cx), v0 - Double(cy), radius: inner)
             lo = max(lo, inside.lo); hi = min(hi, inside.hi)
         case let .roundedRect(cx, cy, hx, hy, r) where db == 0, let .continuousRect(cx, cy, hx, hy, r) where db == 0:
@@ -48,7 +64,7 @@ extension LayerShader {
             // rectangle of half size h - slack and radius r - slack) over one interval: between the corner
             // arcs when the row is level with the corners, else the full width less the slack.
             let slack = Double(maskSlack), radius = Double(r), dy = abs(v0 - Double(cy))
-            guard dy <= Double(hy) - slack else { return (0, 0) }
+            guard dy <= Double(hy) - slack else { return none }
             let intoCorner = dy - (Double(hy) - radius)  // > 0 only when radius - slack >= intoCorner > 0
             let half = intoCorner > 0
                 ? Double(hx) - radius + ((radius - slack) * (radius - slack) - intoCorner * intoCorner).squareRoot()
@@ -62,7 +78,7 @@ extension LayerShader {
             keep(u0, da, Double(cx) - Double(hx) + inset, Double(cx) + Double(hx) - inset)
             keep(v0, db, Double(cy) - Double(hy) + inset, Double(cy) + Double(hy) - inset)
         case let .blurred(shape):
-            guard let inset = shape.interiorInset else { return (0, 0) }
+            guard let inset = shape.interiorInset else { return none }
             keep(u0, da, Double(shape.cx) - Double(shape.hx) + inset, Double(shape.cx) + Double(shape.hx) - inset)
             keep(v0, db, Double(shape.cy) - Double(shape.hy) + inset, Double(shape.cy) + Double(shape.hy) - inset)
         case let .sector(_, _, _, _, _, _, reflex):
@@ -82,11 +98,9 @@ extension LayerShader {
                 (lo, hi) = a.1 - a.0 >= b.1 - b.0 ? a : b
             }
         }
-        guard lo <= hi else { return (0, 0) }
+        guard lo <= hi else { return none }
         // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
-        let first = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1)
-        let last = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
-        return first < last ? (first, last) : (0, 0)
+        return (PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
     }
 
     /// The columns of row `y` (within `x0..<x1`) the mask of an affine item may cover, and one pixel more at
@@ -178,10 +192,11 @@ extension LayerShader {
         return slope > 0 ? (at, .infinity) : (-.infinity, at)
     }
 
-    /// The interior of a perspective item's row. With Q = q0 + c X > 0, `u >= m` is `U - m Q >= 0`, linear in
+    /// The interior columns of a perspective item's row, unclamped (`interiorColumns`). With Q = q0 + c X > 0, `u >= m` is `U - m Q >= 0`, linear in
     /// the pixel centre X, and so is every other edge condition. Masked perspective items take no interior.
-    private func perspectiveInterior(row y: Int, from x0: Int, to x1: Int) -> (Int, Int) {
-        guard case .none = mask, perspectiveMarginU.isFinite, perspectiveMarginV.isFinite else { return (0, 0) }
+    private func perspectiveInterior(row y: Int) -> (Int, Int) {
+        let none = (Int.max, Int.min)
+        guard case .none = mask, perspectiveMarginU.isFinite, perspectiveMarginV.isFinite else { return none }
         let py = Double(y) + 0.5
         let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h), q0 = Double(f) * py + Double(i)
         let da = Double(a), db = Double(b), dc = Double(c)
@@ -202,9 +217,7 @@ extension LayerShader {
         atLeastZero((w - mu) * q0 - u0, (w - mu) * dc - da)
         atLeastZero(v0 - mv * q0, db - mv * dc)
         atLeastZero((h - mv) * q0 - v0, (h - mv) * dc - db)
-        guard lo <= hi else { return (0, 0) }
-        let first = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1)
-        let last = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
-        return first < last ? (first, last) : (0, 0)
+        guard lo <= hi else { return none }
+        return (PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
     }
 }
