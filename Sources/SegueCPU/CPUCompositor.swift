@@ -178,29 +178,36 @@ private struct Band: Sendable {
             var left = lo
             while left < hi {
                 let right = hi &- left > tileWidth ? left &+ tileWidth : hi
-                for r in 0..<rowCount {
-                    draw(shader, row: strip.rows.lowerBound &+ r, from: max(spans[r].0, left), to: min(spans[r].1, right),
-                         interior: interiors[r], cover: covers.map { $0 + r }, frame: frame, scratch: strip.scratch)
-                }
+                shader.pointee.draw(strip: strip.rows, from: left, to: right, spans: spans, interiors: interiors, covers: covers,
+                                    frame: frame, scratch: strip.scratch)
                 left = right
             }
         }
     }
+}
 
-    /// Columns `x0..<x1` of row `y` of the item, less what `cover` says opaque items above overwrite there;
-    /// `interior` is the row's (`LayerShader.interiorColumns` over its span).
-    @inline(__always)
-    private func draw(_ shader: UnsafePointer<LayerShader>, row y: Int, from x0: Int, to x1: Int, interior: (Int, Int),
-                      cover: UnsafePointer<RowCover>?, frame: FrameRows, scratch: UnsafeMutablePointer<UInt32>) {
-        guard x0 < x1 else { return }
-        // y is a row of the frame: y * width is within its pixel count.
-        let row = frame.base + y &* frame.width
-        if let cover {
-            cover.pointee.forEachGap(in: x0, x1) { x0, x1 in
-                shader.pointee.draw(row: row, y: y, from: x0, to: x1, interior: interior, scratch: scratch)
+extension LayerShader {
+    /// The rows of a strip over columns `left..<right`: row `r` over its span `spans[r]` with its interior
+    /// `interiors[r]`, less the stretches `covers[r]` says opaque items above overwrite. One call an item and
+    /// tile: a call through a pointer copies the shader (about 500 bytes), which once a row and stretch was a
+    /// third of page-flip's band loop at 4K.
+    fileprivate func draw(strip rows: Range<Int>, from left: Int, to right: Int, spans: UnsafePointer<(Int, Int)>,
+                          interiors: UnsafePointer<(Int, Int)>, covers: UnsafePointer<RowCover>?, frame: FrameRows,
+                          scratch: UnsafeMutablePointer<UInt32>) {
+        let plain = shadesSampled ? unshaded : nil
+        for r in 0..<rows.count {
+            let x0 = max(spans[r].0, left), x1 = min(spans[r].1, right)
+            guard x0 < x1 else { continue }
+            let y = rows.lowerBound &+ r, interior = interiors[r]
+            // y is a row of the frame: y * width is within its pixel count.
+            let row = frame.base + y &* frame.width
+            if let covers {
+                covers[r].forEachGap(in: x0, x1) { x0, x1 in
+                    draw(row: row, y: y, from: x0, to: x1, interior: interior, plain: plain, scratch: scratch)
+                }
+            } else {
+                draw(row: row, y: y, from: x0, to: x1, interior: interior, plain: plain, scratch: scratch)
             }
-        } else {
-            shader.pointee.draw(row: row, y: y, from: x0, to: x1, interior: interior, scratch: scratch)
         }
     }
 }

@@ -300,18 +300,20 @@ struct LayerShader: @unchecked Sendable {
     /// least `scratchCount` pixels that this call may overwrite (one buffer per band).
     func draw(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, scratch: UnsafeMutablePointer<UInt32>) {
         guard case .rows = plan else {
-            draw(row: row, y: y, from: x0, to: x1, interior: (Int.max, Int.min), scratch: scratch)
+            draw(row: row, y: y, from: x0, to: x1, interior: (Int.max, Int.min), plain: nil, scratch: scratch)
             return
         }
-        draw(row: row, y: y, from: x0, to: x1, interior: interiorColumns(row: y, from: x0, to: x1), scratch: scratch)
+        draw(row: row, y: y, from: x0, to: x1, interior: interiorColumns(row: y, from: x0, to: x1),
+             plain: shadesSampled ? unshaded : nil, scratch: scratch)
     }
 
     /// `draw` with the row's interior already worked out (`interiorColumns`, over the row's span or any
     /// columns that hold `x0..<x1`): this call clamps it to its columns, or works it out again where the
-    /// mask's interior depends on them (`interiorFollowsColumns`).
+    /// mask's interior depends on them (`interiorFollowsColumns`). `plain` is `unshaded` where the item
+    /// `shadesSampled`, made once for many rows.
     @inline(__always)
     func draw(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, interior core: (Int, Int),
-              scratch: UnsafeMutablePointer<UInt32>) {
+              plain: LayerShader?, scratch: UnsafeMutablePointer<UInt32>) {
         switch plan {
         case let .blit(blit):
             // Rows of a blit outside its rectangle are not covered.
@@ -331,8 +333,8 @@ struct LayerShader: @unchecked Sendable {
                 return
             }
             drawEdge(edges, row: row, y: y, from: x0, to: i0)
-            if shadesSampled {
-                drawShadedInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
+            if shadesSampled, let plain {
+                drawShadedInterior(row: row, y: y, from: i0, to: i1, plain: plain, scratch: scratch)
             } else {
                 drawInterior(inner, row: row, y: y, from: i0, to: i1, scratch: scratch)
             }
