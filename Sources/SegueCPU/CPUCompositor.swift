@@ -1,3 +1,4 @@
+import CSegueKernels
 import Dispatch
 import Foundation
 import SegueCore
@@ -159,7 +160,8 @@ private struct Band: Sendable {
             if let background = clears {
                 // y is a row of the frame: y * width is within its pixel count.
                 let row = frame.base + y &* frame.width
-                cover.forEachGap(in: 0, frame.width) { x0, x1 in (row + x0).update(repeating: background, count: x1 - x0) }
+                // The C library's widest stores: `update(repeating:)` took 16 bytes a step, 6% of door at 4K.
+                cover.forEachGap(in: 0, frame.width) { x0, x1 in segue_fill_row(row + x0, background, x1 - x0) }
             }
         }
         for k in shaders.indices {

@@ -278,7 +278,9 @@ struct LayerShader: @unchecked Sendable {
                     let q = vertex(k)
                     defer { p = q }
                     if max(p.y, q.y) < top || min(p.y, q.y) > bottom { continue }
-                    if p.y == q.y {
+                    // A level edge reaches its two ends; an upright one (every edge of an unturned item) its
+                    // column, where the crossing below would add 0 to it, with no division.
+                    if p.y == q.y || p.x == q.x {
                         lo = min(lo, p.x, q.x); hi = max(hi, p.x, q.x)
                         continue
                     }
