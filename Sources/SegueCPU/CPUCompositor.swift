@@ -5,7 +5,8 @@ import SegueCore
 
 /// The reference backend: draws a draw list into premultiplied RGBA8 on the CPU.
 ///
-/// Fast by design: each item is prepared once per frame (`LayerShader`), only the columns of each row that
+/// Fast by design: each item is prepared once per frame (`LayerShader`, whose row plan is chosen then: a blit, or
+/// edges and an interior of one kind), each row's interior is worked out once, only the columns of each row that
 /// the item's outline can reach are visited, blits are row copies, interiors are sampled, overlaid and
 /// blended four pixels a step (eight in the AVX2 row kernels, where the CPU has AVX2) with no per-pixel
 /// allocation or dynamic dispatch, items hidden under opaque ones were already dropped by
