@@ -41,12 +41,12 @@ extension LayerShader {
         if !affine { return perspectiveInterior(row: y) }
         let line = affineRow(y, from: x0, to: x1)
         // Inside every edge by half a pixel, then inside the mask by its slack.
-        let mu = 0.5 / Double(inverseGradU), mv = 0.5 / Double(inverseGradV)
+        let mu = edgeMarginU, mv = edgeMarginV
         let u = line.within(line.u0, line.da, mu, Double(width) - mu), v = line.within(line.v0, line.db, mv, Double(height) - mv)
         let edges = (max(max(-Double.infinity, u.lo), v.lo), min(min(Double.infinity, u.hi), v.hi))
         guard let (lo, hi) = mask.interior(along: line, within: edges), lo <= hi else { return none }
         // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
-        return (PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
+        return (PixelMath.ceilIndex(lo - 0.5) &+ 1, PixelMath.floorIndex(hi - 0.5))
     }
 
     /// The columns of row `y` (within `x0..<x1`) the mask of an affine item may cover, and one pixel more at
@@ -56,8 +56,8 @@ extension LayerShader {
         guard affine, let (lo, hi) = mask.reach(along: affineRow(y, from: x0, to: x1)) else { return (x0, x1) }
         guard lo <= hi else { return (x0, x0) }
         // Whole pixels whose centre X = x + 0.5 may lie in [lo, hi], and one more at each end.
-        let start = max(x0, PixelMath.clampedIndex((lo - 0.5).rounded(.down)) &- 1)
-        let end = min(x1, PixelMath.clampedIndex((hi - 0.5).rounded(.up)) &+ 2)
+        let start = max(x0, PixelMath.floorIndex(lo - 0.5) &- 1)
+        let end = min(x1, PixelMath.ceilIndex(hi - 0.5) &+ 2)
         return (start, max(start, end))
     }
 
@@ -95,7 +95,7 @@ extension LayerShader {
         atLeastZero(v0 - mv * q0, db - mv * dc)
         atLeastZero((h - mv) * q0 - v0, (h - mv) * dc - db)
         guard lo <= hi else { return none }
-        return (PixelMath.clampedIndex((lo - 0.5).rounded(.up)) &+ 1, PixelMath.clampedIndex((hi - 0.5).rounded(.down)))
+        return (PixelMath.ceilIndex(lo - 0.5) &+ 1, PixelMath.floorIndex(hi - 0.5))
     }
 }
 

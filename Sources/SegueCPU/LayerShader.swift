@@ -81,6 +81,9 @@ struct LayerShader: @unchecked Sendable {
     let affine: Bool
     /// For affine items: 1 / |grad u| and 1 / |grad v| in pixels, constant over the item.
     let inverseGradU, inverseGradV: Float
+    /// Half a pixel in local lengths along u and v (affine only): how far inside each edge a pixel centre has
+    /// edge coverage 1 (`interiorColumns`; worked out here, not once a row).
+    let edgeMarginU, edgeMarginV: Double
     /// Half the largest pixel length of one local point (affine only): mask pixels farther than this from
     /// the outline are wholly in or out, so their coverage needs no square root.
     let maskSlack: Float
@@ -151,6 +154,8 @@ struct LayerShader: @unchecked Sendable {
         affine = item.isAffine
         inverseGradU = 1 / (a * a + d * d).squareRoot()
         inverseGradV = 1 / (b * b + e * e).squareRoot()
+        edgeMarginU = 0.5 / Double(inverseGradU)
+        edgeMarginV = 0.5 / Double(inverseGradV)
         // Largest singular value of the Jacobian [[a, d], [b, e]].
         let t = a * a + b * b + d * d + e * e, det = a * e - b * d
         let sigmaMax = ((t + max(0, t * t - 4 * det * det).squareRoot()) / 2).squareRoot()
@@ -293,8 +298,8 @@ struct LayerShader: @unchecked Sendable {
         guard lo <= hi else { return (0, 0) }
         // Held to +-1e9 (a frame is far narrower), as before, and now on both sides, for a conversion that
         // needs no check.
-        let start = max(bounds.x0, PixelMath.clampedIndex((lo - 1).rounded(.down)))
-        let end = min(bounds.x1, PixelMath.clampedIndex((hi + 1).rounded(.up)))
+        let start = max(bounds.x0, PixelMath.floorIndex(lo - 1))
+        let end = min(bounds.x1, PixelMath.ceilIndex(hi + 1))
         return (start, max(start, end))
     }
 
