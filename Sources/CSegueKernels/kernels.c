@@ -4,6 +4,7 @@
 #include <cpuid.h>
 #include <immintrin.h>
 #include <string.h>
+#include <wchar.h>
 
 bool segue_has_avx2(void) {
     unsigned a, b, c, d;
@@ -572,3 +573,9 @@ long segue_shade_avx2(uint32_t *pixels, const SegueShadeRow *row, long x0, long 
 }
 
 #endif
+
+_Static_assert(sizeof(wchar_t) == sizeof(uint32_t), "segue_fill_row stores pixels as wchar_t");
+
+void segue_fill_row(uint32_t *target, uint32_t value, long count) {
+    if (count > 0) wmemset((wchar_t *)target, (wchar_t)value, (size_t)count);
+}

@@ -1,10 +1,12 @@
+import CSegueKernels
 import Dispatch
 import Foundation
 import SegueCore
 
 /// The reference backend: draws a draw list into premultiplied RGBA8 on the CPU.
 ///
-/// Fast by design: each item is prepared once per frame (`LayerShader`), only the columns of each row that
+/// Fast by design: each item is prepared once per frame (`LayerShader`, whose row plan is chosen then: a blit, or
+/// edges and an interior of one kind), each row's interior is worked out once, only the columns of each row that
 /// the item's outline can reach are visited, blits are row copies, interiors are sampled, overlaid and
 /// blended four pixels a step (eight in the AVX2 row kernels, where the CPU has AVX2) with no per-pixel
 /// allocation or dynamic dispatch, items hidden under opaque ones were already dropped by
@@ -58,7 +60,8 @@ public final class CPUCompositor: Renderer {
                 throw SegueError.failed("the draw list refers to snapshot '\(id)', which was not loaded")
             }
         }
-        let shaders = list.items.map { LayerShader($0, textures: textures, shortcuts: takesShortcuts) }
+        let columns = ColumnStore()
+        let shaders = list.items.map { LayerShader($0, textures: textures, shortcuts: takesShortcuts, columns: columns) }
         let width = list.width, height = list.height
         let background = list.background, clears = list.clearsBackground
         let scratchCount = LayerShader.scratchCount(textures: textures)
@@ -84,7 +87,7 @@ public final class CPUCompositor: Renderer {
                 DispatchQueue.concurrentPerform(iterations: bandCount, execute: draw)
             }
         }
-        withExtendedLifetime(textures) {}
+        withExtendedLifetime((textures, columns)) {}
     }
 }
 
@@ -107,26 +110,29 @@ private struct Band: Sendable {
     func draw(_ shaders: UnsafeBufferPointer<LayerShader>, rows: Range<Int>, frame: FrameRows) {
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: scratchCount)
         defer { scratch.deallocate() }
-        // For each item and row of a strip: its span, and what the opaque items above it overwrite whole there
-        // (on the stack where the system lets it: an allocation per band showed at 1080p).
+        // For each item and row of a strip: its span, its interior, and what the opaque items above it overwrite
+        // whole there (on the stack where the system lets it: an allocation per band showed at 1080p).
         let capacity = max(1, shaders.count * 2 * Self.stripHeight)
-        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: capacity) { spans in
+        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: 2 * capacity) { spans in
             withUnsafeTemporaryAllocation(of: RowCover.self, capacity: culls ? capacity : 1) { covers in
                 let strips = max(1, rows.count / Self.stripHeight)
                 for k in 0..<strips {
                     let strip = Strip(rows: rows.lowerBound + k * rows.count / strips..<rows.lowerBound + (k + 1) * rows.count / strips,
-                                      spans: spans.baseAddress!, covers: culls ? covers.baseAddress! : nil, scratch: scratch)
+                                      spans: spans.baseAddress!, interiors: spans.baseAddress! + capacity,
+                                      covers: culls ? covers.baseAddress! : nil, scratch: scratch)
                     draw(shaders, strip: strip, frame: frame)
                 }
             }
         }
     }
 
-    /// The rows of one strip and the space its items' spans and covers are worked out in (indexed by item,
-    /// then row within the strip).
+    /// The rows of one strip and the space its items' spans, interiors (`LayerShader.interiorColumns`, once
+    /// a row for the cover and every stretch drawn) and covers are worked out in (indexed by item, then row
+    /// within the strip).
     private struct Strip {
         let rows: Range<Int>
         let spans: UnsafeMutablePointer<(Int, Int)>
+        let interiors: UnsafeMutablePointer<(Int, Int)>
         let covers: UnsafeMutablePointer<RowCover>?
         let scratch: UnsafeMutablePointer<UInt32>
     }
@@ -138,22 +144,30 @@ private struct Band: Sendable {
             // Top down: what hides each item, then what it hides itself.
             var cover = RowCover()
             for k in shaders.indices.reversed() {
-                let span = y >= shaders[k].bounds.y0 && y < shaders[k].bounds.y1 ? shaders[k].span(row: y) : (0, 0)
+                let shader = shaders.baseAddress! + k
+                let span = y >= shader.pointee.bounds.y0 && y < shader.pointee.bounds.y1 ? shader.pointee.span(row: y) : (0, 0)
+                // Only a plan of rows has an interior.
+                var interior = (Int.max, Int.min)
+                if case .rows = shader.pointee.plan, span.0 < span.1 {
+                    interior = shader.pointee.interiorColumns(row: y, from: span.0, to: span.1)
+                }
                 strip.spans[k &* rowCount &+ r] = span
+                strip.interiors[k &* rowCount &+ r] = interior
                 if let covers = strip.covers {
                     covers.advanced(by: k &* rowCount &+ r).initialize(to: cover)
-                    if let c = shaders[k].opaqueCover(row: y, from: span.0, to: span.1) { cover.add(c.0, c.1) }
+                    if let c = shader.pointee.opaqueCover(row: y, from: span.0, to: span.1, interior: interior) { cover.add(c.0, c.1) }
                 }
             }
             if let background = clears {
                 // y is a row of the frame: y * width is within its pixel count.
                 let row = frame.base + y &* frame.width
-                cover.forEachGap(in: 0, frame.width) { x0, x1 in (row + x0).update(repeating: background, count: x1 - x0) }
+                // The C library's widest stores: `update(repeating:)` took 16 bytes a step, 6% of door at 4K.
+                cover.forEachGap(in: 0, frame.width) { x0, x1 in segue_fill_row(row + x0, background, x1 - x0) }
             }
         }
         for k in shaders.indices {
             let shader = shaders.baseAddress! + k
-            let spans = strip.spans + k &* rowCount
+            let spans = strip.spans + k &* rowCount, interiors = strip.interiors + k &* rowCount
             let covers = strip.covers.map { $0 + k &* rowCount }
             // Perspective items a tile at a time, each tile's rows in turn, so that the texels one row reads are
             // still in cache for the row below (measured against whole rows on 2 threads at 3840x2160, spin:
@@ -167,26 +181,36 @@ private struct Band: Sendable {
             var left = lo
             while left < hi {
                 let right = hi &- left > tileWidth ? left &+ tileWidth : hi
-                for r in 0..<rowCount {
-                    draw(shader, row: strip.rows.lowerBound &+ r, from: max(spans[r].0, left), to: min(spans[r].1, right),
-                         cover: covers.map { $0 + r }, frame: frame, scratch: strip.scratch)
-                }
+                shader.pointee.draw(strip: strip.rows, from: left, to: right, spans: spans, interiors: interiors, covers: covers,
+                                    frame: frame, scratch: strip.scratch)
                 left = right
             }
         }
     }
+}
 
-    /// Columns `x0..<x1` of row `y` of the item, less what `cover` says opaque items above overwrite there.
-    @inline(__always)
-    private func draw(_ shader: UnsafePointer<LayerShader>, row y: Int, from x0: Int, to x1: Int,
-                      cover: UnsafePointer<RowCover>?, frame: FrameRows, scratch: UnsafeMutablePointer<UInt32>) {
-        guard x0 < x1 else { return }
-        // y is a row of the frame: y * width is within its pixel count.
-        let row = frame.base + y &* frame.width
-        if let cover {
-            cover.pointee.forEachGap(in: x0, x1) { x0, x1 in shader.pointee.draw(row: row, y: y, from: x0, to: x1, scratch: scratch) }
-        } else {
-            shader.pointee.draw(row: row, y: y, from: x0, to: x1, scratch: scratch)
+extension LayerShader {
+    /// The rows of a strip over columns `left..<right`: row `r` over its span `spans[r]` with its interior
+    /// `interiors[r]`, less the stretches `covers[r]` says opaque items above overwrite. One call an item and
+    /// tile: a call through a pointer copies the shader (about 500 bytes), which once a row and stretch was a
+    /// third of page-flip's band loop at 4K.
+    fileprivate func draw(strip rows: Range<Int>, from left: Int, to right: Int, spans: UnsafePointer<(Int, Int)>,
+                          interiors: UnsafePointer<(Int, Int)>, covers: UnsafePointer<RowCover>?, frame: FrameRows,
+                          scratch: UnsafeMutablePointer<UInt32>) {
+        let plain = shadesSampled ? unshaded : nil
+        for r in 0..<rows.count {
+            let x0 = max(spans[r].0, left), x1 = min(spans[r].1, right)
+            guard x0 < x1 else { continue }
+            let y = rows.lowerBound &+ r, interior = interiors[r]
+            // y is a row of the frame: y * width is within its pixel count.
+            let row = frame.base + y &* frame.width
+            if let covers {
+                covers[r].forEachGap(in: x0, x1) { x0, x1 in
+                    draw(row: row, y: y, from: x0, to: x1, interior: interior, plain: plain, scratch: scratch)
+                }
+            } else {
+                draw(row: row, y: y, from: x0, to: x1, interior: interior, plain: plain, scratch: scratch)
+            }
         }
     }
 }

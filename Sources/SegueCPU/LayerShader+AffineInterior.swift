@@ -3,34 +3,32 @@ import SegueCore
 // The interior of an affine item, where coverage is exactly 1: a row copy, a two-pass separable bilinear
 // when the texel row is constant along the pixel row, else texel positions stepped in 32.32 fixed point.
 extension LayerShader {
-    /// Fully covered pixels of an affine item: content, overlay and opacity, no coverage or mask.
+    /// Fully covered pixels of the item: content, overlay and opacity, no coverage or mask, as its plan's
+    /// interior draws them.
     func drawInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
                       scratch: UnsafeMutablePointer<UInt32>) {
-        if !affine {
+        guard case let .rows(_, inner) = plan else { return }
+        drawInterior(inner, row: row, y: y, from: x0, to: x1, scratch: scratch)
+    }
+
+    /// `drawInterior` by `inner`, the plan's interior.
+    @inline(__always)
+    func drawInterior(_ inner: Plan.Interior, row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
+                      scratch: UnsafeMutablePointer<UInt32>) {
+        switch inner {
+        case .perspective:
             drawPerspectiveInterior(row: row, y: y, from: x0, to: x1)
-            return
-        }
-        if let identityOffset, !hasOverlay, let texels {
+        case let .copy(dx, dy, stepX):
+            guard !hasOverlay else {
+                drawAxisAlignedInterior(row: row, y: y, from: x0, to: x1, stepX: stepX, scratch: scratch)
+                return
+            }
             // Interior pixels show texels inside the texture: row y + dy, columns from x0 + dx.
-            let source = texels + ((y &+ identityOffset.dy) &* textureWidth &+ (x0 &+ identityOffset.dx))
+            let source = texels.unsafelyUnwrapped + ((y &+ dy) &* textureWidth &+ (x0 &+ dx))
             blendRow(row + x0, source, count: x1 &- x0)
-            return
-        }
-        let py = Float(y) + 0.5
-        let rowU = d * py + g, rowV = e * py + h
-        // Texel indices step by a constant along the row: 32.32 fixed point, exact enough over 8K columns.
-        // Every value converted is a texel position or a step of at most one sub-rectangle's size (the first
-        // pixel's centre lies inside the item, and so do the centres of a whole pixel's step): times 2^32,
-        // far inside Int64.
-        let one = 4_294_967_296.0
-        let startX = Double(x0) + 0.5, startY = Double(y) + 0.5
-        let u0 = Double(a) * startX + Double(d) * startY + Double(g), v0 = Double(b) * startX + Double(e) * startY + Double(h)
-        let fx = PixelMath.truncate((Double(originX) + u0 * Double(scaleX) - 0.5) * one)
-        let fy = PixelMath.truncate((Double(originY) + v0 * Double(scaleY) - 0.5) * one)
-        let stepX = PixelMath.truncate(Double(a) * Double(scaleX) * one)
-        let stepY = PixelMath.truncate(Double(b) * Double(scaleY) * one)
-        let clamp = texelClamp
-        guard let texels else {
+        case .color:
+            let py = Float(y) + 0.5
+            let rowU = d * py + g, rowV = e * py + h
             let k = opacity255
             for x in x0..<x1 {
                 var content = color
@@ -40,16 +38,36 @@ extension LayerShader {
                 }
                 Self.put(content, row + x, store: storesInterior, k: k)
             }
-            return
+        case let .axisAligned(stepX):
+            drawAxisAlignedInterior(row: row, y: y, from: x0, to: x1, stepX: stepX, scratch: scratch)
+        case let .stepped(stepX, stepY):
+            let py = Float(y) + 0.5
+            let start = texelStart(y: y, x0: x0)
+            drawStepped(row: row, from: x0, to: x1, texels: texels.unsafelyUnwrapped, fx: start.fx, fy: start.fy,
+                        stepX: stepX, stepY: stepY, overlayRow: (d * py + g, a, e * py + h, b))
         }
-        if stepY == 0 {
-            drawAxisAlignedInterior(row: row, texels: texels, scratch: scratch, from: x0, to: x1, fx: fx, stepX: stepX,
-                                    fy: min(max(fy, clamp.lowY), clamp.highY), lowX: clamp.lowX, highX: clamp.highX,
-                                    py: py)
-            return
-        }
-        drawStepped(row: row, from: x0, to: x1, texels: texels, fx: fx, fy: fy, stepX: stepX, stepY: stepY,
-                    overlayRow: (rowU, a, rowV, b))
+    }
+
+    /// The texel position of pixel `x0` of row `y` of an affine item, in 32.32 fixed point, unclamped. Texel
+    /// indices then step by a constant along the row: exact enough over 8K columns. Every value converted is
+    /// a texel position (the first pixel's centre lies inside the item): times 2^32, far inside Int64.
+    @inline(__always)
+    private func texelStart(y: Int, x0: Int) -> (fx: Int64, fy: Int64) {
+        let one = 4_294_967_296.0
+        let startX = Double(x0) + 0.5, startY = Double(y) + 0.5
+        let u0 = Double(a) * startX + Double(d) * startY + Double(g), v0 = Double(b) * startX + Double(e) * startY + Double(h)
+        return (PixelMath.truncate((Double(originX) + u0 * Double(scaleX) - 0.5) * one),
+                PixelMath.truncate((Double(originY) + v0 * Double(scaleY) - 0.5) * one))
+    }
+
+    /// The axis-aligned interior of pixels `x0..<x1` of row `y`, texel columns `stepX` apart a pixel.
+    @inline(__always)
+    private func drawAxisAlignedInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, stepX: Int64,
+                                         scratch: UnsafeMutablePointer<UInt32>) {
+        let start = texelStart(y: y, x0: x0), clamp = texelClamp
+        drawAxisAlignedInterior(row: row, texels: texels.unsafelyUnwrapped, scratch: scratch, from: x0, to: x1, fx: start.fx,
+                                stepX: stepX, fy: min(max(start.fy, clamp.lowY), clamp.highY), lowX: clamp.lowX,
+                                highX: clamp.highX, py: Float(y) + 0.5)
     }
 
     /// The interior of an affine row along which the texel row does not change (no rotation), in two passes

@@ -98,10 +98,10 @@ extension LayerShader {
         }
     }
 
-    /// `drawGeneral` for a blurred rectangle on an axis-aligned affine item (`blurColumns`): the same per-pixel
-    /// function, bit for bit, with the blur's factor along `u` read from `columns` (one per column of the
-    /// bounds) and the one along `v` worked out once for the row.
-    func drawBlurredRect(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, columns: [Float]) {
+    /// `drawGeneral` for a blurred rectangle on an axis-aligned affine item (`Plan.Edges.blurredRect`): the same
+    /// per-pixel function, bit for bit, with the blur's factor along `u` read from `columns` (one per column of
+    /// the bounds, from `bounds.x0`) and the one along `v` worked out once for the row.
+    func drawBlurredRect(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, columns: UnsafePointer<Float>) {
         guard case let .blurred(shape) = mask, x0 < x1 else { return }
         let py = Float(y) + 0.5
         // As `drawGeneral` has them: `u = (d py + g) + px a`, and `v = (e py + h) + px b`, where `px b` is 0.
@@ -113,43 +113,41 @@ extension LayerShader {
         if rowFactor <= 0 { return }
         let edgeV = min(cv, 1)
         let plainCopy = isOpaque && !hasOverlay
-        columns.withUnsafeBufferPointer { columns in
-            // Four pixels a step, lane by lane the scalar loop's arithmetic: a lane with no coverage takes k = 0,
-            // which leaves its pixel as it is (`scale` by 0 is 0, `over` of 0 is the pixel), and k = 255 scales
-            // the colour to itself, as the scalar loop's unscaled colour. A masked item is never stored whole.
-            var x = x0
-            if !plainCopy {
-                let colour = SIMD4<UInt32>(repeating: color)
-                let lanes = SIMD4<Float>(0.5, 1.5, 2.5, 3.5)
-                while x &+ 4 <= x1 {
-                    let u = rowU + (Float(x) + lanes) * a
-                    let cu = pointwiseMin(u, width - u) * inverseGradU + 0.5
-                    let base = x &- bounds.x0
-                    let factors = SIMD4<Float>(columns[base], columns[base &+ 1], columns[base &+ 2], columns[base &+ 3])
-                    let coverage = pointwiseMin(cu, SIMD4(repeating: 1)) * edgeV * (factors * rowFactor)
-                    var k = SIMD4<UInt32>(repeating: 0)
-                    for j in 0..<4 where cu[j] > 0 && coverage[j] > 0 {
-                        k[j] = coverage[j] >= 1 ? opacity255 : PixelMath.truncateToUInt32(coverage[j] * opacity * 255 + 0.5)
-                    }
-                    if k != .zero {
-                        let target = UnsafeMutableRawPointer(row + x)
-                        target.storeBytes(of: PixelMath.over(PixelMath.scale(colour, k), target.loadUnaligned(as: SIMD4<UInt32>.self)),
-                                          as: SIMD4<UInt32>.self)
-                    }
-                    x &+= 4
+        // Four pixels a step, lane by lane the scalar loop's arithmetic: a lane with no coverage takes k = 0,
+        // which leaves its pixel as it is (`scale` by 0 is 0, `over` of 0 is the pixel), and k = 255 scales
+        // the colour to itself, as the scalar loop's unscaled colour. A masked item is never stored whole.
+        var x = x0
+        if !plainCopy {
+            let colour = SIMD4<UInt32>(repeating: color)
+            let lanes = SIMD4<Float>(0.5, 1.5, 2.5, 3.5)
+            while x &+ 4 <= x1 {
+                let u = rowU + (Float(x) + lanes) * a
+                let cu = pointwiseMin(u, width - u) * inverseGradU + 0.5
+                let base = x &- bounds.x0
+                let factors = SIMD4<Float>(columns[base], columns[base &+ 1], columns[base &+ 2], columns[base &+ 3])
+                let coverage = pointwiseMin(cu, SIMD4(repeating: 1)) * edgeV * (factors * rowFactor)
+                var k = SIMD4<UInt32>(repeating: 0)
+                for j in 0..<4 where cu[j] > 0 && coverage[j] > 0 {
+                    k[j] = coverage[j] >= 1 ? opacity255 : PixelMath.truncateToUInt32(coverage[j] * opacity * 255 + 0.5)
                 }
+                if k != .zero {
+                    let target = UnsafeMutableRawPointer(row + x)
+                    target.storeBytes(of: PixelMath.over(PixelMath.scale(colour, k), target.loadUnaligned(as: SIMD4<UInt32>.self)),
+                                      as: SIMD4<UInt32>.self)
+                }
+                x &+= 4
             }
-            for x in x..<x1 {
-                let px = Float(x) + 0.5
-                let u = rowU + px * a
-                let cu = min(u, width - u) * inverseGradU + 0.5
-                if cu <= 0 { continue }
-                var coverage = min(cu, 1) * edgeV
-                coverage *= columns[x &- bounds.x0] * rowFactor
-                if coverage <= 0 { continue }
-                let k = coverage >= 1 ? opacity255 : PixelMath.truncateToUInt32(coverage * opacity * 255 + 0.5)
-                if k > 0 { Self.put(color, row + x, store: k == 255 && plainCopy, k: k) }
-            }
+        }
+        for x in x..<x1 {
+            let px = Float(x) + 0.5
+            let u = rowU + px * a
+            let cu = min(u, width - u) * inverseGradU + 0.5
+            if cu <= 0 { continue }
+            var coverage = min(cu, 1) * edgeV
+            coverage *= columns[x &- bounds.x0] * rowFactor
+            if coverage <= 0 { continue }
+            let k = coverage >= 1 ? opacity255 : PixelMath.truncateToUInt32(coverage * opacity * 255 + 0.5)
+            if k > 0 { Self.put(color, row + x, store: k == 255 && plainCopy, k: k) }
         }
     }
 

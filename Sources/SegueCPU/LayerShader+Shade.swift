@@ -9,7 +9,13 @@ extension LayerShader {
     /// buffer and blended at the item's opacity. The same pixels as the overlay drawn pixel by pixel.
     func drawShadedInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int,
                             scratch: UnsafeMutablePointer<UInt32>, avx512: Bool = PixelMath.hasAVX512) {
-        let plain = unshaded, line = shadeRow(y)
+        drawShadedInterior(row: row, y: y, from: x0, to: x1, plain: unshaded, scratch: scratch, avx512: avx512)
+    }
+
+    /// `drawShadedInterior` with `plain`, this shader's `unshaded`, made once for many rows.
+    func drawShadedInterior(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, plain: LayerShader,
+                            scratch: UnsafeMutablePointer<UInt32>, avx512: Bool = PixelMath.hasAVX512) {
+        let line = shadeRow(y)
         if storesFinished {
             // A perspective interior is sampled and shaded in one pass, all but its last few pixels.
             let x = !affine && texels != nil ? plain.drawShadedPerspectivePixelsVector(row: row, y: y, from: x0, to: x1, shade: line, avx512: avx512)

@@ -5,7 +5,10 @@ import SegueCore
 /// over one row of pixels. Per-pixel positions, coverage, masks and overlays are single precision (`Float`),
 /// as the GPU computes; each row's span and interior, the perspective margins, and the start and step of
 /// the 32.32 fixed-point texel positions of the interior are worked out in double precision. The per-pixel
-/// function is the one documented on `DrawItem`; read the two side by side.
+/// function is the one documented on `DrawItem`; read the two side by side. How the rows are drawn (a blit,
+/// the reference, or edges and an interior of one kind) is chosen once, when the shader is made (`Plan`).
+/// It holds no reference (its outline inline, a blurred rectangle's columns in a `ColumnStore`), so a copy
+/// retains nothing.
 struct LayerShader: @unchecked Sendable {
     enum MaskShape {
         case none
@@ -78,6 +81,9 @@ struct LayerShader: @unchecked Sendable {
     let affine: Bool
     /// For affine items: 1 / |grad u| and 1 / |grad v| in pixels, constant over the item.
     let inverseGradU, inverseGradV: Float
+    /// Half a pixel in local lengths along u and v (affine only): how far inside each edge a pixel centre has
+    /// edge coverage 1 (`interiorColumns`; worked out here, not once a row).
+    let edgeMarginU, edgeMarginV: Double
     /// Half the largest pixel length of one local point (affine only): mask pixels farther than this from
     /// the outline are wholly in or out, so their coverage needs no square root.
     let maskSlack: Float
@@ -92,12 +98,13 @@ struct LayerShader: @unchecked Sendable {
     let outlineOverflows: Bool
     static let outlineCapacity = 8
     let bounds: PixelBounds
-    let blit: DrawItem.Blit?
-    /// When texels map one to one onto pixels at a whole-texel offset (pixel x shows texel x + dx), whatever
-    /// the edges and mask: the interior of each row is then a row copy.
-    let identityOffset: (dx: Int, dy: Int)?
-    /// False: every pixel of a row's span takes the general per-pixel function, with no interior spans and
-    /// no span clipped to the mask (the tests compare the two).
+    /// How the item's rows are drawn, chosen here once for every row (`Plan`).
+    let plan: Plan
+    /// The interior's columns depend on the columns asked about (a sector's slack grows with them): each
+    /// stretch of a row works its interior out again, where other masks take the row's, clamped.
+    let interiorFollowsColumns: Bool
+    /// False: every pixel of a row's span takes the general per-pixel function (`Plan.reference`; a blit still
+    /// copies), and no item covers what lies beneath it (the tests compare the two).
     let takesShortcuts: Bool
 
     // Content: a texture or a colour.
@@ -134,13 +141,10 @@ struct LayerShader: @unchecked Sendable {
     /// (`CPUCompositor`'s tiles) with the same pixels, and a narrow piece's texels stay in cache from one
     /// row to the next.
     let drawsInTiles: Bool
-    /// A blurred rectangle on an axis-aligned affine item (a shadow, mostly), with the shortcuts on: `u`
-    /// depends on the column alone and `v` on the row, so the blur's separable factor along `u`,
-    /// `0.25 (E((du + hx) k) - E((du - hx) k))`, is worked out once per column of the bounds (from `x0`) and the
-    /// per-pixel function takes it from here (`drawBlurredRect`), the same values in the same order.
-    let blurColumns: [Float]?
 
-    init(_ item: DrawItem, textures: [Texture], shortcuts: Bool = true) {
+    /// `columns` keeps a blurred rectangle's per-column factors (`Plan.Edges.blurredRect`) for as long as the
+    /// shader is drawn; without one, such an item's edges take the general function.
+    init(_ item: DrawItem, textures: [Texture], shortcuts: Bool = true, columns: ColumnStore? = nil) {
         takesShortcuts = shortcuts
         let m = item.pixelToLocal
         (a, b, c, d, e, f, g, h, i) = (Float(m.a), Float(m.b), Float(m.c), Float(m.d), Float(m.e), Float(m.f),
@@ -150,6 +154,8 @@ struct LayerShader: @unchecked Sendable {
         affine = item.isAffine
         inverseGradU = 1 / (a * a + d * d).squareRoot()
         inverseGradV = 1 / (b * b + e * e).squareRoot()
+        edgeMarginU = 0.5 / Double(inverseGradU)
+        edgeMarginV = 0.5 / Double(inverseGradV)
         // Largest singular value of the Jacobian [[a, d], [b, e]].
         let t = a * a + b * b + d * d + e * e, det = a * e - b * d
         let sigmaMax = ((t + max(0, t * t - 4 * det * det).squareRoot()) / 2).squareRoot()
@@ -173,8 +179,6 @@ struct LayerShader: @unchecked Sendable {
         outlineX = xs
         outlineY = ys
         bounds = item.bounds
-        blit = item.blit
-        identityOffset = Self.identityOffset(item)
         opacity = Float(item.opacity)
         opacity255 = UInt32((item.opacity * 255).rounded())
         isOpaque = item.isOpaque
@@ -243,16 +247,9 @@ struct LayerShader: @unchecked Sendable {
         storesFinished = isOpaqueContent && opacity255 == 255
         shadesSampled = hasOverlay && overlayIsBlack && isOpaqueContent && PixelMath.hasAVX2
         drawsInTiles = !item.isAffine && texels != nil && PixelMath.hasAVX2
-        if shortcuts, affine, b == 0, d == 0, case let .blurred(shape) = mask, shape.r == 0, bounds.x0 < bounds.x1 {
-            // As `drawGeneral` has it: `u = (d py + g) + px a`, where `d py` is 0.
-            let (g, a) = (g, a)
-            blurColumns = (bounds.x0..<bounds.x1).map { x in
-                let u = g + (Float(x) + 0.5) * a, du = u - shape.cx
-                return 0.25 * (BlurredShape.erf((du + shape.hx) * shape.k) - BlurredShape.erf((du - shape.hx) * shape.k))
-            }
-        } else {
-            blurColumns = nil
-        }
+        if case .sector = mask { interiorFollowsColumns = true } else { interiorFollowsColumns = false }
+        plan = Self.plan(item, shortcuts: shortcuts, columns: columns, mask: mask, hasOverlay: hasOverlay,
+                         shadesSampled: shadesSampled, bounds: bounds, matrix: (a, b, d, g), scale: (scaleX, scaleY))
     }
 
     /// The item's content alone: no overlay, full opacity, interior pixels stored as sampled (for opaque
@@ -286,7 +283,9 @@ struct LayerShader: @unchecked Sendable {
                     let q = vertex(k)
                     defer { p = q }
                     if max(p.y, q.y) < top || min(p.y, q.y) > bottom { continue }
-                    if p.y == q.y {
+                    // A level edge reaches its two ends; an upright one (every edge of an unturned item) its
+                    // column, where the crossing below would add 0 to it, with no division.
+                    if p.y == q.y || p.x == q.x {
                         lo = min(lo, p.x, q.x); hi = max(hi, p.x, q.x)
                         continue
                     }
@@ -299,45 +298,64 @@ struct LayerShader: @unchecked Sendable {
         guard lo <= hi else { return (0, 0) }
         // Held to +-1e9 (a frame is far narrower), as before, and now on both sides, for a conversion that
         // needs no check.
-        let start = max(bounds.x0, PixelMath.clampedIndex((lo - 1).rounded(.down)))
-        let end = min(bounds.x1, PixelMath.clampedIndex((hi + 1).rounded(.up)))
+        let start = max(bounds.x0, PixelMath.floorIndex(lo - 1))
+        let end = min(bounds.x1, PixelMath.ceilIndex(hi + 1))
         return (start, max(start, end))
     }
 
     /// Draws the item over columns `x0..<x1` of row `y`, whose first pixel is at `row`. `scratch` holds at
     /// least `scratchCount` pixels that this call may overwrite (one buffer per band).
     func draw(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, scratch: UnsafeMutablePointer<UInt32>) {
-        if let blit, y >= blit.rect.y0, y < blit.rect.y1 {
-            drawBlit(blit, row: row, y: y, from: max(x0, blit.rect.x0), to: min(x1, blit.rect.x1))
+        guard case .rows = plan else {
+            draw(row: row, y: y, from: x0, to: x1, interior: (Int.max, Int.min), plain: nil, scratch: scratch)
             return
         }
-        if blit != nil { return }  // rows of a blit outside its rectangle are not covered
-        let (x0, x1) = takesShortcuts ? maskSpan(row: y, from: x0, to: x1) : (x0, x1)
-        if x0 >= x1 { return }
-        // Edge pixels take the whole per-pixel function; the interior, where edge and mask coverage are
-        // exactly 1, takes a lean loop.
-        let (i0, i1) = takesShortcuts ? interior(row: y, from: x0, to: x1) : (0, 0)
-        if i0 >= i1 {
-            drawEdge(row: row, y: y, from: x0, to: x1)
-            return
+        draw(row: row, y: y, from: x0, to: x1, interior: interiorColumns(row: y, from: x0, to: x1),
+             plain: shadesSampled ? unshaded : nil, scratch: scratch)
+    }
+
+    /// `draw` with the row's interior already worked out (`interiorColumns`, over the row's span or any
+    /// columns that hold `x0..<x1`): this call clamps it to its columns, or works it out again where the
+    /// mask's interior depends on them (`interiorFollowsColumns`). `plain` is `unshaded` where the item
+    /// `shadesSampled`, made once for many rows.
+    @inline(__always)
+    func draw(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, interior core: (Int, Int),
+              plain: LayerShader?, scratch: UnsafeMutablePointer<UInt32>) {
+        switch plan {
+        case let .blit(blit):
+            // Rows of a blit outside its rectangle are not covered.
+            if y >= blit.rect.y0, y < blit.rect.y1 {
+                drawBlit(blit, row: row, y: y, from: max(x0, blit.rect.x0), to: min(x1, blit.rect.x1))
+            }
+        case .reference:
+            if x0 < x1 { drawGeneral(row: row, y: y, from: x0, to: x1) }
+        case let .rows(edges, inner):
+            let (x0, x1) = maskSpan(row: y, from: x0, to: x1)
+            if x0 >= x1 { return }
+            // Edge pixels take the whole per-pixel function; the interior, where edge and mask coverage are
+            // exactly 1, takes a lean loop.
+            let (i0, i1) = interiorFollowsColumns ? interior(row: y, from: x0, to: x1) : (max(x0, core.0), min(x1, core.1))
+            if i0 >= i1 {
+                drawEdge(edges, row: row, y: y, from: x0, to: x1)
+                return
+            }
+            drawEdge(edges, row: row, y: y, from: x0, to: i0)
+            if shadesSampled, let plain {
+                drawShadedInterior(row: row, y: y, from: i0, to: i1, plain: plain, scratch: scratch)
+            } else {
+                drawInterior(inner, row: row, y: y, from: i0, to: i1, scratch: scratch)
+            }
+            drawEdge(edges, row: row, y: y, from: i1, to: x1)
         }
-        drawEdge(row: row, y: y, from: x0, to: i0)
-        if shadesSampled {
-            drawShadedInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
-        } else {
-            drawInterior(row: row, y: y, from: i0, to: i1, scratch: scratch)
-        }
-        drawEdge(row: row, y: y, from: i1, to: x1)
     }
 
     /// The per-pixel function over columns `x0..<x1` of row `y`: the general one, or its separable form for a
-    /// blurred rectangle (`blurColumns`).
+    /// blurred rectangle.
     @inline(__always)
-    private func drawEdge(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
-        if let blurColumns {
-            drawBlurredRect(row: row, y: y, from: x0, to: x1, columns: blurColumns)
-        } else {
-            drawGeneral(row: row, y: y, from: x0, to: x1)
+    private func drawEdge(_ edges: Plan.Edges, row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+        switch edges {
+        case let .blurredRect(columns): drawBlurredRect(row: row, y: y, from: x0, to: x1, columns: columns)
+        case .general: drawGeneral(row: row, y: y, from: x0, to: x1)
         }
     }
 
@@ -373,17 +391,4 @@ struct LayerShader: @unchecked Sendable {
 
     /// Pixels of scratch space past those a row fills, which a row kernel may read (and ignore).
     static let scratchSlack = 16
-
-    /// The whole-texel offset of an item whose texels map one to one onto pixels.
-    private static func identityOffset(_ item: DrawItem) -> (dx: Int, dy: Int)? {
-        guard item.isAffine, case let .snapshot(_, map) = item.source else { return nil }
-        let m = item.pixelToLocal
-        guard abs(map.scale.x * m.a - 1) < 1e-9, abs(map.scale.y * m.e - 1) < 1e-9,
-              abs(m.d) < 1e-12, abs(m.b) < 1e-12 else { return nil }
-        // texel index = origin + scale * u - 0.5 with u = a (x + 0.5) + g: x + origin + scale * g
-        let offX = map.origin.x + map.scale.x * m.g, offY = map.origin.y + map.scale.y * m.h
-        let rx = offX.rounded(), ry = offY.rounded()
-        guard abs(offX - rx) < 1e-6, abs(offY - ry) < 1e-6 else { return nil }
-        return (Int(rx), Int(ry))
-    }
 }

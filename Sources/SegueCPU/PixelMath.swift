@@ -184,6 +184,21 @@ extension PixelMath {
         Int(truncatingIfNeeded: truncate(min(max(-1e9, x), 1e9)))
     }
 
+    /// `clampedIndex(x.rounded(.down))`, with no call into the C library (a frame's rows ask it several times
+    /// each): the bounds are whole, so holding first and rounding after gives the same.
+    @inline(__always)
+    static func floorIndex(_ x: Double) -> Int {
+        let held = min(max(-1e9, x), 1e9), t = truncate(held)
+        return Int(truncatingIfNeeded: Double(t) > held ? t &- 1 : t)
+    }
+
+    /// `clampedIndex(x.rounded(.up))`, as `floorIndex`.
+    @inline(__always)
+    static func ceilIndex(_ x: Double) -> Int {
+        let held = min(max(-1e9, x), 1e9), t = truncate(held)
+        return Int(truncatingIfNeeded: Double(t) < held ? t &+ 1 : t)
+    }
+
     /// `UInt32(x)` without Swift's range check, for a finite `x` in `0..<2^32` (the caller says why): the
     /// same 64-bit truncating conversion the checked one compiles to, then its low 32 bits.
     @inline(__always)

@@ -68,6 +68,73 @@ import Testing
         }
     }
 
+    /// Every row plan (`LayerShader.Plan`) is chosen for some item of the catalogue's effects at the progress
+    /// values above, so the comparison with the general function tests each: blits, colours, row copies,
+    /// axis-aligned, stepped and perspective interiors, and a blurred rectangle's edges (a shadow).
+    @Test func everyRowPlanIsCompared() throws {
+        let textures = Self.snapshots.map(Texture.init), columns = ColumnStore()
+        var plans = Set<String>()
+        for c in Case.all {
+            let transition = Transition(c.effect, direction: c.direction, options: Self.options(c.effect))
+            guard (try? transition.validate(frame: Self.frame)) != nil else { continue }
+            for t in Self.progress {
+                let list = DrawList(scene: transition.scene(at: t, frame: Self.frame, scale: Self.scale), scale: Self.scale,
+                                    snapshots: Self.snapshots.map(SnapshotInfo.init))
+                for item in list.items {
+                    switch LayerShader(item, textures: textures, columns: columns).plan {
+                    case .reference: plans.insert("reference")
+                    case .blit: plans.insert("blit")
+                    case let .rows(edges, interior):
+                        if case .blurredRect = edges { plans.insert("blurred rectangle") }
+                        switch interior {
+                        case .color: plans.insert("colour")
+                        case .copy: plans.insert("copy")
+                        case .axisAligned: plans.insert("axis-aligned")
+                        case .stepped: plans.insert("stepped")
+                        case .perspective: plans.insert("perspective")
+                        }
+                    }
+                }
+            }
+        }
+        // No effect of the catalogue turns a layer in its plane: `steppedInteriorsMatchTheGeneralFunction` does.
+        let all: Set = ["blit", "colour", "copy", "axis-aligned", "perspective", "blurred rectangle"]
+        #expect(plans == all, "not chosen: \(all.subtracting(plans).sorted())")
+        #expect(Self.turnedCards.contains { list in
+            list.items.contains { item in
+                if case .rows(_, .stepped) = LayerShader(item, textures: textures).plan { true } else { false }
+            }
+        })
+    }
+
+    /// A card of the next screen turned in its plane over the first (the stepped interior): opaque, at an
+    /// opacity, and under a gradient overlay, at three angles.
+    static var turnedCards: [DrawList] {
+        [0.05, 0.6, -2.3].flatMap { angle in
+            [(1.0, false), (0.6, false), (1.0, true)].map { opacity, overlaid in
+                var card = Layer.piece(.to, Rect(frame.width * 0.2, frame.height * 0.15, frame.width * 0.6, frame.height * 0.7))
+                card.transform = .rotationZ(angle)
+                card.opacity = opacity
+                if overlaid {
+                    card.overlay = GradientOverlay(start: Point(0, 0), end: Point(1, 1), startColor: Color(red: 0.2, green: 0.1, blue: 0.5),
+                                                   endColor: Color(red: 0, green: 0, blue: 0, alpha: 0), opacity: 0.7)
+                }
+                return DrawList(scene: Scene(size: frame, layers: [Layer.piece(.from, Rect(0, 0, frame.width, frame.height)), card]),
+                                scale: scale, snapshots: snapshots.map(SnapshotInfo.init))
+            }
+        }
+    }
+
+    @Test func steppedInteriorsMatchTheGeneralFunction() throws {
+        for (k, list) in Self.turnedCards.enumerated() {
+            let tested = try Self.render(list, shortcuts: true), reference = try Self.render(list, shortcuts: false)
+            if let failure = Golden.compare(tested, reference, name: "fastpath-turned-\(k)-\(tested.width)x\(tested.height)",
+                                            tolerance: .fastPath) {
+                Issue.record(Comment(rawValue: failure))
+            }
+        }
+    }
+
     /// Perspective items drawn a tile at a time draw what they draw row by row, bit for bit: every effect of
     /// the catalogue with a perspective item (where the CPU has AVX2, which tiles need).
     /// Skipped on a CPU without AVX2.

@@ -16,6 +16,10 @@ bool segue_has_avx2(void);
 /// Whether this CPU and the operating system run AVX-512 F and BW as well as AVX2 (`PixelMath.hasAVX512`).
 bool segue_has_avx512(void);
 
+/// `count` pixels from `target` on set to `value`: the C library's `wmemset` (wchar_t is 32 bits on Linux and
+/// macOS), which takes the widest stores the CPU has (the background a frame is cleared to).
+void segue_fill_row(uint32_t *target, uint32_t value, long count);
+
 /// `PixelMath.blendOpaqueRow`: target = source k / 255 + target (255 - k) / 255, channel by channel, each
 /// product rounded as `PixelMath.mulDiv255` rounds; `source` opaque, `k` in 0...255.
 long segue_blend_opaque_row_avx2(uint32_t *target, const uint32_t *source, long count, uint32_t k);
