@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
-.PHONY: all deps build release demo strips example test test-release test-slurm check-shaders bench bench-quick bench-deps dist test-dist clean \
+.PHONY: all deps build release demo strips example build-tested build-asan build-tsan test test-release test-slurm check-shaders bench bench-quick bench-deps dist test-dist clean \
 	fuzz-build fuzz fuzz-smoke soak test-sanitizers docs
 
 all: build
@@ -62,8 +62,10 @@ example: deps
 # docs/architecture.md (scripts/check-rooms.sh).
 TESTED := -c release -Xswiftc -enable-testing --scratch-path .build-release
 SEGUE_TESTED := .build-release/release/segue
-test: deps
+build-tested: deps
 	$(SWIFT) build $(TESTED) --build-tests
+
+test: build-tested
 	$(SWIFT) test $(TESTED) --skip-build
 	scripts/check-shaders.sh
 	scripts/check-library-words.sh
@@ -123,12 +125,21 @@ test-release: deps
 # release build; here each sanitizer sees the library, backends and pipeline in the test process itself.
 # Leak checking is off: the Swift runtime, Foundation and Mesa leave allocations at exit that LeakSanitizer
 # reports; growth is measured by `make soak` instead.
-SANITIZED := -c release -Xswiftc -enable-testing
+# SEGUE_SANITIZED: tests that draw large frames to check a fast path at a real size (FastPathTests at
+# 1080p, which `make test` runs) draw them small, as a debug build does; and a measurement of the instrumented
+# CPU compositor against uninstrumented Mesa is not held to favour the CPU (CalibrationTests).
+SANITIZED := -c release -Xswiftc -enable-testing -Xswiftc -DSEGUE_SANITIZED
 IN_PROCESS := --skip 'SegueCLITests\.'
-test-sanitizers: deps
+# The two builds are prerequisites, so `make -j2 test-sanitizers` (CI) makes them side by side: a release
+# build keeps one core busy for much of its time (each module is one whole-module compile).
+build-asan: deps
 	$(SWIFT) build $(SANITIZED) --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test -c release --skip-build --sanitize=address --scratch-path .build-asan $(IN_PROCESS)
+
+build-tsan: deps
 	$(SWIFT) build $(SANITIZED) --build-tests --sanitize=thread --scratch-path .build-tsan
+
+test-sanitizers: build-asan build-tsan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test -c release --skip-build --sanitize=address --scratch-path .build-asan $(IN_PROCESS)
 	$(SWIFT) test -c release --skip-build --sanitize=thread --scratch-path .build-tsan $(IN_PROCESS)
 
 # 10,000 frames at 1920x1080 on the CPU then on GLES in one process, every effect in turn: resident memory

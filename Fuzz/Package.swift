@@ -12,7 +12,7 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate"),
-        .target(name: "SegueCore", resources: [.embedInCode("Effects")]),
+        .target(name: "SegueCore", resources: [.embedInCode("Effects/Catalog"), .embedInCode("CustomShaders/Transitions")]),
         .target(name: "CSegueKernels"),
         .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate", "CSegueKernels"]),
         // The libFuzzer driver's entry, which each target's `main` calls.
