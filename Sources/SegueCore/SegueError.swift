@@ -60,6 +60,9 @@ public struct SegueError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The lines as text and references to the options they name (`Message`): `lines` says each reference
     /// in the library's words; a command line says its flags instead.
     public let words: [Message]
+    /// A file's problems, each at its JSON path (a storyboard's or an effect file's): what `lines` says, for a
+    /// program that shows each problem where it is (an editor, a preview page); empty for any other error.
+    public let problems: [JSONProblem]
 
     public init(_ kind: Kind, _ message: String) {
         self.init(kind, Message(message))
@@ -71,12 +74,24 @@ public struct SegueError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message.description
         lines = [self.message]
         words = [message]
+        problems = []
     }
 
     /// An error of several problems, one a line.
     public init(_ kind: Kind, lines: [String]) {
         self.kind = kind
         self.lines = lines
+        message = lines.joined(separator: "\n")
+        words = lines.map { Message($0) }
+        problems = []
+    }
+
+    /// A file's problems, one a line (`file: path: message`, or `path: message` without a file).
+    public init(_ kind: Kind, problems: [JSONProblem], file: String? = nil) {
+        self.kind = kind
+        self.problems = problems
+        let prefix = file.map { "\($0): " } ?? ""
+        lines = problems.map { prefix + $0.description }
         message = lines.joined(separator: "\n")
         words = lines.map { Message($0) }
     }

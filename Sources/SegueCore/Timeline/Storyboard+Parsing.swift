@@ -503,6 +503,6 @@ private struct Parser: JSONProblemReader {
 extension StoryboardError: SegueErrorConvertible {
     /// Each problem a line of invalid input.
     public var segueError: SegueError {
-        return SegueError(.invalidInput(path: nil), lines: problems.map(\.description))
+        return SegueError(.invalidInput(path: nil), problems: problems)
     }
 }

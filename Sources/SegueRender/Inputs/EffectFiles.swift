@@ -33,7 +33,7 @@ public enum EffectFiles {
         do {
             return try Effect(json: Data(bytes), file: path, reservedOptionNames: reservedOptionNames)
         } catch {
-            throw SegueError(.invalidInput(path: error.file), lines: error.problems.map { "\(error.file): \($0)" })
+            throw SegueError(.invalidInput(path: error.file), problems: error.problems, file: error.file)
         }
     }
 }

@@ -65,6 +65,9 @@ public struct RenderJob: Sendable {
     public var maxFrames = Limits.maxFrames
     /// Only frames `k` with `k mod count == index`.
     public var shard: Shard = .whole
+    /// Only the timeline's frames in this range (a preview of one frame of a storyboard, or a few): frame `k`
+    /// is still the timeline's frame `k`, drawn as the whole job draws it. Nil: every frame.
+    public var frameRange: Range<Int>?
     /// Only the contiguous frames of this chunk (`Chunk.frames(of:)`), encoded as a video of their own in the
     /// chunk directory beside the job's one video output, to be joined with the others (`ChunkedVideo`).
     public var chunk: Chunk?
@@ -321,7 +324,12 @@ public struct RenderJob: Sendable {
             FrameSchedule(progress: $0, duration: storyboard.timeline.first?.duration ?? 1, fps: storyboard.fps)
         } ?? FrameSchedule(storyboard)
         let chunkFrames = try chunk?.frames(of: schedule.count)
-        var runs = schedule.runs(shard: shard, in: chunkFrames)
+        if let frameRange, frameRange.isEmpty || frameRange.lowerBound < 0 || frameRange.upperBound > schedule.count {
+            throw SegueError.invalidOption("frameRange", value: "\(frameRange.lowerBound)..<\(frameRange.upperBound)",
+                                           "the frames \(frameRange.lowerBound)..<\(frameRange.upperBound) are not within the job's \(schedule.count) frames")
+        }
+        let wanted = frameRange.map { range in chunkFrames.map { range.clamped(to: $0) } ?? range } ?? chunkFrames
+        var runs = schedule.runs(shard: shard, in: wanted)
         control.creatingOutput()
         var chunked: (video: ChunkedVideo, manifest: ChunkedVideo.Manifest)?
         if memory == nil, let chunk, let chunkFrames, case let .video(path, arguments)? = outputs.first {
@@ -493,7 +501,7 @@ public struct RenderJob: Sendable {
         let size = loaded.size ?? Screens.defaultSize(scale: storyboard.scale)
         let frame = Size(Double(size.width) / storyboard.scale, Double(size.height) / storyboard.scale)
         guard let file = storyboardFile else {
-            if !parseProblems.isEmpty { throw SegueError(.invalidInput(path: nil), lines: parseProblems.map(\.description)) }
+            if !parseProblems.isEmpty { throw SegueError(.invalidInput(path: nil), problems: parseProblems) }
             if let first = loaded.problems.first { throw first.error }
             for step in storyboard.timeline {
                 if case let .transition(t, _, _) = step { try t.validate(frame: frame) }
@@ -507,7 +515,7 @@ public struct RenderJob: Sendable {
             // Unreadable images alone are a failure; anything the file itself says wrong is a usage error.
             let onlyImages = problems.count == screenProblems.count
                 && loaded.problems.allSatisfy { !$0.error.isUsageError }
-            throw SegueError(onlyImages ? loaded.problems[0].error.kind : .invalidInput(path: file), lines: problems.map { "\(file): \($0)" })
+            throw SegueError(onlyImages ? loaded.problems[0].error.kind : .invalidInput(path: file), problems: problems, file: file)
         }
         return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
     }
