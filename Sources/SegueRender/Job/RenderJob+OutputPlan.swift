@@ -131,6 +131,8 @@ extension RenderJob {
                 if path != "-" && path.hasSuffix("/") {
                     throw .invalidOption("output", value: path, "'\(path)' ends in '/', a directory, but this output is one file")
                 }
+            case .sink:
+                break
             case let .frames(directory):
                 let base = name(directory)
                 if !directory.hasSuffix("/"), base.hasPrefix("."), VideoContainer(rawValue: String(base.dropFirst()).lowercased()) != nil {
@@ -190,6 +192,8 @@ extension RenderJob {
                 if let input = inputs.first(where: { FileIdentity.same($0, path) }) {
                     throw SegueError.invalidOption("output", value: path, "the output '\(path)' is the input '\(input)': writing it would destroy the input")
                 }
+            case .sink:
+                continue
             case let .frames(directory):
                 // Only a file named as a frame is asked for its directory (Foundation traps taking the parent of `.`).
                 for input in inputs {
@@ -235,6 +239,8 @@ extension RenderJob {
             switch output {
             case let .stream(path, .y4m, _):
                 throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and y4m ('\(path)') does not: use \(message: can)")
+            case .sink(_, .y4m):
+                throw SegueError.invalidOption("output", value: "sink", "a transparent background needs an output that carries alpha, and a y4m sink does not: use a PNG or raw RGBA sink")
             case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
                 throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(message: can)")
             default:
@@ -251,7 +257,7 @@ extension RenderJob {
     }
 
     /// Creates the outputs (nothing is created before every check has passed): at most one directory of
-    /// frames, and at most one stream, video or image.
+    /// frames, and at most one stream, video, image or program's sink.
     func makeSink(width: Int, height: Int, memory: (any FrameStream)?, control: JobControl, frameCount: Int,
                   videoFile: String? = nil, key: () -> String) throws -> Sink {
         // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
@@ -281,6 +287,9 @@ extension RenderJob {
             stream = try FFmpegStream(path: videoFile ?? path, width: width, height: height, fps: storyboard.fps,
                                       alpha: storyboard.background.isTransparent, ffmpegArguments: arguments,
                                       chunk: videoFile != nil)
+        case let .sink(sink, format)?:
+            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444) : nil
+            stream = SinkStream(sink, format: format, y4m: y4m, pngLevel: pngLevel)
         case .frames?, nil:
             break
         }

@@ -27,6 +27,21 @@ public struct RenderJob: Sendable {
         case stream(String, format: OutputFormat, y4mChroma: Y4M.Chroma = .c444)
         /// A video encoded by ffmpeg (`.mp4`, `.webm`, `.mov`, `.gif`); `ffmpegArguments` replace the codec's.
         case video(String, ffmpegArguments: [String]? = nil)
+        /// Every frame handed to a program's own sink, encoded as `format` (a Y4M stream's chroma is 4:4:4):
+        /// the job's one stream, beside at most a directory of frames.
+        case sink(any FrameSink, format: OutputFormat)
+
+        /// Outputs are equal when they name the same paths and settings; sinks, when they are the same object.
+        public static func == (a: Output, b: Output) -> Bool {
+            switch (a, b) {
+            case let (.frames(x), .frames(y)): return x == y
+            case let (.image(x), .image(y)): return x == y
+            case let (.stream(x, f, c), .stream(y, g, d)): return x == y && f == g && c == d
+            case let (.video(x, p), .video(y, q)): return x == y && p == q
+            case let (.sink(x, f), .sink(y, g)): return x === y && f == g
+            default: return false
+            }
+        }
     }
 
     /// What is rendered. Screens are image paths (relative to `storyboardFile`'s directory), `sample:home` /
@@ -47,7 +62,7 @@ public struct RenderJob: Sendable {
         outputs.allSatisfy {
             switch $0 {
             case .frames, .image: return false
-            case let .stream(_, format, _): return format == .y4m
+            case let .stream(_, format, _), let .sink(_, format): return format == .y4m
             case let .video(path, _): return !path.lowercased().hasSuffix(".gif")
             }
         }

@@ -16,7 +16,7 @@ import SegueImageIO
 /// job's range, recorded for this job's key, and its bytes hash to the recorded hash. A directory without a
 /// manifest (written before manifests existed) is checked by decoding instead: a whole PNG of the job's size.
 ///
-/// Temporary files (`.frame_00012.png.tmp-<pid>`) left by a killed run are removed before rendering, but only
+/// Temporary files (`.frame_00012.png.tmp-<pid>-<n>`) left by a killed run are removed before rendering, but only
 /// those of frames this shard renders, so shards sharing the directory never touch each other's files.
 final class FrameDirectory: @unchecked Sendable {
     let path: String
@@ -46,7 +46,7 @@ final class FrameDirectory: @unchecked Sendable {
     static func fileName(_ index: Int) -> String { String(format: "frame_%05d.png", index) }
 
     /// The frame index of `frame_00012.png` (exactly as `fileName` writes it) or of its temporary
-    /// `.frame_00012.png.tmp-123`.
+    /// `.frame_00012.png.tmp-123-4`.
     static func index(of name: String, temporary: Bool) -> Int? {
         var s = Substring(name)
         if temporary {
@@ -71,10 +71,12 @@ final class FrameDirectory: @unchecked Sendable {
     private func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
     private func meta(_ name: String) -> String { file("\(Self.metadata)/\(name)") }
 
-    /// Removes the temporary files of the frames `owned` says are this job's.
+    /// Removes the temporary files of the frames `owned` says are this job's, left by another process (this
+    /// process's own are a live job's: another job of this process writing the same frames).
     func removeTemporaryFiles(owned: (Int) -> Bool) {
         for name in names() {
-            if let k = Self.index(of: name, temporary: true), owned(k) {
+            if let k = Self.index(of: name, temporary: true), owned(k),
+               let r = name.range(of: ".tmp-", options: .backwards), FileWriter.temporaryOwner(name[r.upperBound...]) != getpid() {
                 unlink(file(name))
             }
         }
@@ -320,15 +322,16 @@ final class FrameDirectory: @unchecked Sendable {
     }
 }
 
-/// Temporary files (`.<name>.tmp-<pid>`) that a killed run left beside a stream or video file: removed before a
-/// new one is written, unless the process that owns one is still running.
+/// Temporary files (`.<name>.tmp-<pid>-<n>`, or `.<name>.tmp-<pid>` from an older Segue) that a killed run left
+/// beside a stream or video file: removed before a new one is written, unless the process that owns one is
+/// still running (this process's own are a live job's).
 enum StaleTemporaries {
     static func remove(besides path: String) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let prefix = FileWriter.temporaryPrefix(for: url.lastPathComponent)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)) else { continue }
+            guard let pid = FileWriter.temporaryOwner(name.dropFirst(prefix.count)) else { continue }
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
                 unlink((directory as NSString).appendingPathComponent(name))
             }

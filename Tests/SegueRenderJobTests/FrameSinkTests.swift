@@ -1,0 +1,116 @@
+import Foundation
+import SegueCore
+import SegueRender
+import SegueTestSupport
+import Synchronization
+import Testing
+
+/// A program's own sink (`RenderJob.Output.sink`) and its uploaded images (`ImageInput`): what a server uses.
+@Suite struct FrameSinkTests {
+    /// Collects what a job hands it.
+    final class Collector: FrameSink, @unchecked Sendable {
+        private let lock = NSLock()
+        private var frames: [(index: Int, bytes: [UInt8])] = []
+        private var ended = ""
+        var written: [(index: Int, bytes: [UInt8])] { lock.withLock { frames } }
+        var end: String { lock.withLock { ended } }
+        func write(frame index: Int, bytes: [UInt8]) throws { lock.withLock { frames.append((index, bytes)) } }
+        func finish() throws { lock.withLock { ended = "finished" } }
+        func abandon() { lock.withLock { ended = "abandoned" } }
+    }
+
+    static func job(_ output: RenderJob.Output, progress: [Double]? = nil) -> RenderJob {
+        var job = RenderJob(Transition(.door, duration: 0.2), from: "sample:home", to: "sample:detail", fps: 30,
+                            scale: 0.25, output: output)
+        job.backend = .cpu
+        job.progress = progress
+        return job
+    }
+
+    /// A PNG sink's one frame is byte for byte the PNG file an image output of the same job writes.
+    @Test func aPNGSinkGetsTheBytesOfTheImageFile() throws {
+        let dir = try temporaryDirectory("sink")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("half.png").path
+        try Self.job(.image(file), progress: [0.5]).run()
+        let collector = Collector()
+        try Self.job(.sink(collector, format: .png), progress: [0.5]).run()
+        #expect(collector.written.map(\.index) == [0])
+        #expect(collector.written.first?.bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(collector.end == "finished")
+    }
+
+    /// A Y4M sink's frames, one after another, are the stream file's bytes (its header before frame 0's).
+    @Test func aY4MSinkGetsTheBytesOfTheStream() throws {
+        let dir = try temporaryDirectory("sink")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("all.y4m").path
+        try Self.job(.stream(file, format: .y4m)).run()
+        let collector = Collector()
+        try Self.job(.sink(collector, format: .y4m)).run()
+        #expect(collector.written.map(\.index) == Array(0..<7))
+        #expect(collector.written.flatMap(\.bytes) == [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+    }
+
+    /// A sink that fails ends the job with its error, and is told to abandon.
+    @Test func aFailingSinkEndsTheJob() throws {
+        final class Failing: FrameSink, @unchecked Sendable {
+            let abandoned = Atomic<Bool>(false)
+            func write(frame index: Int, bytes: [UInt8]) throws { throw SegueError(.outputClosed, "the client went away") }
+            func abandon() { abandoned.store(true, ordering: .relaxed) }
+        }
+        let sink = Failing()
+        #expect(throws: SegueError(.outputClosed, "the client went away")) { try Self.job(.sink(sink, format: .rgba)).run() }
+        let abandoned = sink.abandoned.load(ordering: .relaxed)
+        #expect(abandoned)
+    }
+
+    /// Sinks are equal as the same object; a Y4M sink cannot carry a transparent background.
+    @Test func sinksCompareByIdentityAndAreChecked() throws {
+        let a = Collector(), b = Collector()
+        #expect(RenderJob.Output.sink(a, format: .png) == .sink(a, format: .png))
+        #expect(RenderJob.Output.sink(a, format: .png) != .sink(b, format: .png))
+        #expect(RenderJob.Output.sink(a, format: .png) != .sink(a, format: .rgba))
+        var job = Self.job(.sink(a, format: .y4m))
+        job.storyboard.background = .clear
+        #expect { try job.run() } throws: { ($0 as? SegueError)?.kind == .invalidOption(effect: nil, option: "output", value: "sink") }
+        #expect(a.written.isEmpty)
+    }
+
+    /// Uploaded bytes whose PNG header claims 20000x20000 pixels are refused from the header, before decoding.
+    @Test func anUploadOverThePixelLimitIsRefusedFromItsHeader() throws {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        png += Array("IHDR".utf8)
+        func big(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        png += big(20000) + big(20000) + [8, 6, 0, 0, 0]
+        png += big(crc32(Array(png[12...])))
+        #expect {
+            _ = try ImageInput.decode(png, name: "upload.png")
+        } throws: { error in
+            let e = error as? SegueError
+            return e?.kind == .resourceLimit(name: "maxPixels")
+                && e?.message == "'upload.png' is 20000x20000 pixels, over the limit of \(Limits.maxPixels) pixels (maxPixels)"
+        }
+        #expect(throws: SegueError.self) { _ = try ImageInput.decode(Array("not an image".utf8), name: "note.txt") }
+    }
+
+    /// Bytes decode as the file of the same bytes does.
+    @Test func uploadedBytesDecodeAsTheirFile() throws {
+        let dir = try temporaryDirectory("sink")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("half.png").path
+        try Self.job(.image(file), progress: [0.5]).run()
+        let image = try ImageInput.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), name: "half.png")
+        #expect(image.width == 94 && image.height == 167)
+    }
+}
+
+/// PNG's CRC-32 of a chunk's type and data.
+private func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var c: UInt32 = 0xFFFF_FFFF
+    for b in bytes {
+        c ^= UInt32(b)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+    }
+    return c ^ 0xFFFF_FFFF
+}
