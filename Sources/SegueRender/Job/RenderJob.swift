@@ -78,6 +78,12 @@ public struct RenderJob: Sendable {
     public var maxPixels = Limits.maxPixels
     /// The most frames the job may have (`Limits.maxFrames` unless set); known before anything starts.
     public var maxFrames = Limits.maxFrames
+    /// A directory every path the job reads and writes must lie within, once `..` and symbolic links are
+    /// resolved (nil: anywhere): screens and clips, a storyboard's tracks, shaders, shaders' images and effect
+    /// files (confined as the storyboard is read, so set it with `init(storyboardFile:output:root:)` or
+    /// `init(storyboardJSON:output:root:)` for those), and the outputs. A path outside it is a problem naming the
+    /// path (at its JSON path in a storyboard), before anything is read or written.
+    public var root: String?
     /// Only frames `k` with `k mod count == index`.
     public var shard: Shard = .whole
     /// Only the contiguous frames of this chunk (`Chunk.frames(of:)`), encoded as a video of their own in the
@@ -134,8 +140,12 @@ public struct RenderJob: Sendable {
 
     /// Reads a storyboard file: its problems are kept in `parseProblems` and reported by `run`, with those
     /// of its screens and steps, before anything renders. Tracks, shaders and shaders' images are read
-    /// relative to it.
-    public init(storyboardFile file: String, output: Output) throws {
+    /// relative to it. With a `root`, the file and every path the job reads and writes must lie within it
+    /// (see `root`).
+    public init(storyboardFile file: String, output: Output, root: String? = nil) throws {
+        if let root, let problem = Root(root).problem(file) {
+            throw SegueError(.inputUnreadable(path: file), problem)
+        }
         let data: Data
         do {
             data = Data(try InputFile.read(file, limit: Self.textLimit))
@@ -144,8 +154,9 @@ public struct RenderJob: Sendable {
         } catch {
             throw SegueError.from(error)
         }
-        let parsed = Self.parseStoryboard(data, resolve: Self.resolver(file))
+        let parsed = Self.parseStoryboard(data, resolve: Self.resolver(file), root: root)
         self.init(storyboard: parsed.storyboard, output: output)
+        self.root = root
         storyboardFile = file
         parseProblems = parsed.problems
         stepPaths = parsed.stepPaths
@@ -154,22 +165,25 @@ public struct RenderJob: Sendable {
     /// A storyboard from its JSON text, as a program builds one: its problems are kept in `parseProblems` and
     /// reported by `run` with those of its screens and steps (a `SegueError` of kind `invalidInput`, a line a
     /// problem), before anything renders. Paths in it (screens, tracks, shaders, effect files) are relative to
-    /// the current directory.
-    public init(storyboardJSON text: String, output: Output) {
-        let parsed = Self.parseStoryboard(Data(text.utf8), resolve: Self.resolver(nil))
+    /// the current directory. With a `root`, every path the job reads and writes must lie within it (see `root`).
+    public init(storyboardJSON text: String, output: Output, root: String? = nil) {
+        let parsed = Self.parseStoryboard(Data(text.utf8), resolve: Self.resolver(nil), root: root)
         self.init(storyboard: parsed.storyboard, output: output)
+        self.root = root
         parseProblems = parsed.problems
         stepPaths = parsed.stepPaths
     }
 
     /// Parses a storyboard, reading what its steps name (tracks, shaders, shaders' images, effect files)
-    /// through `resolve`.
-    private static func parseStoryboard(_ data: Data, resolve: @escaping @Sendable (String) -> String) -> Storyboard.Parsed {
-        Storyboard.parse(json: data, loadTrack: { track in
+    /// through `resolve`, each within `root` when there is one.
+    private static func parseStoryboard(_ data: Data, resolve plain: @escaping @Sendable (String) -> String,
+                                        root: String?) -> Storyboard.Parsed {
+        let resolve = confined(plain, to: root)
+        return Storyboard.parse(json: data, loadTrack: { track in
             String(decoding: try InputFile.read(resolve(track), limit: Self.textLimit), as: UTF8.self)
         }, loadShader: { spec in
             // A file relative to the storyboard, else a shipped transition's name.
-            try ShaderLibrary.load(FileManager.default.fileExists(atPath: resolve(spec)) ? resolve(spec) : spec)
+            try ShaderLibrary.load(FileManager.default.fileExists(atPath: plain(spec)) ? resolve(spec) : spec)
         }, loadImage: { path in
             // A sampler2D parameter's image, relative to the storyboard.
             try ShaderLibrary.image(resolve(path))
@@ -260,6 +274,7 @@ public struct RenderJob: Sendable {
     func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
              memory: (any FrameStream)?) throws -> Summary {
         try checkRequest()
+        try checkRoot(outputs: memory == nil)
         if memory == nil { try checkOutputs() }
         if memory == nil, let rate = gifRate, rate != storyboard.fps {
             // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
