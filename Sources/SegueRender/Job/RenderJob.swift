@@ -287,6 +287,8 @@ public struct RenderJob: Sendable {
             return try adjusted.run(renderer: given, control: givenControl, observer: observer, memory: memory)
         }
         let control = givenControl ?? JobControl()
+        control.jobBegan()
+        defer { control.jobEnded() }
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
         let plan = try self.plan(renderer: given, control: control, observer: observer, memory: memory)
