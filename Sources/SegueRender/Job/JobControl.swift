@@ -34,7 +34,8 @@ extension SegueError {
 /// job has begun creating output (before that there is nothing to clean up), `lastProgress` when the job
 /// last moved on (a frame issued or delivered, a shader compiled) and `activity` what it is doing, so that a
 /// watchdog can end a frame or a compile that never returns. `removeTemporaries()` deletes what the job has
-/// under temporary names, for a process that must end without waiting for the job.
+/// under temporary names, for a process that must end without waiting for the job. `ended()` waits until
+/// every job run under the control has ended: a server cancels a job, then awaits its end before it answers.
 public final class JobControl: @unchecked Sendable {
     private let flag = Atomic<Int>(0)
     private let output = Atomic<Bool>(false)
@@ -50,6 +51,11 @@ public final class JobControl: @unchecked Sendable {
     /// lock (0: free); past the slots, in `extraGroups`.
     private let groups: InlineArray<32, Atomic<Int32>> = InlineArray { _ in Atomic(0) }
 
+    // Guarded by `lock`: jobs running under the control (each `run`, and each thread that runs one), and
+    // the callers of `ended()` waiting for none to be.
+    private var runningJobs = 0
+    private var endWaiters: [CheckedContinuation<Void, Never>] = []
+
     /// Children being spawned and not yet registered (`beginSpawn` ... `endSpawn`).
     private let spawning = Atomic<Int>(0)
 
@@ -58,6 +64,45 @@ public final class JobControl: @unchecked Sendable {
 
     /// Asks the jobs it controls to stop after the frame in flight (one atomic store: safe from a signal handler).
     public func cancel() { flag.store(1, ordering: .sequentiallyConsistent) }
+
+    /// Returns once every job run under this control has ended (at once when none is running): its `run`
+    /// returned or threw, the thread the library started for it (`RenderJob.run` async, `frameStream`) has
+    /// returned, its children (ffmpeg) are reaped and its temporary files removed. With `cancel()` first, the
+    /// wait is for the frame in flight. A job started under the control after this returns is not waited for
+    /// (cancelled, it ends before it draws).
+    public func ended() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = lock.withLock {
+                if runningJobs == 0 { return true }
+                endWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Cancels the jobs, then returns once every one has ended (`cancel()`, then `ended()`).
+    public func cancelAndWait() async {
+        cancel()
+        await ended()
+    }
+
+    /// Jobs (and the library's threads running them) under this control now.
+    package var running: Int { lock.withLock { runningJobs } }
+
+    /// A job, or a thread that runs one, began under this control.
+    package func jobBegan() { lock.withLock { runningJobs += 1 } }
+
+    /// A job, or its thread, ended: the last one wakes the callers of `ended()`.
+    package func jobEnded() {
+        let woken: [CheckedContinuation<Void, Never>] = lock.withLock {
+            runningJobs -= 1
+            guard runningJobs == 0 else { return [] }
+            defer { endWaiters = [] }
+            return endWaiters
+        }
+        woken.forEach { $0.resume() }
+    }
 
     /// Whether `cancel()` was called.
     public var isCancelled: Bool { flag.load(ordering: .sequentiallyConsistent) != 0 }

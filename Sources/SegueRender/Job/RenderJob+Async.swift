@@ -28,7 +28,7 @@ extension RenderJob {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Summary, Error>) in
                 do {
-                    try JobThread.start("segue-job") {
+                    try JobThread.start("segue-job", control: control) {
                         continuation.resume(with: Result {
                             try self.run(renderer: lent.renderer, control: control, observer: observer, memory: nil)
                         })

@@ -70,14 +70,23 @@ public struct RenderJob: Sendable {
     /// Where a GLES renderer runs: an EGL platform and which of its devices (nil: each platform in turn, a
     /// hardware device before a software one).
     public var glesTarget: BackendChoice.GLESTarget?
-    /// CPU compositor threads (all cores when nil).
+    /// CPU compositor threads (all cores when nil; with a `pool`, at most the pool's threads less one).
     public var threads: Int?
+    /// Threads and memory shared with other jobs: the job waits for its lease before it creates its outputs
+    /// (see `JobPool`); nil: the job checks the machine's memory alone and starts a thread per core.
+    public var pool: JobPool?
     /// PNG compression, 0 (fastest) ... 9 (smallest).
     public var pngLevel = RenderJob.defaultPNGLevel
     /// Input images with more pixels are refused from their header, before they are decoded.
     public var maxPixels = Limits.maxPixels
     /// The most frames the job may have (`Limits.maxFrames` unless set); known before anything starts.
     public var maxFrames = Limits.maxFrames
+    /// A directory every path the job reads and writes must lie within, once `..` and symbolic links are
+    /// resolved (nil: anywhere): screens and clips, a storyboard's tracks, shaders, shaders' images and effect
+    /// files (confined as the storyboard is read, so set it with `init(storyboardFile:output:root:)` or
+    /// `init(storyboardJSON:output:root:)` for those), and the outputs. A path outside it is a problem naming the
+    /// path (at its JSON path in a storyboard), before anything is read or written.
+    public var root: String?
     /// Only frames `k` with `k mod count == index`.
     public var shard: Shard = .whole
     /// Only the timeline's frames in this range (a preview of one frame of a storyboard, or a few): frame `k`
@@ -137,8 +146,12 @@ public struct RenderJob: Sendable {
 
     /// Reads a storyboard file: its problems are kept in `parseProblems` and reported by `run`, with those
     /// of its screens and steps, before anything renders. Tracks, shaders and shaders' images are read
-    /// relative to it.
-    public init(storyboardFile file: String, output: Output) throws {
+    /// relative to it. With a `root`, the file and every path the job reads and writes must lie within it
+    /// (see `root`).
+    public init(storyboardFile file: String, output: Output, root: String? = nil) throws {
+        if let root, let problem = Root(root).problem(file) {
+            throw SegueError(.inputUnreadable(path: file), problem)
+        }
         let data: Data
         do {
             data = Data(try InputFile.read(file, limit: Self.textLimit))
@@ -147,8 +160,9 @@ public struct RenderJob: Sendable {
         } catch {
             throw SegueError.from(error)
         }
-        let parsed = Self.parseStoryboard(data, resolve: Self.resolver(file))
+        let parsed = Self.parseStoryboard(data, resolve: Self.resolver(file), root: root)
         self.init(storyboard: parsed.storyboard, output: output)
+        self.root = root
         storyboardFile = file
         parseProblems = parsed.problems
         stepPaths = parsed.stepPaths
@@ -157,22 +171,25 @@ public struct RenderJob: Sendable {
     /// A storyboard from its JSON text, as a program builds one: its problems are kept in `parseProblems` and
     /// reported by `run` with those of its screens and steps (a `SegueError` of kind `invalidInput`, a line a
     /// problem), before anything renders. Paths in it (screens, tracks, shaders, effect files) are relative to
-    /// the current directory.
-    public init(storyboardJSON text: String, output: Output) {
-        let parsed = Self.parseStoryboard(Data(text.utf8), resolve: Self.resolver(nil))
+    /// the current directory. With a `root`, every path the job reads and writes must lie within it (see `root`).
+    public init(storyboardJSON text: String, output: Output, root: String? = nil) {
+        let parsed = Self.parseStoryboard(Data(text.utf8), resolve: Self.resolver(nil), root: root)
         self.init(storyboard: parsed.storyboard, output: output)
+        self.root = root
         parseProblems = parsed.problems
         stepPaths = parsed.stepPaths
     }
 
     /// Parses a storyboard, reading what its steps name (tracks, shaders, shaders' images, effect files)
-    /// through `resolve`.
-    private static func parseStoryboard(_ data: Data, resolve: @escaping @Sendable (String) -> String) -> Storyboard.Parsed {
-        Storyboard.parse(json: data, loadTrack: { track in
+    /// through `resolve`, each within `root` when there is one.
+    private static func parseStoryboard(_ data: Data, resolve plain: @escaping @Sendable (String) -> String,
+                                        root: String?) -> Storyboard.Parsed {
+        let resolve = confined(plain, to: root)
+        return Storyboard.parse(json: data, loadTrack: { track in
             String(decoding: try InputFile.read(resolve(track), limit: Self.textLimit), as: UTF8.self)
         }, loadShader: { spec in
             // A file relative to the storyboard, else a shipped transition's name.
-            try ShaderLibrary.load(FileManager.default.fileExists(atPath: resolve(spec)) ? resolve(spec) : spec)
+            try ShaderLibrary.load(FileManager.default.fileExists(atPath: plain(spec)) ? resolve(spec) : spec)
         }, loadImage: { path in
             // A sampler2D parameter's image, relative to the storyboard.
             try ShaderLibrary.image(resolve(path))
@@ -263,6 +280,7 @@ public struct RenderJob: Sendable {
     func run(renderer given: (any Renderer)?, control givenControl: JobControl?, observer: Observer,
              memory: (any FrameStream)?) throws -> Summary {
         try checkRequest()
+        try checkRoot(outputs: memory == nil)
         if memory == nil { try checkOutputs() }
         if memory == nil, let rate = gifRate, rate != storyboard.fps {
             // The whole job at the GIF's rate: every frame drawn is a frame shown, each for the same time.
@@ -272,9 +290,12 @@ public struct RenderJob: Sendable {
             return try adjusted.run(renderer: given, control: givenControl, observer: observer, memory: memory)
         }
         let control = givenControl ?? JobControl()
+        control.jobBegan()
+        defer { control.jobEnded() }
         control.touch("reading the screens", timed: false)
         defer { control.idle() }
         let plan = try self.plan(renderer: given, control: control, observer: observer, memory: memory)
+        defer { plan.lease?.release() }
         if let done = plan.done { return done }
         return try execute(plan, control: control, observer: observer)
     }
@@ -292,6 +313,10 @@ public struct RenderJob: Sendable {
         /// The frames to draw, in runs of one step each (resumed frames left out).
         var runs: [FrameSchedule.Run]
         var sink: Sink
+        /// Encoding threads (the cores, or what the pool's lease allows).
+        var encoders: Int? = nil
+        /// The job's lease of its pool, given back when the plan goes.
+        var lease: JobPool.Lease? = nil
         var chunked: (video: ChunkedVideo, manifest: ChunkedVideo.Manifest)?
         /// Frames found complete by `resume`, and frames to draw.
         var skipped: Int, total: Int
@@ -300,12 +325,13 @@ public struct RenderJob: Sendable {
     }
 
     func plan(renderer given: (any Renderer)?, control: JobControl, observer: Observer, memory: (any FrameStream)?) throws -> Plan {
+        let threads = try poolThreads()
         if let size = storyboard.size {
             // The size is known before any screen is read: a job that cannot fit is refused before it reads one.
             _ = try Self.framesInFlight(width: size.width, height: size.height, screens: storyboard.usedScreens.count,
                                         clips: storyboard.usedScreens.filter { storyboard.screens[$0].map(ClipReader.isClip) ?? false }.count,
                                         gles: backend.isGLES || storyboard.timeline.contains { $0.name.hasPrefix("shader:") },
-                                        blurred: isBlurred, screensHeld: false)
+                                        blurred: isBlurred, screensHeld: false, pool: pool)
         }
         let inputs = try loadInputs(control: control)
         let (width, height) = inputs.size
@@ -313,7 +339,7 @@ public struct RenderJob: Sendable {
 
         let shaderSteps = storyboard.timeline.indices.filter { if case .shader = storyboard.timeline[$0] { true } else { false } }
         let renderer = try given ?? backend.makeRenderer(
-            on: glesTarget, threads: threads,
+            on: glesTarget, threads: threads.compositor,
             needsShaders: shaderSteps.first.map { step -> SegueError.Message in
                 storyboardFile == nil ? "\(option: .shader, "the custom shader")" : "step \(step) of the timeline is a custom shader, which"
             },
@@ -334,7 +360,7 @@ public struct RenderJob: Sendable {
         let inFlight = try Self.framesInFlight(width: width, height: height, screens: inputs.screens.count + inputs.clips.count,
                                                clips: inputs.clips.count,
                                                gles: renderer.capabilities.contains(.pipelinedReadback), blurred: isBlurred,
-                                               screensHeld: true)
+                                               screensHeld: true, pool: pool)
         let schedule = progress.map {
             FrameSchedule(progress: $0, duration: storyboard.timeline.first?.duration ?? 1, fps: storyboard.fps)
         } ?? FrameSchedule(storyboard)
@@ -345,6 +371,13 @@ public struct RenderJob: Sendable {
         }
         let wanted = frameRange.map { range in chunkFrames.map { range.clamped(to: $0) } ?? range } ?? chunkFrames
         var runs = schedule.runs(shard: shard, in: wanted)
+        // The pool's lease, before any output exists: a job waiting for it has created nothing.
+        let lease = try pool?.lease(threads: threads.compositor! + threads.encoders!,
+                                    memory: MemoryBudget(frameBytes: width * height * 4, screens: inputs.screens.count + inputs.clips.count,
+                                                         clips: inputs.clips.count, gles: renderer.capabilities.contains(.pipelinedReadback),
+                                                         blurred: isBlurred).peak(inFlight: inFlight),
+                                    control: control)
+        if lease != nil { control.touch("creating the outputs", timed: false) }
         control.creatingOutput()
         var chunked: (video: ChunkedVideo, manifest: ChunkedVideo.Manifest)?
         if memory == nil, let chunk, let chunkFrames, case let .video(path, arguments)? = outputs.first {
@@ -355,7 +388,7 @@ public struct RenderJob: Sendable {
             if try video.open(manifest, chunk: chunk, replace: overwrite || resume), resume {
                 observer.status("resuming: chunk \(chunk) (\(chunkFrames.count) frames) is already complete")
                 return Plan(inputs: inputs, renderer: renderer, prepared: prepared, inFlight: inFlight, schedule: schedule, runs: [],
-                            sink: Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: true, stream: nil)),
+                            sink: Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: true, stream: nil)), lease: lease,
                             skipped: chunkFrames.count, total: 0,
                             done: Summary(rendered: 0, skipped: chunkFrames.count, width: width, height: height, renderer: renderer.name))
             }
@@ -375,7 +408,7 @@ public struct RenderJob: Sendable {
         let total = runs.reduce(0) { $0 + $1.frames.count }
         if skipped > 0 { observer.status("resuming: \(skipped) frames already complete, \(total) to render") }
         return Plan(inputs: inputs, renderer: renderer, prepared: prepared, inFlight: inFlight, schedule: schedule, runs: runs,
-                    sink: sink, chunked: chunked, skipped: skipped, total: total)
+                    sink: sink, encoders: threads.encoders, lease: lease, chunked: chunked, skipped: skipped, total: total)
     }
 
     /// Draws the plan's runs into its outputs: each run's snapshots loaded (clips decoded as the frames need
@@ -383,7 +416,8 @@ public struct RenderJob: Sendable {
     func execute(_ plan: Plan, control: JobControl, observer: Observer) throws -> Summary {
         let (width, height) = plan.inputs.size
         let total = plan.total
-        let pipeline = try FramePipeline(outputs: plan.sink.outputs, capacity: plan.inFlight, progress: { observer.progress($0, total) })
+        let pipeline = try FramePipeline(outputs: plan.sink.outputs, workers: plan.encoders, capacity: plan.inFlight,
+                                         progress: { observer.progress($0, total) })
         // One decoder per clip, shared by the runs that show it: frames are asked for in order.
         var readers: [String: ClipReader] = [:]
         for (name, clip) in plan.inputs.clips {
@@ -466,6 +500,19 @@ public struct RenderJob: Sendable {
         })
     }
 
+    /// The compositor's threads (nil: the cores, or `threads`) and the encoders' (nil: the cores): within the
+    /// pool's threads when there is one (both then set), refused at once when the pool cannot give a job its
+    /// least (`JobPool.minimumThreads`).
+    func poolThreads() throws(SegueError) -> (compositor: Int?, encoders: Int?) {
+        guard let pool else { return (threads, nil) }
+        guard pool.threads >= JobPool.minimumThreads else {
+            throw SegueError(.resourceLimit(name: "threads"), "a job needs at least \(JobPool.minimumThreads) threads (one drawing, one encoding), but its job pool has \(pool.threads)")
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let compositor = max(1, min(threads ?? cores, pool.threads - 1))
+        return (compositor, max(1, min(cores, pool.threads - compositor)))
+    }
+
     /// True when any step is drawn with motion blur.
     var isBlurred: Bool { storyboard.timeline.indices.contains { storyboard.motionBlur(ofStep: $0) != nil } }
 
@@ -473,15 +520,17 @@ public struct RenderJob: Sendable {
     /// already or not), `clips` of them clips (each read ahead), as many as memory allows up to two per core;
     /// throws when not even one fits.
     static func framesInFlight(width: Int, height: Int, screens: Int, clips: Int = 0, gles: Bool, blurred: Bool,
-                               screensHeld: Bool) throws -> Int {
+                               screensHeld: Bool, pool: JobPool? = nil) throws -> Int {
         let budget = MemoryBudget(frameBytes: width * height * 4, screens: screens, clips: clips, gles: gles, blurred: blurred)
         let held = screensHeld ? budget.frameBytes * screens : 0
-        let available = MemoryBudget.available(threads: budget.threads).map { $0 + held }
+        let machine = MemoryBudget.available(threads: budget.threads).map { $0 + held }
+        // Within the pool's whole memory too: a job that cannot fit there would wait for ever.
+        let available = pool.map { p in machine.map { min($0, p.memoryBytes) } ?? p.memoryBytes } ?? machine
         guard let inFlight = budget.inFlight(wanted: 2 * ProcessInfo.processInfo.activeProcessorCount, available: available) else {
             throw SegueError(.resourceLimit(name: "memory"), """
                 a \(width)x\(height) job needs about \(MemoryBudget.mebibytes(budget.peak(inFlight: 1))) at its peak \
                 (\(screens) screens\(clips > 0 ? ", \(clips * ClipReader.framesAhead) clip frames read ahead" : ""), a frame in flight, encoders\(gles ? ", GLES textures and readback" : "")), \
-                but \(MemoryBudget.mebibytes(available ?? 0)) are available
+                but \(MemoryBudget.mebibytes(available ?? 0)) are available\(pool.map { available == $0.memoryBytes ? " in its job pool" : "" } ?? "")
                 """)
         }
         return inFlight

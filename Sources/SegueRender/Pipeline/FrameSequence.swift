@@ -1,7 +1,8 @@
 import Foundation
 import SegueCore
 
-/// A job's frames in order (`RenderJob.frameStream`), rendered as they are taken. Iterate it once. Its
+/// A job's frames in order (`RenderJob.frameStream`), rendered as they are taken. Iterate it once; `cancel()`
+/// stops the job and waits for its end. Its
 /// iterator throws `SegueError` only (the backends', the codecs' and a chunk's errors converted, as `run`
 /// converts them).
 public struct FrameSequence: AsyncSequence, Sendable {
@@ -10,12 +11,32 @@ public struct FrameSequence: AsyncSequence, Sendable {
 
     let job: RenderJob
     let renderer: Lent
-    let bufferLimit: Int
     let observer: RenderJob.Observer
+    /// Between the job and the iterator; made with the sequence, so that `cancel()` reaches the job.
+    let channel: FrameChannel
+
+    init(job: RenderJob, renderer: Lent, bufferLimit: Int, observer: RenderJob.Observer) {
+        self.job = job
+        self.renderer = renderer
+        self.observer = observer
+        channel = FrameChannel(limit: bufferLimit)
+    }
+
+    /// The job's control: `running` counts its thread until it has returned.
+    package var control: JobControl { channel.control }
+
+    /// Cancels the job (the iterator's `next()` then throws `SegueError.interrupted`, or ends after the frames
+    /// already taken), and returns once it has ended: its thread has returned, its children are reaped and its
+    /// temporaries removed. At once when the job never started.
+    public func cancel() async {
+        channel.cancel()
+        await channel.control.ended()
+    }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(owner: Owner(FrameChannel(limit: bufferLimit)), start: { channel in
-            try JobThread.start("segue-frames") {
+        let job = job, renderer = renderer, observer = observer
+        return Iterator(owner: Owner(channel), start: { channel in
+            try JobThread.start("segue-frames", control: channel.control) {
                 let result = Result { () throws(SegueError) in
                     _ = try SegueError.converting {
                         try job.run(renderer: renderer.renderer, control: channel.control, observer: observer, memory: channel)
