@@ -4,7 +4,7 @@ RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
 .PHONY: all deps build release demo strips example build-tested build-asan build-tsan test test-release test-slurm check-shaders bench bench-quick bench-deps dist test-dist clean \
-	fuzz-build fuzz fuzz-smoke soak test-sanitizers docs
+	fuzz-build fuzz fuzz-smoke soak test-sanitizers test-asan test-tsan docs test-studio studio-screenshots
 
 all: build
 
@@ -70,6 +70,21 @@ test: build-tested
 	scripts/check-shaders.sh
 	scripts/check-library-words.sh
 	scripts/check-rooms.sh
+
+# `segue studio` in a real browser: Debian's Chromium, headless, driven by Selenium from PyPI (installed with
+# Chromium by scripts/install-deps.sh studio), against the tested release build (Tests/Studio/test_studio.py):
+# the page loads without a console error; a frame at progress 0.5, and one with an option changed, are segue
+# render's PNGs byte for byte; a saved edit reaches the page within 1 s and a broken one shows its problem at its
+# JSON path; an upload is drawn and a 20000x20000 PNG refused; no token is 403; a path that reaches for a file
+# (../, absolute, encoded, through a link) is 404; scrubbing shows at least 30 frames/s, measured by the page.
+test-studio: deps
+	$(SWIFT) build $(TESTED) --product segue
+	scripts/test-studio.sh $(SEGUE_TESTED)
+
+# docs/studio-*.png: the page's main states, as the browser tests leave them.
+studio-screenshots: deps
+	$(SWIFT) build $(TESTED) --product segue
+	SEGUE_STUDIO_SCREENSHOTS=docs scripts/test-studio.sh $(SEGUE_TESTED)
 
 # A real single-node Slurm (installed if missing) renders a storyboard as a 4-task job array; the frames must
 # equal a single-process run byte for byte; then as 4 chunks of an .mp4, joined by the last task, which must
@@ -138,9 +153,15 @@ build-asan: deps
 build-tsan: deps
 	$(SWIFT) build $(SANITIZED) --build-tests --sanitize=thread --scratch-path .build-tsan
 
-test-sanitizers: build-asan build-tsan
+# Each run starts when its own build is done (`make -j2`: ASan's run beside the end of TSan's build and the
+# start of its run).
+test-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test -c release --skip-build --sanitize=address --scratch-path .build-asan $(IN_PROCESS)
+
+test-tsan: build-tsan
 	$(SWIFT) test -c release --skip-build --sanitize=thread --scratch-path .build-tsan $(IN_PROCESS)
+
+test-sanitizers: test-asan test-tsan
 
 # 10,000 frames at 1920x1080 on the CPU then on GLES in one process, every effect in turn: resident memory
 # after frame 100 must grow less than 5% by the end, and GL object counts stay flat (Tools/Soak; ~5 min).

@@ -30,6 +30,10 @@ let package = Package(
         // `swift package generate-documentation --target SegueRender` (make docs): the DocC catalog in
         // Sources/SegueRender/SegueRender.docc. A plugin: nothing of it is linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.0.0"),
+        // `segue studio`'s HTTP server (SegueStudio only; no library product links it). FlyingFox rather than
+        // Hummingbird: about 10,000 lines over BSD sockets, where Hummingbird brings swift-nio's several hundred
+        // thousand, which every CI run would build again.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -59,12 +63,18 @@ let package = Package(
         // reports (paths, read-back, driver messages) stay out of the job layer.
         .target(name: "SegueDoctor", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueSamples", "SegueRender"]),
         .target(name: "Segue", dependencies: ["SegueCore", "SegueRender", "SegueSamples"]),
+        // `segue studio`: a local preview server, a client of `import Segue` only (scripts/check-rooms.sh), with
+        // its page (Page/: HTML, script and style) embedded.
+        .target(
+            name: "SegueStudio",
+            dependencies: ["Segue", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")],
+            resources: [.embedInCode("Page")]),
         // Signal handlers installed before main runs (a C constructor), for the command line only.
         .target(name: "CSegueStartup"),
         .executableTarget(
             name: "segue",
             dependencies: [
-                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueDoctor", "SegueBench",
+                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueDoctor", "SegueBench", "SegueStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

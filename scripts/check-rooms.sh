@@ -3,6 +3,8 @@
 #   - the core (Sources/SegueCore) imports no C module, only the standard library's own modules;
 #   - the job layer (Sources/SegueRender) imports the GLES backend in one file, the one that makes renderers
 #     (Backends/Backend.swift): everything else asks a renderer through `Renderer` and its capabilities;
+#   - the studio (Sources/SegueStudio), the library's first server, imports the public `Segue` umbrella and its
+#     HTTP server only: never a module under it, never with @testable;
 #   - the README's module table names every Swift module under Sources/ and no other;
 #   - docs/testing.md states the number of layer.frag variants that scripts/check-shaders.sh compiles.
 # Usage: scripts/check-rooms.sh    (from anywhere; exit status 1, saying what is out of place)
@@ -21,6 +23,15 @@ if [ "$gles_importers" != "Sources/SegueRender/Backends/Backend.swift" ]; then
     fail "the job layer imports SegueGLES outside Backends/Backend.swift: $(echo $gles_importers)"
 fi
 
+studio_imports=$(grep -rhoE '^(@[a-zA-Z_]+ )*import [A-Za-z_]+' Sources/SegueStudio --include='*.swift' | sort -u)
+while read -r line; do
+    [ -n "$line" ] || continue
+    case $line in
+        "import Segue"|"import FlyingFox"|"import FlyingSocks"|"import Foundation"|"import Dispatch"|"import Synchronization") ;;
+        *) fail "SegueStudio has '$line' (it is a client of the public \`import Segue\` only)";;
+    esac
+done <<< "$studio_imports"
+
 # Swift modules: each folder under Sources/ that is not a C target (those hold no .swift file).
 modules=$(for d in Sources/*/; do d=${d%/}; find "$d" -name '*.swift' -print -quit | grep -q . && basename "$d"; done | sort)
 table=$(sed -n '/^| module | depends on | what it is |$/,/^$/p' README.md | grep -oE '^\| `[A-Za-z-]+`' | tr -d '|` ' | sort)
@@ -34,5 +45,5 @@ variants=$(scripts/check-shaders.sh --count-variants)
 grep -q "each of the $variants variants of \`layer.frag\`" docs/testing.md \
     || fail "docs/testing.md does not say 'each of the $variants variants of \`layer.frag\`' (scripts/check-shaders.sh compiles $variants)"
 
-[ $status -eq 0 ] && echo "ok   rooms: the core imports no C, the job layer imports GLES in Backend.swift only, the README's module table and docs/testing.md's variant count are true"
+[ $status -eq 0 ] && echo "ok   rooms: the core imports no C, the job layer imports GLES in Backend.swift only, the studio imports Segue only, the README's module table and docs/testing.md's variant count are true"
 exit $status

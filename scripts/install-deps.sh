@@ -4,10 +4,14 @@
 #          libjpeg-turbo, glslang, ffmpeg, which the tests of --video and Y4M streams run (make demo, make test),
 #          and patchelf, which sets the run path of the self-contained build (make dist)
 #   bench: also ffmpeg, pixman and matplotlib (make bench)
+#   studio: also Debian's Chromium and its chromedriver, and python3-venv for Selenium (make test-studio)
 set -euo pipefail
 packages=(pkg-config libegl-dev libgles-dev libgbm1 libegl-mesa0 libgl1-mesa-dri libspng-dev libdeflate-dev libturbojpeg0-dev glslang-tools ffmpeg patchelf)
 if [ "${1:-build}" = bench ]; then
   packages+=(ffmpeg libpixman-1-dev python3-matplotlib)
+fi
+if [ "${1:-build}" = studio ]; then
+  packages+=(chromium chromium-driver python3-venv fonts-dejavu-core)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -20,7 +20,7 @@ struct Segue: ParsableCommand {
             130 interrupted.
             """,
         version: "0.1.0",
-        subcommands: [Render.self, Batch.self, Join.self, Effects.self, Info.self, DoctorCommand.self, Demo.self])
+        subcommands: [Render.self, Batch.self, Join.self, Effects.self, Info.self, DoctorCommand.self, Demo.self, StudioCommand.self])
 }
 
 /// Exit statuses, as `--help` documents them.

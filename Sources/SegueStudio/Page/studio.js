@@ -1,0 +1,476 @@
+// Segue studio's page: every picture is a PNG the server draws with segue's renderer; this script only asks
+// for them, shows them, and keeps the form, the scrubber and the render in step. Every request carries the
+// token from the page's own URL.
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const $ = (id) => document.getElementById(id);
+
+function url(path, params = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, v);
+  q.set("token", token);
+  return `${path}?${q}`;
+}
+
+async function getJSON(path, params) {
+  const response = await fetch(url(path, params));
+  const body = await response.json();
+  if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { body });
+  return body;
+}
+
+const studio = {
+  state: null,       // /api/state
+  subject: null,     // the subject shown
+  timeline: null,    // /api/timeline for the subject and settings
+  frame: 0,          // the frame the scrubber is on
+  exact: null,       // a progress typed in (an effect's one frame), or null
+  playing: true,
+  lastPNG: null,     // the bytes of the picture on show (ArrayBuffer), for tests and "save"
+  shownKey: null,    // the request the picture on show answers
+  errors: [],
+  timings: [],       // the last frames' fetch (request to bytes) and decode times, ms
+};
+window.studio = studio;
+
+// ---- Settings as request parameters --------------------------------------------------------------------
+
+function settings() {
+  const p = { subject: studio.subject.id, v: studio.subject.version };
+  if (studio.subject.kind === "effect") {
+    p.direction = $("direction").value;
+    p.curve = $("curve").value.trim();
+    p.duration = $("duration").value;
+    p.fps = $("fps").value;
+    p.size = $("size").value.trim();
+    p.from = $("from").value;
+    p.to = $("to").value;
+    for (const input of document.querySelectorAll("#options input, #options select")) {
+      if (input.value.trim() !== "") p["o." + input.name] = input.value.trim();
+    }
+  }
+  return p;
+}
+
+// ---- Pictures: fetched once per request, newest wins -----------------------------------------------------
+
+const pictures = new Map();   // request URL -> Promise<{url, bytes}>
+
+function picture(params) {
+  const key = url("/api/frame", params);
+  let p = pictures.get(key);
+  if (!p) {
+    const asked = performance.now();
+    p = fetch(key).then(async (response) => {
+      if (!response.ok) {
+        const body = await response.json().catch(() => ({ message: response.statusText }));
+        throw Object.assign(new Error(body.message), { body });
+      }
+      const bytes = await response.arrayBuffer();
+      const objectURL = URL.createObjectURL(new Blob([bytes], { type: "image/png" }));
+      return { url: objectURL, bytes, fetchMs: performance.now() - asked };
+    });
+    p.catch(() => pictures.delete(key));
+    pictures.set(key, p);
+    if (pictures.size > 2000) pictures.delete(pictures.keys().next().value);
+  }
+  return p;
+}
+
+let wanted = null;      // the newest request for the main picture
+let inFlight = false;
+let shownResolvers = [];
+
+/// Shows the picture for `params` (the newest asked for wins; earlier ones still in flight are dropped).
+function show(params) {
+  wanted = params;
+  if (!inFlight) pump();
+  return new Promise((resolve) => shownResolvers.push({ key: url("/api/frame", params), resolve }));
+}
+
+async function pump() {
+  inFlight = true;
+  while (wanted) {
+    const params = wanted;
+    wanted = null;
+    const key = url("/api/frame", params);
+    try {
+      const pic = await picture(params);
+      const decoding = performance.now();
+      const img = $("frame");
+      img.src = pic.url;
+      await img.decode().catch(() => {});
+      studio.timings.push({ fetch: pic.fetchMs, decode: performance.now() - decoding });
+      if (studio.timings.length > 500) studio.timings.shift();
+      studio.lastPNG = pic.bytes;
+      studio.shownKey = key;
+      clearError();
+      if ($("compare").checked) compare(params);
+    } catch (error) {
+      showError(error);
+    }
+    shownResolvers = shownResolvers.filter((r) => {
+      if (r.key === key || !wanted) { r.resolve(key); return false; }
+      return true;
+    });
+  }
+  inFlight = false;
+}
+
+function frameParams(k) {
+  const p = settings();
+  if (studio.exact !== null && studio.subject.kind === "effect") p.t = studio.exact;
+  else p.frame = k;
+  return p;
+}
+
+async function compare(params) {
+  const gles = { ...params, backend: "gles" };
+  $("gles-figure").hidden = false;
+  try {
+    const [pic, result] = await Promise.all([picture(gles), getJSON("/api/compare", params)]);
+    $("frame-gles").src = pic.url;
+    $("psnr").textContent = result.identical ? "GLES and CPU: identical bytes"
+      : result.psnr !== null && result.psnr !== undefined ? `PSNR ${Number(result.psnr).toFixed(2)} dB` : result.message;
+  } catch (error) {
+    $("psnr").textContent = error.message;
+  }
+}
+
+// ---- Scrubber, readout, play loop -----------------------------------------------------------------------
+
+function readout() {
+  const t = studio.timeline;
+  if (!t) return;
+  const k = studio.frame;
+  if (studio.exact !== null && studio.subject.kind === "effect") {
+    $("readout").textContent = `progress ${studio.exact} (one frame, as --progress ${studio.exact})`;
+  } else {
+    $("readout").textContent = `frame ${k} of ${t.count} · ${t.times[k].toFixed(3)} s · step ${t.steps[k]} · progress ${t.progress[k].toFixed(3)}`;
+  }
+  const marker = $("strip").querySelector(".marker");
+  if (marker && t.count > 1) marker.style.left = `${(100 * k) / (t.count - 1)}%`;
+}
+
+function goTo(k, { exact = null } = {}) {
+  const t = studio.timeline;
+  if (!t) return Promise.resolve();
+  studio.frame = Math.max(0, Math.min(t.count - 1, k));
+  studio.exact = exact;
+  $("scrubber").value = String(studio.frame);
+  readout();
+  updateCommand();
+  return show(frameParams(studio.frame));
+}
+
+let playStart = null;
+function tick(now) {
+  if (studio.playing && studio.timeline && studio.timeline.count > 1 && !studio.problems) {
+    if (playStart === null) playStart = now - (studio.frame / studio.timeline.fps) * 1000;
+    const k = Math.floor(((now - playStart) / 1000) * studio.timeline.fps) % studio.timeline.count;
+    if (k !== studio.frame || studio.exact !== null) goTo(k);
+  }
+  requestAnimationFrame(tick);
+}
+
+function setPlaying(on) {
+  studio.playing = on;
+  playStart = null;
+  $("play").textContent = on ? "Pause" : "Play";
+}
+
+/// Drags the scrubber across every frame, each shown before the next is asked for, as a hand would; the
+/// frames shown per second (what the studio's test holds to at least 30).
+studio.measureScrub = async function (count) {
+  setPlaying(false);
+  const n = Math.min(count || studio.timeline.count, studio.timeline.count);
+  studio.timings = [];
+  const started = performance.now();
+  for (let k = 0; k < n; k++) {
+    $("scrubber").value = String(k);
+    $("scrubber").dispatchEvent(new Event("input"));
+    await studio.shown;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const mean = (key) => studio.timings.reduce((a, t) => a + t[key], 0) / Math.max(1, studio.timings.length);
+  return { frames: n, seconds, fps: n / seconds, fetchMs: mean("fetch"), decodeMs: mean("decode") };
+};
+
+// ---- Subjects, form, timeline ---------------------------------------------------------------------------
+
+async function loadState() {
+  studio.state = await getJSON("/api/state");
+  const select = $("subject");
+  const chosen = select.value;
+  select.replaceChildren(...studio.state.subjects.map((s) => new Option(`${s.name}${s.kind === "storyboard" ? " (storyboard)" : ""}`, s.id)));
+  select.value = chosen || studio.state.subjects[0].id;
+  fillScreens();
+  if (!studio.screensSet) {
+    $("from").value = studio.state.from;
+    $("to").value = studio.state.to;
+    studio.screensSet = true;
+  }
+  return studio.state;
+}
+
+function fillScreens() {
+  for (const id of ["from", "to"]) {
+    const select = $(id);
+    const value = select.value;
+    select.replaceChildren(...studio.state.screens.map((s) => new Option(s.width ? `${s.label} (${s.width}x${s.height})` : s.label, s.id)));
+    if (value) select.value = value;
+  }
+}
+
+function currentSubject() {
+  return studio.state.subjects.find((s) => s.id === $("subject").value) || studio.state.subjects[0];
+}
+
+function buildForm() {
+  const s = studio.subject;
+  $("summary").textContent = s.summary || (s.file ? s.file : "");
+  const isEffect = s.kind === "effect";
+  for (const id of ["timing", "screens", "options-set", "exact"]) $(id).hidden = !isEffect && id !== "exact";
+  $("progress").disabled = !isEffect;
+  $("go").disabled = !isEffect;
+  $("duration").placeholder = s.duration ? `${s.duration} (effect's own)` : "effect's own";
+  $("curve").placeholder = s.curve ? `${s.curve} (effect's own)` : "effect's own";
+  const box = $("options");
+  const values = {};
+  for (const input of box.querySelectorAll("input, select")) values[input.name] = input.value;
+  box.replaceChildren();
+  if (!s.options || s.options.length === 0) {
+    box.textContent = isEffect ? "This effect has no options." : "";
+  }
+  for (const o of s.options || []) {
+    const label = document.createElement("label");
+    label.className = "option";
+    label.title = `${o.help} (${o.form}; range: ${o.range}; default: ${o.defaultText})`;
+    const name = document.createElement("span");
+    name.textContent = `--${o.name}`;
+    label.append(name);
+    let input;
+    if (o.kind === "choice") {
+      input = document.createElement("select");
+      input.append(new Option(`(${o.defaultText})`, ""));
+      for (const c of o.choices) input.append(new Option(c, c));
+    } else {
+      input = document.createElement("input");
+      input.placeholder = o.defaultText;
+      if (o.kind === "number") input.inputMode = "decimal";
+    }
+    input.name = o.name;
+    input.value = values[o.name] || "";
+    const hint = document.createElement("small");
+    hint.textContent = `${o.valueName} · ${o.form}${o.range !== "any" ? " · " + o.range : ""}: ${o.help}`;
+    label.append(input, hint);
+    box.append(label);
+  }
+}
+
+function showProblems(problems) {
+  studio.problems = problems && problems.length ? problems : null;
+  $("problems").hidden = !studio.problems;
+  $("problem-list").replaceChildren(...(problems || []).map((p) => {
+    const li = document.createElement("li");
+    const path = document.createElement("code");
+    path.textContent = p.path;
+    li.append(path, document.createTextNode(" " + p.message));
+    return li;
+  }));
+}
+
+async function loadTimeline() {
+  try {
+    studio.timeline = await getJSON("/api/timeline", settings());
+  } catch (error) {
+    if (error.body && error.body.problems && error.body.problems.length) showProblems(error.body.problems);
+    else showError(error);
+    return false;
+  }
+  const t = studio.timeline;
+  $("scrubber").max = String(t.count - 1);
+  if (studio.frame >= t.count) studio.frame = t.count - 1;
+  const strip = $("strip");
+  strip.hidden = studio.subject.kind !== "storyboard";
+  strip.replaceChildren();
+  const total = t.timeline.reduce((a, s) => a + s.duration, 0) || 1;
+  for (const [i, step] of t.timeline.entries()) {
+    const cell = document.createElement("button");
+    cell.type = "button";
+    cell.className = "step";
+    cell.style.flexGrow = String(step.duration / total);
+    cell.textContent = step.name;
+    cell.title = `step ${i}: ${step.name}, ${step.duration} s from ${step.start.toFixed(2)} s (frame ${step.firstFrame})`;
+    cell.addEventListener("click", () => { setPlaying(false); goTo(step.firstFrame); });
+    strip.append(cell);
+  }
+  const marker = document.createElement("div");
+  marker.className = "marker";
+  strip.append(marker);
+  return true;
+}
+
+function filmstrip() {
+  const t = studio.timeline;
+  const box = $("filmstrip");
+  box.replaceChildren();
+  for (const f of [0, 0.25, 0.5, 0.75, 1]) {
+    const params = settings();
+    if (studio.subject.kind === "effect") params.t = f;
+    else params.frame = Math.round(f * (t.count - 1));
+    const figure = document.createElement("figure");
+    const img = document.createElement("img");
+    img.alt = `t = ${f}`;
+    const caption = document.createElement("figcaption");
+    caption.textContent = `t = ${f}`;
+    figure.append(img, caption);
+    figure.addEventListener("click", () => { setPlaying(false); $("progress").value = f; showExact(f); });
+    box.append(figure);
+    picture(params).then((pic) => { img.src = pic.url; }).catch(() => { img.alt = "failed"; });
+  }
+}
+
+async function refresh() {
+  studio.subject = currentSubject();
+  showProblems(studio.subject.problems);
+  if (studio.problems && studio.subject.kind === "effect") { updateCommand(); return; }
+  if (!(await loadTimeline())) return;
+  filmstrip();
+  await goTo(studio.frame, { exact: studio.exact });
+}
+
+async function changed() {
+  studio.exact = studio.subject && studio.subject.kind === "effect" ? studio.exact : null;
+  await refresh();
+}
+
+function showExact(t) {
+  const value = Number(t);
+  if (!(value >= 0 && value <= 1)) { showError(new Error("the progress is a number in [0, 1]")); return Promise.resolve(); }
+  setPlaying(false);
+  return goTo(studio.frame, { exact: value });
+}
+
+// ---- Errors ---------------------------------------------------------------------------------------------
+
+function showError(error) {
+  const body = error.body;
+  if (body && body.problems && body.problems.length) { showProblems(body.problems); return; }
+  $("status").textContent = error.message;
+  $("status").className = "error";
+}
+function clearError() {
+  if ($("status").className === "error") { $("status").textContent = ""; $("status").className = ""; }
+}
+
+// ---- Command and render ---------------------------------------------------------------------------------
+
+let commandTimer = null;
+function updateCommand() {
+  clearTimeout(commandTimer);
+  commandTimer = setTimeout(async () => {
+    const params = frameParams(studio.frame);
+    if (params.frame !== undefined) delete params.frame;
+    params.out = $("out").value;
+    try { $("command").textContent = (await getJSON("/api/command", params)).command; } catch (error) { $("command").textContent = error.message; }
+  }, 50);
+}
+
+async function render() {
+  const params = settings();
+  params.out = $("out").value;
+  $("render-message").textContent = "";
+  const response = await fetch(url("/api/render", params), { method: "POST" });
+  const body = await response.json();
+  if (!response.ok) { $("render-message").textContent = body.message; return; }
+  $("render-progress").hidden = false;
+  $("render-progress").value = 0;
+  $("cancel").hidden = false;
+}
+
+function renderEvent(e) {
+  if (e.type === "render" && e.total) { $("render-progress").value = e.done / e.total; $("render-message").textContent = `${e.output}: ${e.done} of ${e.total} frames`; }
+  if (e.type === "rendered" || e.type === "failed") {
+    $("render-progress").hidden = e.type === "failed";
+    $("render-progress").value = 1;
+    $("cancel").hidden = true;
+    $("render-message").textContent = e.type === "rendered" ? `${e.output}: written, ${e.message}` : `${e.output}: ${e.message}`;
+  }
+}
+
+// ---- Uploads --------------------------------------------------------------------------------------------
+
+async function upload(file) {
+  $("upload-message").textContent = `uploading ${file.name}…`;
+  const response = await fetch(url("/api/upload", { name: file.name }), { method: "POST", body: file });
+  const body = await response.json().catch(() => ({ message: response.statusText }));
+  if (!response.ok) { $("upload-message").textContent = `${file.name}: ${body.message}`; $("upload-message").className = "note error"; return; }
+  $("upload-message").className = "note";
+  $("upload-message").textContent = `${file.name}: ${body.width}x${body.height}`;
+  await loadState();
+  $($("upload-slot").value).value = body.id;
+  await changed();
+}
+
+// ---- Wiring ---------------------------------------------------------------------------------------------
+
+function wire() {
+  $("subject").addEventListener("change", () => { studio.frame = 0; studio.exact = null; $("options").replaceChildren(); studio.subject = currentSubject(); buildForm(); refresh(); });
+  $("settings").addEventListener("change", () => changed());
+  $("settings").addEventListener("submit", (e) => { e.preventDefault(); changed(); });
+  $("scrubber").addEventListener("input", () => { setPlaying(false); studio.shown = goTo(Number($("scrubber").value)); });
+  $("play").addEventListener("click", () => setPlaying(!studio.playing));
+  $("back").addEventListener("click", () => { setPlaying(false); goTo(studio.frame - 1); });
+  $("forward").addEventListener("click", () => { setPlaying(false); goTo(studio.frame + 1); });
+  $("go").addEventListener("click", () => showExact($("progress").value));
+  $("progress").addEventListener("keydown", (e) => { if (e.key === "Enter") showExact($("progress").value); });
+  $("compare").addEventListener("change", () => { $("gles-figure").hidden = !$("compare").checked; $("psnr").textContent = ""; if ($("compare").checked) compare(frameParams(studio.frame)); });
+  $("copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("command").textContent); $("copy").textContent = "Copied"; } catch { $("copy").textContent = "Select and copy"; }
+    setTimeout(() => { $("copy").textContent = "Copy the command"; }, 1500);
+  });
+  $("out").addEventListener("input", updateCommand);
+  $("render-button").addEventListener("click", render);
+  $("cancel").addEventListener("click", () => fetch(url("/api/render/cancel"), { method: "POST" }));
+  $("upload").addEventListener("change", () => { if ($("upload").files[0]) upload($("upload").files[0]); });
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) upload(e.dataTransfer.files[0]); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    if (e.key === " ") { e.preventDefault(); setPlaying(!studio.playing); }
+    if (e.key === "ArrowLeft") { setPlaying(false); goTo(studio.frame - 1); }
+    if (e.key === "ArrowRight") { setPlaying(false); goTo(studio.frame + 1); }
+  });
+  const events = new EventSource(url("/api/events"));
+  events.onmessage = async (message) => {
+    const e = JSON.parse(message.data);
+    if (e.type === "changed") {
+      await loadState();
+      if (studio.subject && e.subject === studio.subject.id) {
+        studio.subject = currentSubject();
+        buildForm();
+        await refresh();
+        studio.reloads = (studio.reloads || 0) + 1;
+      }
+    } else {
+      renderEvent(e);
+    }
+  };
+  events.onopen = () => { studio.eventsOpen = true; };
+}
+
+async function start() {
+  wire();
+  await loadState();
+  studio.subject = currentSubject();
+  buildForm();
+  await refresh();
+  studio.ready = true;
+  requestAnimationFrame(tick);
+}
+
+start().catch(showError);

@@ -1,0 +1,338 @@
+import Foundation
+import Segue
+
+/// One picture the page asks for: a subject, its settings, and a frame by index or (an effect) a progress.
+/// Its `key` is everything the picture depends on, so two requests with one key get one PNG.
+struct FrameRequest: Sendable {
+    var subject: String
+    var backend: BackendChoice = .cpu
+    /// The frame of the subject's timeline, as `segue render`/`segue batch` number them.
+    var frame: Int?
+    /// An effect's one frame at this progress, as `segue render --progress` draws it.
+    var progress: Double?
+    var direction: Direction = .forward
+    var curve: String?
+    var duration: Double?
+    var fps: Double?
+    var size: (width: Int, height: Int)?
+    var from: String
+    var to: String
+    /// Effect options as the command line writes their values (`0.5`, `10,20`, `ff0000`, `left`).
+    var options: [(name: String, value: String)] = []
+
+    /// Reads a request's query: unknown names are ignored, malformed values are usage errors.
+    init(query: [String: String]) throws(SegueError) {
+        subject = query["subject"] ?? ""
+        from = query["from"] ?? "sample:home"
+        to = query["to"] ?? "sample:detail"
+        if let b = query["backend"] {
+            guard let choice = BackendChoice(rawValue: b), choice == .cpu || choice == .gles else {
+                throw Self.bad("backend", b, "the backend is cpu or gles")
+            }
+            backend = choice
+        }
+        if let f = query["frame"] {
+            guard let k = Int(f), k >= 0 else { throw Self.bad("frame", f, "a frame is a whole number from 0") }
+            frame = k
+        }
+        if let t = query["t"] {
+            guard let p = Double(t), (0...1).contains(p) else { throw Self.bad("progress", t, "the progress is a number in [0, 1]") }
+            progress = p
+        }
+        if let d = query["direction"] {
+            guard let value = Direction(rawValue: d) else { throw Self.bad("direction", d, "the direction is forward or back") }
+            direction = value
+        }
+        curve = query["curve"].flatMap { $0.isEmpty ? nil : $0 }
+        if let d = query["duration"], !d.isEmpty {
+            guard let value = Double(d), value > 0, value <= Limits.maxSeconds else {
+                throw Self.bad("duration", d, "the duration is a number of seconds in \(Limits.secondsText)")
+            }
+            duration = value
+        }
+        if let f = query["fps"], !f.isEmpty {
+            guard let value = Double(f), Limits.fps.contains(value) else { throw Self.bad("fps", f, "frames per second are in \(Limits.fpsText)") }
+            fps = value
+        }
+        if let s = query["size"], !s.isEmpty {
+            let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (1...Limits.maxSide).contains(parts[0]), (1...Limits.maxSide).contains(parts[1]),
+                  parts[0] * parts[1] <= Studio.maxPreviewPixels else {
+                throw Self.bad("size", s, "the size is WIDTHxHEIGHT, each side 1...\(Limits.maxSide) and at most \(Studio.maxPreviewPixels) pixels in all")
+            }
+            size = (parts[0], parts[1])
+        }
+        options = query.filter { $0.key.hasPrefix("o.") && !$0.value.isEmpty }
+            .map { (String($0.key.dropFirst(2)), $0.value) }.sorted { $0.name < $1.name }
+    }
+
+    var key: String {
+        var parts: [String] = [subject, backend.rawValue, direction.rawValue, from, to]
+        parts.append(frame.map { "k\($0)" } ?? "")
+        parts.append(progress.map { "t\($0)" } ?? "")
+        parts.append(curve ?? "")
+        parts.append(duration.map { "\($0)" } ?? "")
+        parts.append(fps.map { "\($0)" } ?? "")
+        parts.append(size.map { "\($0.width)x\($0.height)" } ?? "")
+        for option in options { parts.append("\(option.name)=\(option.value)") }
+        return parts.joined(separator: "\u{1}")
+    }
+
+    static func bad(_ option: String, _ value: String, _ message: String) -> SegueError {
+        SegueError.invalidOption(option, value: value, "\(message), not '\(value)'")
+    }
+}
+
+/// Draws the page's pictures with Segue's renderers, each PNG encoded as `segue render` encodes it (the job's
+/// own sink), and keeps them by request key (up to `cacheBytes`); one renderer per backend, one job at a time
+/// on each.
+final class Previews: Sendable {
+    let subjects: Subjects
+    let uploads: Uploads
+    let settings: Studio.Settings
+    let cache = FrameCache(limit: 256 << 20)
+    let cpu = RendererSlot(.cpu)
+    let gles = RendererSlot(.gles)
+    /// Shared by every job studio starts: the previews and the page's renders together keep to the machine.
+    /// A job leases its compositor's threads and its encoders' (one per core): a render takes 2 per core, a
+    /// preview (one compositor thread, `job.threads = 1`) 1 + one per core, and the pool holds one of each at
+    /// once, so that the page keeps drawing while a render runs. Memory: half the machine's.
+    let pool: JobPool
+
+    init(subjects: Subjects, uploads: Uploads, settings: Studio.Settings) {
+        self.subjects = subjects
+        self.uploads = uploads
+        self.settings = settings
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = Int(ProcessInfo.processInfo.physicalMemory / 2)
+        pool = JobPool(threads: 3 * cores + 1, memoryBytes: max(512 << 20, memory))
+    }
+
+    /// The PNG of `request`, from the cache or drawn now.
+    func png(_ request: FrameRequest) async throws(SegueError) -> [UInt8] {
+        let version = try await subjectVersion(request.subject)
+        let key = version + "\u{2}" + request.key + "\u{2}" + (await uploads.digest(of: [request.from, request.to]))
+        do {
+            return try await cache.value(key) { try await self.draw(request) }
+        } catch {
+            throw SegueError(classifying: error) ?? .failed("\(error)")
+        }
+    }
+
+    /// The digest of what the subject is drawn from (a file's last good bytes; a built-in's name).
+    private func subjectVersion(_ subject: String) async throws(SegueError) -> String {
+        if subject.hasPrefix("effect:") { return subject }
+        guard let index = Self.fileIndex(subject), let file = await subjects.file(index) else {
+            throw SegueError.invalidOption("subject", value: subject, "there is no subject '\(subject)'")
+        }
+        if file.kind == .storyboard { return file.digest }
+        guard let good = file.goodDigest else { throw SegueError(.invalidInput(path: file.path), problems: file.problems, file: file.path) }
+        return good
+    }
+
+    static func fileIndex(_ subject: String) -> Int? {
+        subject.hasPrefix("file:") ? Int(subject.dropFirst(5)) : nil
+    }
+
+    /// The job `request` asks for, writing into `sink`.
+    func job(_ request: FrameRequest, sink: some FrameSink) async throws(SegueError) -> RenderJob {
+        var job: RenderJob
+        if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
+            do {
+                job = try RenderJob(storyboardFile: file.path, output: .sink(sink, format: .png), root: settings.directory)
+            } catch {
+                throw SegueError(classifying: error) ?? .failed("\(error)")
+            }
+        } else {
+            let transition = try await transition(request)
+            let (from, to) = (try await uploads.screen(request.from), try await uploads.screen(request.to))
+            job = RenderJob(transition, from: from.name, to: to.name, fps: request.fps ?? 60, size: request.size,
+                            output: .sink(sink, format: .png))
+            job.images = from.images.merging(to.images) { a, _ in a }
+            job.progress = request.progress.map { [$0] }
+        }
+        job.backend = request.backend
+        job.maxPixels = settings.maxPixels
+        job.pool = pool
+        // A preview is one small frame: one compositor thread draws it in about a millisecond.
+        job.threads = 1
+        if job.progress == nil {
+            let k = request.frame ?? 0
+            job.frameRange = k..<(k + 1)
+        }
+        return job
+    }
+
+    /// The transition of an effect subject with the request's settings, each option read as the command line
+    /// reads it.
+    func transition(_ request: FrameRequest) async throws(SegueError) -> Transition {
+        let effect: Effect
+        if request.subject.hasPrefix("effect:") {
+            let name = String(request.subject.dropFirst(7))
+            guard let e = EffectCatalog.named(name) else { throw SegueError.invalidOption("effect", value: name, "there is no built-in effect '\(name)'") }
+            effect = e
+        } else if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), let e = file.effect {
+            effect = e
+        } else {
+            throw SegueError.invalidOption("subject", value: request.subject, "there is no effect '\(request.subject)'")
+        }
+        var options = EffectOptions()
+        for (name, text) in request.options {
+            guard let option = effect.option(name) else {
+                throw SegueError.invalidOption(name, of: effect.name, value: text, "\(effect.name) has no option '\(name)'")
+            }
+            guard let value = option.parse(text) else {
+                throw SegueError.invalidOption(name, of: effect.name, value: text, "\(name) takes \(option.kind.form), not '\(text)'")
+            }
+            options[name] = value
+        }
+        var curve: TimingCurve?
+        if let text = request.curve {
+            do { curve = try TimingCurve(parsing: text) } catch {
+                throw SegueError.invalidOption("curve", value: text, "\(error)")
+            }
+        }
+        let transition = Transition(effect, direction: request.direction, options: options, curve: curve, duration: request.duration)
+        do { try transition.validate(frame: Size(Double(request.size?.width ?? 375), Double(request.size?.height ?? 667))) } catch {
+            throw SegueError(classifying: error) ?? .failed("\(error)")
+        }
+        return transition
+    }
+
+    /// Draws one frame on the request's backend.
+    private func draw(_ request: FrameRequest) async throws -> [UInt8] {
+        let sink = CollectingSink()
+        let job = try await job(request, sink: sink)
+        let slot = request.backend == .gles ? gles : cpu
+        do {
+            try await slot.run(job)
+        } catch {
+            if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
+                await subjects.storyboardChecked(index, digest: file.digest, problems: error.problems.isEmpty ? [JSONProblem("$", error.message)] : error.problems)
+            }
+            throw error
+        }
+        if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
+            await subjects.storyboardChecked(index, digest: file.digest, problems: [])
+        }
+        guard let png = sink.frames.first else { throw SegueError.failed("the job drew no frame") }
+        return png
+    }
+
+    /// The schedule of a subject with these settings: its frames' times and steps, for the scrubber.
+    func timeline(_ request: FrameRequest) async throws(SegueError) -> RenderJob {
+        try await job(request, sink: CollectingSink())
+    }
+}
+
+/// Frames a job hands over, kept in memory (a preview is one frame).
+final class CollectingSink: FrameSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [[UInt8]] = []
+
+    func write(frame index: Int, bytes: [UInt8]) throws {
+        lock.withLock { collected.append(bytes) }
+    }
+
+    var frames: [[UInt8]] { lock.withLock { collected } }
+}
+
+/// One renderer of a backend, made when first needed and lent to one job at a time.
+final class RendererSlot: @unchecked Sendable {
+    let backend: BackendChoice
+    private let lock = NSLock()
+    private var renderer: (any Renderer)?
+    private var failure: SegueError?
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ backend: BackendChoice) { self.backend = backend }
+
+    /// Why the backend cannot draw here, once it has been tried; nil while it works or is untried.
+    var unavailable: String? { lock.withLock { failure?.message } }
+
+    /// Runs `job` on this slot's renderer, after the jobs before it.
+    func run(_ job: RenderJob) async throws(SegueError) {
+        await acquire()
+        defer { release() }
+        let renderer = try made()
+        let lent = UncheckedRenderer(renderer: renderer)
+        try await job.run(renderer: lent.renderer)
+    }
+
+    /// The slot's renderer, made on first use; a backend that cannot be made says why every time after.
+    private func made() throws(SegueError) -> any Renderer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let renderer { return renderer }
+        if let failure { throw failure }
+        do {
+            let made = try backend.makeRenderer()
+            renderer = made
+            return made
+        } catch {
+            let reason = SegueError(classifying: error) ?? .failed("\(error)")
+            failure = reason
+            throw reason
+        }
+    }
+
+    private func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now: Bool = lock.withLock {
+                if busy { waiting.append(continuation); return false }
+                busy = true
+                return true
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func release() {
+        let next: CheckedContinuation<Void, Never>? = lock.withLock {
+            if waiting.isEmpty { busy = false; return nil }
+            return waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}
+
+/// A renderer handed to the one job that holds its slot (renderers are not `Sendable`; the slot's turn makes
+/// the use exclusive).
+struct UncheckedRenderer: @unchecked Sendable {
+    let renderer: any Renderer
+}
+
+/// PNGs by key, least recently used dropped past `limit` bytes; a key being drawn is drawn once for every
+/// request that asks for it meanwhile.
+actor FrameCache {
+    private var done: [String: (bytes: [UInt8], used: UInt64)] = [:]
+    private var pending: [String: Task<[UInt8], any Error>] = [:]
+    private var total = 0
+    private var clock: UInt64 = 0
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func value(_ key: String, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        clock += 1
+        if let hit = done[key] {
+            done[key]!.used = clock
+            return hit.bytes
+        }
+        if let task = pending[key] { return try await task.value }
+        let task = Task { try await make() }
+        pending[key] = task
+        defer { pending[key] = nil }
+        let bytes = try await task.value
+        done[key] = (bytes, clock)
+        total += bytes.count
+        while total > limit, let oldest = done.min(by: { $0.value.used < $1.value.used }) {
+            total -= oldest.value.bytes.count
+            done[oldest.key] = nil
+        }
+        return bytes
+    }
+
+    var count: Int { done.count }
+}

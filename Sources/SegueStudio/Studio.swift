@@ -1,0 +1,150 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Segue
+
+/// `segue studio`: a local web server that shows transitions while they are written. Every picture on its page
+/// is drawn here by Segue's own renderer, as `segue render` draws it (a frame at a progress is the same PNG,
+/// byte for byte); files named on the command line are watched and a saved change reaches the page within a
+/// second. The server is a client of `import Segue` alone (scripts/check-rooms.sh holds it to that).
+///
+/// Security: a local server is reachable by any page in the same browser, so every request must carry the
+/// token printed in the URL (else 403); a request's path never reaches the file system (the server knows a
+/// fixed set of routes, and names files by their place on the command line and uploads by number); uploads are
+/// held to `Settings.uploadBytes` and their pixels to `Settings.maxPixels`; jobs started from the page write
+/// only inside `Settings.directory`.
+public final class Studio: Sendable {
+    /// What `segue studio` was asked for.
+    public struct Settings: Sendable {
+        /// Effect files and storyboards to show and watch; none: the built-in catalogue.
+        public var files: [String] = []
+        /// The screens an effect is drawn between until the page picks others.
+        public var from = "sample:home"
+        public var to = "sample:detail"
+        /// The address to listen on: loopback unless asked (anything else is reachable from the network).
+        public var host = "127.0.0.1"
+        /// The port; 0 takes any free one.
+        public var port: UInt16 = 8417
+        /// Uploaded images with more pixels are refused from their header.
+        public var maxPixels = Limits.maxPixels
+        /// The most bytes one upload may have.
+        public var uploadBytes = 64 << 20
+        /// Where jobs started from the page write (the directory studio was started in).
+        public var directory = FileManager.default.currentDirectoryPath
+        /// How often the watched files are looked at.
+        public var pollInterval: Duration = .milliseconds(100)
+        public init() {}
+    }
+
+    /// The largest preview the page may ask for (a 4K frame).
+    static let maxPreviewPixels = 3840 * 2160
+
+    let settings: Settings
+    /// The secret every request carries (`?token=`): 128 random bits from the system's generator.
+    let token: String
+    let subjects: Subjects
+    let previews: Previews
+    let uploads: Uploads
+    let events = Events()
+    let renders: Renders
+
+    /// Checks the settings and reads the files (each must be readable; a file with problems is shown with them).
+    public init(_ settings: Settings) throws(SegueError) {
+        var address = in6_addr()
+        guard settings.host == "localhost" || inet_pton(AF_INET, settings.host, &address) == 1 || inet_pton(AF_INET6, settings.host, &address) == 1 else {
+            throw SegueError(.invalidOption(effect: nil, option: "host", value: settings.host),
+                             "the host to listen on is an IPv4 or IPv6 address (127.0.0.1, ::1, 0.0.0.0) or localhost, not '\(settings.host)'")
+        }
+        self.settings = settings
+        var generator = SystemRandomNumberGenerator()
+        token = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
+        subjects = try Subjects(files: settings.files, directory: settings.directory)
+        uploads = Uploads(maxPixels: settings.maxPixels, maxBytes: settings.uploadBytes, from: settings.from, to: settings.to)
+        previews = Previews(subjects: subjects, uploads: uploads, settings: settings)
+        renders = Renders(directory: settings.directory)
+    }
+
+    /// The page's address: where the server listens, with the token.
+    func url(_ listening: Socket.Address) -> String {
+        switch listening {
+        case let .ip4(ip, port): return "http://\(ip):\(port)/?token=\(token)"
+        case let .ip6(ip, port): return "http://[\(ip)]:\(port)/?token=\(token)"
+        default: return "http://\(settings.host)/?token=\(token)"
+        }
+    }
+
+    /// Whether the host is a loopback address (127.0.0.0/8, ::1, localhost).
+    public var isLoopback: Bool {
+        let host = settings.host
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Serves until the task is cancelled: `ready` gets the page's URL (with its token) once the server listens.
+    public func run(ready: @Sendable (String) -> Void) async throws {
+        let address: any SocketAddress = settings.host.contains(":")
+            ? try sockaddr_in6.inet6(ip6: settings.host, port: settings.port)
+            : try sockaddr_in.inet(ip4: settings.host == "localhost" ? "127.0.0.1" : settings.host, port: settings.port)
+        let server = HTTPServer(config: .init(address: address, timeout: 30, pool: NoDelayPool(base: HTTPServer.defaultPool()),
+                                              logger: DisabledLogger()),
+                                handler: StudioHandler(studio: self))
+        var failure: (any Error)?
+        do {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask { try await server.run(); return false }
+                group.addTask { try await server.waitUntilListening(timeout: 10); return true }
+                // Listening, or the server failing first (an address in use): whichever ends first.
+                guard try await group.next() == true, let listening = await server.listeningAddress else {
+                    throw SegueError.failed("the server stopped before it listened")
+                }
+                ready(url(listening))
+                group.addTask { [self] in
+                    // Watching: a changed file is read again and the page told.
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: settings.pollInterval)
+                        for id in await subjects.poll() {
+                            events.send(.init(type: "changed", subject: id))
+                        }
+                    }
+                    return false
+                }
+                defer { group.cancelAll() }
+                _ = try await group.next()
+            }
+        } catch let SocketError.failed(type, _, message) {
+            failure = SegueError.failed("cannot listen on \(settings.host) port \(settings.port): \(message) (\(type))\(settings.port != 0 ? "; another server may hold the port: port 0 takes any free one" : "")")
+        } catch {
+            failure = error
+        }
+        // However the server ended, a render the page started ends with it, its partial output removed.
+        await renders.cancelAll()
+        if let failure { throw failure }
+    }
+}
+
+/// No request log: the command line prints the URL and problems, not every frame fetched.
+struct DisabledLogger: Logging {
+    func logDebug(_ debug: @autoclosure () -> String) {}
+    func logInfo(_ info: @autoclosure () -> String) {}
+    func logWarning(_ warning: @autoclosure () -> String) {}
+    func logError(_ error: @autoclosure () -> String) {}
+    func logCritical(_ critical: @autoclosure () -> String) {}
+}
+
+/// FlyingFox's socket pool with Nagle's algorithm turned off on every socket it waits on (the listening one,
+/// whose connections inherit it on Linux, and each connection): a response's header and body go out as they
+/// are written. With it on, the body of every response after the first on a kept-alive connection waited for
+/// the browser's delayed ACK of the header, 40 ms: a frame took 56 ms instead of 18 (measured, loopback).
+struct NoDelayPool<Base: AsyncSocketPool>: AsyncSocketPool {
+    let base: Base
+
+    func prepare() async throws { try await base.prepare() }
+
+    func run() async throws { try await base.run() }
+
+    func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
+        var on: Int32 = 1
+        // Not a TCP socket (a Unix one): setsockopt fails and nothing changes.
+        _ = setsockopt(socket.file.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        try await base.suspendSocket(socket, untilReadyFor: events)
+    }
+}

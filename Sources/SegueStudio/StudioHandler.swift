@@ -1,0 +1,335 @@
+import FlyingFox
+import Foundation
+import Segue
+
+/// Every request: the token first (403 without it), then a fixed table of routes (404 for anything else: no
+/// request path is ever looked up on disk).
+struct StudioHandler: HTTPHandler {
+    let studio: Studio
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var query: [String: String] = [:]
+        for item in request.query where query[item.name] == nil { query[item.name] = item.value }
+        guard studio.accepts(query["token"] ?? request.headers[HTTPHeader("X-Segue-Token")]) else {
+            return Self.text(.forbidden, "segue studio: this request lacks the token printed with the studio's URL\n")
+        }
+        do {
+            switch (request.method, request.path) {
+            case (.GET, "/"):
+                // The page's script and style are requests too: they carry the token (hex, safe in a URL).
+                let page = String(decoding: PackageResources.index_html, as: UTF8.self).replacingOccurrences(of: "{{token}}", with: studio.token)
+                return Self.asset(Array(page.utf8), "text/html; charset=utf-8")
+            case (.GET, "/studio.js"): return Self.asset(PackageResources.studio_js, "text/javascript; charset=utf-8")
+            case (.GET, "/studio.css"): return Self.asset(PackageResources.studio_css, "text/css; charset=utf-8")
+            case (.GET, "/api/state"): return try Self.json(await state())
+            case (.GET, "/api/timeline"): return try Self.json(await timeline(FrameRequest(query: query)))
+            case (.GET, "/api/frame"):
+                let png = try await studio.previews.png(FrameRequest(query: query))
+                return HTTPResponse(statusCode: .ok, headers: Self.headers("image/png"), body: Data(png))
+            case (.GET, "/api/compare"): return try Self.json(await compare(FrameRequest(query: query)))
+            case (.GET, "/api/command"): return try Self.json(["command": await command(FrameRequest(query: query), out: query["out"])])
+            case (.POST, "/api/upload"): return try await upload(request, label: query["name"] ?? "upload")
+            case (.GET, "/api/events"):
+                let body = HTTPBodySequence(from: StreamedBody(stream: studio.events.subscribe()))
+                return HTTPResponse(statusCode: .ok, headers: Self.headers("text/event-stream"), body: body)
+            case (.POST, "/api/render"): return try await render(FrameRequest(query: query), out: query["out"] ?? "")
+            case (.POST, "/api/render/cancel"):
+                await studio.renders.cancel()
+                return try Self.json(["cancelled": true])
+            default:
+                return Self.text(.notFound, "not found\n")
+            }
+        } catch let error as SegueError {
+            return Self.problem(error)
+        }
+    }
+
+    // MARK: Routes
+
+    struct State: Encodable {
+        struct Subject: Encodable {
+            var id: String
+            var name: String
+            var kind: String
+            var summary: String?
+            var file: String?
+            var options: [Option] = []
+            var duration: Double?
+            var curve: String?
+            var problems: [Problem] = []
+            var version: Int = 0
+        }
+        struct Option: Encodable {
+            var name: String
+            var kind: String
+            var form: String
+            var valueName: String
+            var help: String
+            var defaultText: String
+            var range: String
+            var choices: [String]
+            var example: String?
+        }
+        var subjects: [Subject]
+        var screens: [Uploads.Entry]
+        var from: String
+        var to: String
+        var backends: [String: String]
+        var maxPixels: Int
+        var uploadBytes: Int
+        var directory: String
+    }
+
+    struct Problem: Encodable {
+        var path: String
+        var message: String
+    }
+
+    func state() async -> State {
+        var subjects: [State.Subject] = []
+        let files = await studio.subjects.current
+        for (i, file) in files.enumerated() {
+            var subject = State.Subject(id: "file:\(i)", name: (file.path as NSString).lastPathComponent, kind: file.kind.rawValue,
+                                        file: file.path, version: file.version)
+            if let effect = file.effect { Self.describe(effect, into: &subject) }
+            subject.problems = file.problems.map { Problem(path: $0.path, message: $0.message) }
+            subjects.append(subject)
+        }
+        if files.isEmpty {
+            for effect in EffectCatalog.builtIn {
+                var subject = State.Subject(id: "effect:\(effect.name)", name: effect.name, kind: "effect")
+                Self.describe(effect, into: &subject)
+                subjects.append(subject)
+            }
+        }
+        let previews = studio.previews
+        var backends = ["cpu": previews.cpu.unavailable ?? "ok"]
+        backends["gles"] = previews.gles.unavailable ?? "ok"
+        return State(subjects: subjects, screens: await studio.uploads.entries, from: studio.uploads.start.from,
+                     to: studio.uploads.start.to, backends: backends, maxPixels: studio.settings.maxPixels,
+                     uploadBytes: studio.settings.uploadBytes, directory: studio.settings.directory)
+    }
+
+    static func describe(_ effect: Effect, into subject: inout State.Subject) {
+        subject.summary = effect.summary
+        subject.duration = effect.defaultDuration(.forward)
+        subject.curve = effect.defaultCurve(.forward).description
+        subject.options = effect.options.map {
+            State.Option(name: $0.name, kind: $0.kind.rawValue, form: $0.kind.form, valueName: $0.valueName, help: $0.help,
+                         defaultText: $0.defaultText, range: $0.range.rawValue, choices: $0.choices.map(\.name),
+                         example: $0.example.map { "\($0)" })
+        }
+    }
+
+    struct Timeline: Encodable {
+        struct Step: Encodable {
+            var name: String
+            var start: Double
+            var duration: Double
+            var firstFrame: Int
+        }
+        var fps: Double
+        var count: Int
+        var width: Int?
+        var height: Int?
+        /// Each frame's time in seconds, its step and its progress within that step.
+        var times: [Double]
+        var steps: [Int]
+        var progress: [Double]
+        var timeline: [Step]
+    }
+
+    func timeline(_ request: FrameRequest) async throws(SegueError) -> Timeline {
+        var request = request
+        request.progress = nil
+        let job = try await studio.previews.timeline(request)
+        let board = job.storyboard
+        let schedule = board.schedule
+        guard schedule.count <= Limits.maxFrames else {
+            throw SegueError(.resourceLimit(name: "maxFrames"), "\(schedule.count) frames are more than the limit of \(Limits.maxFrames)")
+        }
+        let frames = (0..<schedule.count).map { schedule.frame($0) }
+        var steps: [Timeline.Step] = []
+        var start = 0.0
+        for (i, step) in board.timeline.enumerated() {
+            steps.append(.init(name: step.name, start: start, duration: step.duration,
+                               firstFrame: frames.firstIndex { $0.step == i } ?? schedule.count))
+            start += step.duration
+        }
+        return Timeline(fps: board.fps, count: schedule.count, width: board.size?.width, height: board.size?.height,
+                        times: (0..<schedule.count).map { schedule.time(of: $0) }, steps: frames.map(\.step),
+                        progress: frames.map(\.t), timeline: steps)
+    }
+
+    struct Comparison: Encodable {
+        var psnr: Double?
+        var identical: Bool
+        var message: String?
+    }
+
+    /// The frame on both backends and their PSNR over the RGBA bytes (nil when identical).
+    func compare(_ request: FrameRequest) async throws(SegueError) -> Comparison {
+        var cpu = request, gles = request
+        cpu.backend = .cpu
+        gles.backend = .gles
+        let a = try await studio.previews.png(cpu)
+        let b: [UInt8]
+        do {
+            b = try await studio.previews.png(gles)
+        } catch {
+            return Comparison(psnr: nil, identical: false, message: "GLES is unavailable here: \(error.message)")
+        }
+        if a == b { return Comparison(psnr: nil, identical: true) }
+        let x = try ImageInput.decode(a, name: "cpu"), y = try ImageInput.decode(b, name: "gles")
+        guard x.width == y.width, x.height == y.height else {
+            return Comparison(psnr: nil, identical: false, message: "the backends drew \(x.width)x\(x.height) and \(y.width)x\(y.height)")
+        }
+        let psnr = x.pixels.withUnsafeBytes { a in y.pixels.withUnsafeBytes { b in Self.psnr(a, b) } }
+        return Comparison(psnr: psnr, identical: false)
+    }
+
+    /// Peak signal-to-noise ratio of two frames' premultiplied RGBA bytes, in dB.
+    static func psnr(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double {
+        var sum = 0.0
+        for i in 0..<min(a.count, b.count) {
+            let d = Double(Int(a[i]) - Int(b[i]))
+            sum += d * d
+        }
+        let mse = sum / Double(max(1, a.count))
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
+    func upload(_ request: HTTPRequest, label: String) async throws -> HTTPResponse {
+        let limit = studio.settings.uploadBytes
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is \(length) bytes, more than the \(limit) an upload may have")
+        }
+        var bytes: [UInt8] = []
+        for try await chunk in request.bodySequence {
+            bytes.append(contentsOf: chunk)
+            if bytes.count > limit {
+                throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is more than the \(limit) bytes an upload may have")
+            }
+        }
+        let entry = try await studio.uploads.add(bytes, label: String(label.prefix(100)))
+        return try Self.json(entry)
+    }
+
+    func render(_ request: FrameRequest, out: String) async throws(SegueError) -> HTTPResponse {
+        let previews = studio.previews
+        let id = try await studio.renders.start({ (output: RenderJob.Output) async throws(SegueError) -> RenderJob in
+            var request = request
+            request.progress = nil
+            var job = try await previews.job(request, sink: CollectingSink())
+            job.outputs = [output]
+            job.frameRange = nil
+            job.progress = nil
+            job.threads = nil
+            return job
+        }, name: out, events: studio.events)
+        do { return try Self.json(["render": id]) } catch { throw .failed("\(error)") }
+    }
+
+    /// The command line that draws what the page shows, into `out`.
+    func command(_ request: FrameRequest, out: String?) async throws(SegueError) -> String {
+        var words = ["segue"]
+        let subject = request.subject
+        if let index = Previews.fileIndex(subject), let file = await studio.subjects.file(index), file.kind == .storyboard {
+            words += ["batch", file.path]
+            words += ["--out", out ?? "frames/"]
+        } else {
+            if let index = Previews.fileIndex(subject), let file = await studio.subjects.file(index) {
+                words += ["render", file.path]
+            } else {
+                words += ["render", String(subject.dropFirst(7))]
+            }
+            words += ["--from", await studio.uploads.commandName(request.from), "--to", await studio.uploads.commandName(request.to)]
+            words += ["--out", out ?? (request.progress == nil ? "frames/" : "frame.png")]
+            if let p = request.progress { words += ["--progress", Self.number(p)] }
+            if request.direction != .forward { words += ["--direction", request.direction.rawValue] }
+            if let c = request.curve { words += ["--curve", c] }
+            if let d = request.duration { words += ["--duration", Self.number(d)] }
+            if let f = request.fps, f != 60 { words += ["--fps", Self.number(f)] }
+            if let s = request.size { words += ["--size", "\(s.width)x\(s.height)"] }
+            for option in request.options { words += ["--\(option.name)", option.value] }
+        }
+        words += ["--backend", request.backend.rawValue]
+        return words.map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    static func number(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_./:,=+@%".unicodeScalars.contains($0) }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    // MARK: Responses
+
+    static func headers(_ type: String) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers[.contentType] = type
+        headers[HTTPHeader("Cache-Control")] = "no-store"
+        headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
+        // The token is in the page's URL: no other site is told it.
+        headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
+        headers[HTTPHeader("Content-Security-Policy")] = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+        return headers
+    }
+
+    static func asset(_ bytes: [UInt8], _ type: String) -> HTTPResponse {
+        HTTPResponse(statusCode: .ok, headers: headers(type), body: Data(bytes))
+    }
+
+    static func text(_ status: HTTPStatusCode, _ text: String) -> HTTPResponse {
+        HTTPResponse(statusCode: status, headers: headers("text/plain; charset=utf-8"), body: Data(text.utf8))
+    }
+
+    static func json(_ value: some Encodable) throws -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return HTTPResponse(statusCode: .ok, headers: headers("application/json"), body: try encoder.encode(value))
+    }
+
+    /// A `SegueError` as the page shows it: its lines, and its problems at their JSON paths.
+    static func problem(_ error: SegueError) -> HTTPResponse {
+        struct Body: Encodable {
+            var message: String
+            var lines: [String]
+            var problems: [Problem]
+            var usage: Bool
+        }
+        let body = Body(message: error.message, lines: error.lines,
+                        problems: error.problems.map { Problem(path: $0.path, message: $0.message) }, usage: error.isUsageError)
+        let status: HTTPStatusCode
+        switch error.kind {
+        case .resourceLimit: status = .payloadTooLarge
+        case .outputInUse: status = .conflict
+        default: status = error.isUsageError ? .unprocessableContent : .internalServerError
+        }
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        return HTTPResponse(statusCode: status, headers: headers("application/json"), body: data)
+    }
+}
+
+extension Studio {
+    /// Whether `offered` is the token, compared in time that does not depend on where they differ.
+    func accepts(_ offered: String?) -> Bool {
+        guard let offered else { return false }
+        let a = Array(offered.utf8), b = Array(token.utf8)
+        guard a.count == b.count else { return false }
+        var diff: UInt8 = 0
+        for i in a.indices { diff |= a[i] ^ b[i] }
+        return diff == 0
+    }
+}
+
+extension Uploads {
+    /// How the command line names a screen: the sample, the path given, or an upload's file name.
+    func commandName(_ id: String) -> String {
+        if id.hasPrefix("upload:") { return label(of: id) ?? id }
+        return (try? screen(id).name) ?? id
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Segue
+
+/// What the page can show: the files named on the command line (effect files and storyboards), each read again
+/// when it changes, or without files the built-in catalogue. A request names a subject by its id
+/// (`file:0`, `effect:door`), never by a path.
+actor Subjects {
+    /// One file named on the command line, as last read.
+    struct File {
+        enum Kind: String, Encodable { case effect, storyboard }
+        let path: String
+        let kind: Kind
+        /// Size and modification time when last read: a change to either reads the file again.
+        var stamp: String
+        /// A digest of its bytes: frames are cached by it.
+        var digest: String
+        /// The effect as last read without problems (an effect file); a storyboard is read by its job.
+        var effect: Effect?
+        /// The digest of the last version without problems, whose frames the page keeps showing.
+        var goodDigest: String?
+        /// Problems of the file as it is now, each at its JSON path; empty when it is good.
+        var problems: [JSONProblem] = []
+        /// Bumped at each change the page must hear of.
+        var version = 0
+    }
+
+    let files: [File]
+    private var state: [File]
+    let directory: String
+
+    /// Reads each file once: one that cannot be read at all is an error (as `segue render` would say).
+    init(files paths: [String], directory: String) throws(SegueError) {
+        self.directory = directory
+        var files: [File] = []
+        for path in paths {
+            let bytes = try Self.read(path)
+            let kind = Self.kind(of: bytes)
+            var file = File(path: path, kind: kind, stamp: Self.stamp(path), digest: Self.digest(bytes))
+            Self.check(&file, bytes: bytes)
+            files.append(file)
+        }
+        self.files = files
+        state = files
+    }
+
+    /// The files as they are now.
+    var current: [File] { state }
+
+    func file(_ index: Int) -> File? { state.indices.contains(index) ? state[index] : nil }
+
+    /// Reads again each file whose size or time changed; the ids of those whose content changed.
+    func poll() -> [String] {
+        var changed: [String] = []
+        for i in state.indices {
+            let stamp = Self.stamp(state[i].path)
+            guard stamp != state[i].stamp else { continue }
+            state[i].stamp = stamp
+            let bytes: [UInt8]
+            do {
+                bytes = try Self.read(state[i].path)
+            } catch {
+                state[i].problems = [JSONProblem("$", error.message)]
+                state[i].version += 1
+                changed.append("file:\(i)")
+                continue
+            }
+            let digest = Self.digest(bytes)
+            guard digest != state[i].digest || !state[i].problems.isEmpty else { continue }
+            state[i].digest = digest
+            Self.check(&state[i], bytes: bytes)
+            state[i].version += 1
+            changed.append("file:\(i)")
+        }
+        return changed
+    }
+
+    /// A storyboard's problems, found when its job ran (they are known only once its screens are read).
+    func storyboardChecked(_ index: Int, digest: String, problems: [JSONProblem]) {
+        guard state.indices.contains(index), state[index].digest == digest else { return }
+        if problems.isEmpty { state[index].goodDigest = digest }
+        if state[index].problems != problems {
+            state[index].problems = problems
+        }
+    }
+
+    // MARK: Reading
+
+    static func read(_ path: String) throws(SegueError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)'")
+        }
+        guard data.count <= Limits.maxTextBytes else {
+            throw SegueError(.resourceLimit(name: "maxTextBytes"), "'\(path)' is \(data.count) bytes, more than the \(Limits.maxTextBytes) a storyboard or an effect file may have")
+        }
+        return [UInt8](data)
+    }
+
+    /// A storyboard has a timeline; anything else is read as an effect file (and says what is wrong with it).
+    static func kind(of bytes: [UInt8]) -> File.Kind {
+        let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        return object?["timeline"] != nil ? .storyboard : .effect
+    }
+
+    /// An effect file is read here; a storyboard's problems come from its first job (`storyboardChecked`).
+    static func check(_ file: inout File, bytes: [UInt8]) {
+        guard file.kind == .effect else { return }
+        do {
+            file.effect = try Effect(json: Data(bytes), file: file.path)
+            file.goodDigest = Self.digest(bytes)
+            file.problems = []
+        } catch {
+            file.problems = error.problems
+        }
+    }
+
+    static func stamp(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "missing" }
+        return "\(info.st_size) \(info.st_mtim.tv_sec) \(info.st_mtim.tv_nsec) \(info.st_ino)"
+    }
+
+    /// FNV-1a over the bytes, in hex: a cache key, not a security boundary.
+    static func digest(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(h, radix: 16) + "-\(bytes.count)"
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Segue
+
+/// The screens an effect can be drawn between: the samples, the screens named on the command line, and images
+/// dropped on the page. A request names a screen by id (`sample:home`, `arg:from`, `upload:3`), never by a
+/// path: an upload is decoded here by Segue's decoder under `maxPixels` and kept in memory.
+actor Uploads {
+    /// A screen as a job takes it: the name its storyboard uses and the images it needs in memory.
+    struct Screen: Sendable {
+        var name: String
+        var images: [String: Pixmap] = [:]
+    }
+
+    /// One screen the page can pick, for its list.
+    struct Entry: Encodable, Sendable {
+        var id: String
+        var label: String
+        var width: Int?
+        var height: Int?
+    }
+
+    private struct Upload {
+        var label: String
+        var pixmap: Pixmap
+        var digest: String
+    }
+
+    let maxPixels: Int
+    let maxBytes: Int
+    /// Uploads kept at most: a new one past it replaces the oldest.
+    static let maxUploads = 16
+    private var uploads: [Int: Upload] = [:]
+    private var next = 1
+    /// Screens named on the command line (`arg:from`, `arg:to`) that are not samples: paths the user gave.
+    private var given: [String: String] = [:]
+
+    /// The ids the page starts with: the command line's `--from` and `--to`.
+    nonisolated let start: (from: String, to: String)
+
+    init(maxPixels: Int, maxBytes: Int, from: String, to: String) {
+        self.maxPixels = maxPixels
+        self.maxBytes = maxBytes
+        var given: [String: String] = [:]
+        func id(_ spec: String, _ name: String) -> String {
+            if spec == "sample:home" || spec == "sample:detail" { return spec }
+            given["arg:\(name)"] = spec
+            return "arg:\(name)"
+        }
+        start = (id(from, "from"), id(to, "to"))
+        self.given = given
+    }
+
+    var entries: [Entry] {
+        [Entry(id: "sample:home", label: "sample: home"), Entry(id: "sample:detail", label: "sample: detail")]
+            + given.keys.sorted().map { Entry(id: $0, label: ($0 == "arg:from" ? "--from " : "--to ") + (given[$0]! as NSString).lastPathComponent) }
+            + uploads.keys.sorted().map { Entry(id: "upload:\($0)", label: uploads[$0]!.label, width: uploads[$0]!.pixmap.width, height: uploads[$0]!.pixmap.height) }
+    }
+
+    /// Decodes an uploaded image (PNG or JPEG) under the pixel limit; its id.
+    func add(_ bytes: [UInt8], label: String) throws(SegueError) -> Entry {
+        guard bytes.count <= maxBytes else {
+            throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is \(bytes.count) bytes, more than the \(maxBytes) an upload may have")
+        }
+        let pixmap = try ImageInput.decode(bytes, name: label, maxPixels: maxPixels)
+        let id = next
+        next += 1
+        if uploads.count >= Self.maxUploads, let oldest = uploads.keys.min() { uploads[oldest] = nil }
+        uploads[id] = Upload(label: label, pixmap: pixmap, digest: Subjects.digest(bytes))
+        return Entry(id: "upload:\(id)", label: label, width: pixmap.width, height: pixmap.height)
+    }
+
+    /// The screen `id` names, as a job takes it.
+    func screen(_ id: String) throws(SegueError) -> Screen {
+        if id == "sample:home" || id == "sample:detail" { return Screen(name: id) }
+        if let path = given[id] { return Screen(name: path) }
+        if id.hasPrefix("upload:"), let n = Int(id.dropFirst(7)), let upload = uploads[n] {
+            return Screen(name: "memory:u\(n)", images: ["u\(n)": upload.pixmap])
+        }
+        throw SegueError.invalidOption("screen", value: id, "there is no screen '\(id)' (the samples, the command line's, or an upload)")
+    }
+
+    /// An upload's file name as the page sent it.
+    func label(of id: String) -> String? {
+        guard id.hasPrefix("upload:"), let n = Int(id.dropFirst(7)) else { return nil }
+        return uploads[n]?.label
+    }
+
+    /// What the screens' pixels are, for the cache key: an upload's digest, else the id.
+    func digest(of ids: [String]) -> String {
+        ids.map { id in
+            if id.hasPrefix("upload:"), let n = Int(id.dropFirst(7)), let upload = uploads[n] { return upload.digest }
+            return id
+        }.joined(separator: ",")
+    }
+}
