@@ -289,7 +289,7 @@ extension RenderJob {
                                       chunk: videoFile != nil)
         case let .sink(sink, format)?:
             let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444) : nil
-            stream = SinkStream(sink, format: format, y4m: y4m, pngLevel: pngLevel)
+            stream = SinkStream(sink, format: format, y4m: y4m, pngLevel: pngLevel, firstFrame: frameRange?.lowerBound ?? 0)
         case .frames?, nil:
             break
         }

@@ -10,7 +10,8 @@ import SegueImageIO
 public protocol FrameSink: AnyObject, Sendable {
     /// Each frame in order, on the job's writer thread, encoded as `format` exactly as a stream or image output of the same job writes it (PNG: the job's `pngLevel`, the same encoder and settings as `.image`, so the bytes equal `segue render --progress T`'s PNG file).
     ///
-    /// `index` counts the frames written, from 0. A Y4M stream's header comes before frame 0's bytes, in the
+    /// `index` is the frame's number in the job's timeline: from 0, or from `RenderJob.frameRange`'s first
+    /// frame (a stream has every frame of the job, in order). A Y4M stream's header comes before frame 0's bytes, in the
     /// same call, so that the bytes of every call, one after another, are the stream a `.stream` output writes.
     func write(frame index: Int, bytes: [UInt8]) throws
     /// After the last frame; default does nothing.
@@ -33,11 +34,14 @@ final class SinkStream: FrameStream, @unchecked Sendable {
     let format: OutputFormat
     let y4m: Y4M?
     let pngLevel: Int
+    /// The number of the job's first frame (`RenderJob.frameRange`'s, else 0).
+    let firstFrame: Int
     // Touched only on the writer thread:
     private var framesWritten = 0
 
-    init(_ sink: any FrameSink, format: OutputFormat, y4m: Y4M?, pngLevel: Int) {
+    init(_ sink: any FrameSink, format: OutputFormat, y4m: Y4M?, pngLevel: Int, firstFrame: Int = 0) {
         self.sink = sink
+        self.firstFrame = firstFrame
         self.format = format
         self.y4m = y4m
         self.pngLevel = pngLevel
@@ -65,7 +69,7 @@ final class SinkStream: FrameStream, @unchecked Sendable {
             bytes = framesWritten == 0 ? y4m?.header ?? [] : []
             payload.forEachRun { bytes.append(contentsOf: $0) }
         }
-        try sink.write(frame: framesWritten, bytes: bytes)
+        try sink.write(frame: firstFrame + framesWritten, bytes: bytes)
         framesWritten += 1
     }
 

@@ -1,0 +1,134 @@
+import FlyingFox
+import Foundation
+import Segue
+@testable import SegueStudio
+import Testing
+
+/// The studio's server in process, without a socket or a browser (those are Tests/Studio's): its routes, its
+/// token, its refusals, and its frames against the library's own job. The browser tests run the same server
+/// behind a real socket.
+@Suite struct StudioHandlerTests {
+    let studio: Studio
+    let handler: StudioHandler
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("segue-studio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        studio = try Studio(settings)
+        handler = StudioHandler(studio: studio)
+    }
+
+    /// A request as the decoder makes it from a target (path and query, percent-decoded as FlyingFox does).
+    func get(_ target: String, method: HTTPMethod = .GET, body: Data = Data(), token: Bool = true) async throws -> HTTPResponse {
+        let full = token ? target + (target.contains("?") ? "&" : "?") + "token=\(studio.token)" : target
+        let parts = full.split(separator: "?", maxSplits: 1).map(String.init)
+        let request = HTTPRequest(method: method, version: .http11, target: .init(path: parts[0], query: parts.count > 1 ? parts[1] : ""),
+                                  headers: [:], body: HTTPBodySequence(data: body))
+        return try await handler.handleRequest(request)
+    }
+
+    @Test func everyRouteNeedsTheToken() async throws {
+        for target in ["/", "/studio.js", "/api/state", "/api/frame?subject=effect:door&t=0.5", "/nothing"] {
+            #expect(try await get(target, token: false).statusCode == .forbidden, "\(target)")
+            #expect(try await get(target + "?token=\(String(repeating: "0", count: 32))", token: false).statusCode == .forbidden)
+        }
+        #expect(studio.accepts(studio.token))
+        #expect(!studio.accepts(nil))
+        #expect(!studio.accepts(String(studio.token.dropLast())))
+        #expect(studio.token.count == 32)
+        #expect(try Studio(.init()).token != studio.token)
+    }
+
+    @Test func aPathThatReachesForAFileIsNotFound() async throws {
+        try Data("secret".utf8).write(to: directory.appendingPathComponent("secret.txt"))
+        for path in ["/../etc/passwd", "/%2e%2e/etc/passwd", "/..%2fetc%2fpasswd", "//etc/passwd", "/etc/passwd",
+                     "/secret.txt", "/\(directory.path)/secret.txt", "/studio.js/../secret.txt", "/api/frame/../../secret.txt"] {
+            let response = try await get(path)
+            #expect(response.statusCode == .notFound, "\(path)")
+            #expect(try await response.bodyData.range(of: Data("secret".utf8)) == nil)
+        }
+    }
+
+    @Test func theTokenIsWrittenIntoThePageAndItsAssets() async throws {
+        let page = String(decoding: try await get("/").bodyData, as: UTF8.self)
+        #expect(page.contains("/studio.js?token=\(studio.token)"))
+        #expect(!page.contains("{{token}}"))
+        let response = try await get("/studio.js")
+        #expect(response.headers[.contentType]?.hasPrefix("text/javascript") == true)
+        #expect(response.headers[HTTPHeader("Referrer-Policy")] == "no-referrer")
+    }
+
+    /// A frame at a progress is the PNG a job writes to an image file, byte for byte.
+    @Test func aFrameIsTheJobsPNG() async throws {
+        let response = try await get("/api/frame?subject=effect:door&t=0.5&o.zoom=0.4")
+        #expect(response.statusCode == .ok)
+        let file = directory.appendingPathComponent("door.png").path
+        var options = EffectOptions()
+        options.set("zoom", 0.4)
+        var job = RenderJob(Transition(.door, options: options), from: "sample:home", to: "sample:detail", output: .image(file))
+        job.progress = [0.5]
+        job.backend = .cpu
+        try await job.run()
+        let expected = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(try await response.bodyData == expected)
+    }
+
+    @Test(arguments: [
+        ("/api/frame?subject=effect:door&t=2", "progress"), ("/api/frame?subject=effect:door&o.zoom=sideways", "zoom"),
+        ("/api/frame?subject=effect:door&o.nothing=1", "no option"), ("/api/frame?subject=effect:nope", "no built-in"),
+        ("/api/frame?subject=file:7", "no subject"), ("/api/frame?subject=effect:door&from=/etc/passwd", "no screen"),
+        ("/api/frame?subject=effect:door&size=99999x2", "size"), ("/api/frame?subject=effect:door&backend=metal", "backend"),
+    ])
+    func aBadRequestSaysWhatIsWrong(_ target: String, _ words: String) async throws {
+        let response = try await get(target)
+        #expect(response.statusCode == .unprocessableContent)
+        let body = try JSONSerialization.jsonObject(with: try await response.bodyData) as? [String: Any]
+        #expect((body?["message"] as? String)?.contains(words) == true, "\(body ?? [:])")
+    }
+
+    @Test func anUploadIsDecodedUnderItsLimits() async throws {
+        var header = [UInt8](repeating: 0, count: 0)
+        header += [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] + Array("IHDR".utf8)
+        header += [0, 0, 0x4e, 0x20, 0, 0, 0x4e, 0x20, 8, 6, 0, 0, 0, 0, 0, 0, 0]  // 20000x20000, the CRC unchecked first
+        let huge = try await get("/api/upload?name=huge.png", method: .POST, body: Data(header))
+        #expect(huge.statusCode == .payloadTooLarge || huge.statusCode == .unprocessableContent)
+        let garbage = try await get("/api/upload?name=x.png", method: .POST, body: Data("not an image".utf8))
+        #expect(garbage.statusCode != .ok)
+        let sample = try await get("/api/frame?subject=effect:fade&t=0")
+        let upload = try await get("/api/upload?name=first.png", method: .POST, body: try await sample.bodyData)
+        #expect(upload.statusCode == .ok)
+        let entry = try JSONSerialization.jsonObject(with: try await upload.bodyData) as? [String: Any]
+        #expect(entry?["width"] as? Int == 375)
+        let drawn = try await get("/api/frame?subject=effect:fade&t=1&to=\(entry?["id"] as? String ?? "")")
+        #expect(drawn.statusCode == .ok)
+    }
+
+    @Test func theCommandIsTheOneThatDrawsIt() async throws {
+        let response = try await get("/api/command?subject=effect:door&t=0.5&o.zoom=0.4&duration=0.8&out=my%20frame.png")
+        let body = try JSONSerialization.jsonObject(with: try await response.bodyData) as? [String: String]
+        #expect(body?["command"] == "segue render door --from sample:home --to sample:detail --out 'my frame.png' --progress 0.5 --duration 0.8 --zoom 0.4 --backend cpu")
+    }
+
+    @Test(arguments: ["", "../x.mp4", "/tmp/x.mp4", ".hidden", "a/b", "tab\tname", String(repeating: "x", count: 201)])
+    func aRenderIsNamedByAPlainName(_ name: String) {
+        #expect(throws: SegueError.self) { try Renders.checkName(name) }
+    }
+
+    @Test func aSubjectFileIsReadAgainWhenItChanges() async throws {
+        let file = directory.appendingPathComponent("fx.json")
+        let good = #"{"name": "fx", "summary": "s", "source": "t", "duration": 0.3, "curve": "linear", "layers": [{"content": "from"}, {"content": "to", "opacity": "e"}]}"#
+        try Data(good.utf8).write(to: file)
+        let subjects = try Subjects(files: [file.path], directory: directory.path)
+        #expect(await subjects.file(0)?.problems.isEmpty == true)
+        #expect(await subjects.poll().isEmpty)
+        try Data(good.replacingOccurrences(of: "\"e\"", with: "\"sideways\"").utf8).write(to: file)
+        #expect(await subjects.poll() == ["file:0"])
+        let broken = await subjects.file(0)
+        #expect(broken?.problems.first?.path.hasPrefix("$.layers[1]") == true)
+        #expect(broken?.effect != nil, "the last good effect is kept")
+        #expect(throws: SegueError.self) { try Subjects(files: [directory.appendingPathComponent("none.json").path], directory: directory.path) }
+    }
+}
