@@ -58,8 +58,9 @@ example: deps
 # The whole suite (unit, golden, GLES-against-CPU, hostile-input, fault and command-line tests) against one
 # optimised build, the code users run (-c release, with -enable-testing for the tests' @testable imports; the
 # command-line tests run the release `segue` beside the test bundle), in its own build tree; then every shader
-# through glslangValidator, no command-line flag in the library's strings, and the rooms of
-# docs/architecture.md (scripts/check-rooms.sh).
+# through glslangValidator, no command-line flag in the library's strings, the rooms of docs/architecture.md
+# (scripts/check-rooms.sh), and the studio type-checked as another package's code would be (Segue's public API
+# only: scripts/check-studio-api.sh).
 TESTED := -c release -Xswiftc -enable-testing --scratch-path .build-release
 SEGUE_TESTED := .build-release/release/segue
 build-tested: deps
@@ -70,6 +71,7 @@ test: build-tested
 	scripts/check-shaders.sh
 	scripts/check-library-words.sh
 	scripts/check-rooms.sh
+	scripts/check-studio-api.sh .build-release
 
 # `segue studio` in a real browser: Debian's Chromium, headless, driven by Selenium from PyPI (installed with
 # Chromium by scripts/install-deps.sh studio), against the tested release build (Tests/Studio/test_studio.py):

@@ -60,7 +60,7 @@ actor Renders {
             } catch {
                 events.send(.init(type: "failed", render: id, message: "\(error)", output: name))
             }
-            await self.ended(id)
+            self.ended(id)
         }
         running = Running(id: id, output: name, control: control, task: task)
         return id
