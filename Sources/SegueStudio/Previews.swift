@@ -145,7 +145,9 @@ final class Previews: Sendable {
             }
         } else {
             let transition = try await transition(request)
-            let (from, to) = (try await uploads.screen(request.from), try await uploads.screen(request.to))
+            // The first screen sets the job's size unless the request does; a sample is drawn at that size.
+            let from = try await uploads.screen(request.from, size: request.size)
+            let to = try await uploads.screen(request.to, size: request.size ?? from.size, sized: request.size != nil || from.size != nil)
             job = RenderJob(transition, from: from.name, to: to.name, fps: request.fps ?? 60, size: request.size,
                             output: .sink(sink, format: .png))
             job.images = from.images.merging(to.images) { a, _ in a }

@@ -330,6 +330,6 @@ extension Uploads {
     /// How the command line names a screen: the sample, the path given, or an upload's file name.
     func commandName(_ id: String) -> String {
         if id.hasPrefix("upload:") { return label(of: id) ?? id }
-        return (try? screen(id).name) ?? id
+        return given[id] ?? id
     }
 }

@@ -5,10 +5,12 @@ import Segue
 /// dropped on the page. A request names a screen by id (`sample:home`, `arg:from`, `upload:3`), never by a
 /// path: an upload is decoded here by Segue's decoder under `maxPixels` and kept in memory.
 actor Uploads {
-    /// A screen as a job takes it: the name its storyboard uses and the images it needs in memory.
+    /// A screen as a job takes it: the name its storyboard uses, the images it needs in memory, and its size
+    /// in pixels where known before the job reads it.
     struct Screen: Sendable {
         var name: String
         var images: [String: Pixmap] = [:]
+        var size: (width: Int, height: Int)?
     }
 
     /// One screen the page can pick, for its list.
@@ -29,10 +31,13 @@ actor Uploads {
     let maxBytes: Int
     /// Uploads kept at most: a new one past it replaces the oldest.
     static let maxUploads = 16
+    /// Bytes of decoded pixels the uploads may hold together: the oldest go to make room, and one larger than
+    /// this alone is refused.
+    static let maxUploadMemory = 1 << 30
     private var uploads: [Int: Upload] = [:]
     private var next = 1
     /// Screens named on the command line (`arg:from`, `arg:to`) that are not samples: paths the user gave.
-    private var given: [String: String] = [:]
+    var given: [String: String] = [:]
 
     /// The ids the page starts with: the command line's `--from` and `--to`.
     nonisolated let start: (from: String, to: String)
@@ -62,19 +67,45 @@ actor Uploads {
             throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is \(bytes.count) bytes, more than the \(maxBytes) an upload may have")
         }
         let pixmap = try ImageInput.decode(bytes, name: label, maxPixels: maxPixels)
+        let size = pixmap.width * pixmap.height * 4
+        guard size <= Self.maxUploadMemory else {
+            throw SegueError(.resourceLimit(name: "uploadMemory"), "'\(label)' is \(pixmap.width)x\(pixmap.height) pixels, \(size >> 20) MiB decoded, more than the \(Self.maxUploadMemory >> 20) MiB the studio keeps for uploads")
+        }
         let id = next
         next += 1
-        if uploads.count >= Self.maxUploads, let oldest = uploads.keys.min() { uploads[oldest] = nil }
+        func held() -> Int { uploads.values.reduce(0) { $0 + $1.pixmap.width * $1.pixmap.height * 4 } }
+        while let oldest = uploads.keys.min(), uploads.count >= Self.maxUploads || held() + size > Self.maxUploadMemory {
+            uploads[oldest] = nil
+        }
         uploads[id] = Upload(label: label, pixmap: pixmap, digest: Subjects.digest(bytes))
         return Entry(id: "upload:\(id)", label: label, width: pixmap.width, height: pixmap.height)
     }
 
-    /// The screen `id` names, as a job takes it.
-    func screen(_ id: String) throws(SegueError) -> Screen {
-        if id == "sample:home" || id == "sample:detail" { return Screen(name: id) }
+    /// The sample screens as drawn at a size, kept: drawing one took about half of a 375x667 preview's time on
+    /// the server (a door frame 28 ms with samples, 15 with the same screens held in memory, 2 busy cores). A
+    /// sample held in memory at the job's size is the same pixels the job would draw for `sample:NAME`.
+    private var samples: [String: Pixmap] = [:]
+    static let maxSamples = 8
+
+    /// The screen `id` names, as a job takes it. A sample is drawn here at `size` (the job's size: the
+    /// request's, or that of its first screen), or at the samples' own when `size` is nil and the sample is the
+    /// first screen; when the job's size is not known here (`sized` false: a first screen from the command line,
+    /// not read yet), the job draws it.
+    func screen(_ id: String, size: (width: Int, height: Int)? = nil, sized: Bool = true) throws(SegueError) -> Screen {
+        if id == "sample:home" || id == "sample:detail" {
+            guard sized else { return Screen(name: id) }
+            let (w, h) = size ?? (375, 667)
+            let key = "\(id.dropFirst(7))-\(w)x\(h)"
+            if samples[key] == nil {
+                if samples.count >= Self.maxSamples { samples.removeAll() }
+                samples[key] = id == "sample:home" ? SampleScreens.home(width: Double(w), height: Double(h))
+                    : SampleScreens.detail(width: Double(w), height: Double(h))
+            }
+            return Screen(name: "memory:\(key)", images: [key: samples[key]!], size: (w, h))
+        }
         if let path = given[id] { return Screen(name: path) }
         if id.hasPrefix("upload:"), let n = Int(id.dropFirst(7)), let upload = uploads[n] {
-            return Screen(name: "memory:u\(n)", images: ["u\(n)": upload.pixmap])
+            return Screen(name: "memory:u\(n)", images: ["u\(n)": upload.pixmap], size: (upload.pixmap.width, upload.pixmap.height))
         }
         throw SegueError.invalidOption("screen", value: id, "there is no screen '\(id)' (the samples, the command line's, or an upload)")
     }

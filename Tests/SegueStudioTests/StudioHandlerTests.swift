@@ -106,6 +106,34 @@ import Testing
         #expect(drawn.statusCode == .ok)
     }
 
+    /// Screens of another size than the samples': a sample beside them is drawn at their size, as the job
+    /// that reads the same files draws it (an upload held in memory; a screen named on the command line).
+    @Test func aSampleBesideAScreenOfAnotherSizeIsDrawnAtItsSize() async throws {
+        let screen = directory.appendingPathComponent("wide.png").path
+        var wide = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail", size: (300, 200), output: .image(screen))
+        wide.progress = [0.3]
+        wide.backend = .cpu
+        try await wide.run()
+        let expected = directory.appendingPathComponent("expected.png").path
+        var job = RenderJob(Transition(.door), from: screen, to: "sample:detail", output: .image(expected))
+        job.progress = [0.5]
+        job.backend = .cpu
+        try await job.run()
+        let want = try Data(contentsOf: URL(fileURLWithPath: expected))
+
+        let upload = try await get("/api/upload?name=wide.png", method: .POST, body: try Data(contentsOf: URL(fileURLWithPath: screen)))
+        #expect(upload.statusCode == .ok)
+        #expect(try await get("/api/frame?subject=effect:door&t=0.5&from=upload:1").bodyData == want)
+
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        settings.from = screen
+        let given = StudioHandler(studio: try Studio(settings))
+        let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: "subject=effect:door&t=0.5&from=arg:from&token=\(given.studio.token)"),
+                                  headers: [:], body: HTTPBodySequence(data: Data()))
+        #expect(try await given.handleRequest(request).bodyData == want)
+    }
+
     @Test func theCommandIsTheOneThatDrawsIt() async throws {
         let response = try await get("/api/command?subject=effect:door&t=0.5&o.zoom=0.4&duration=0.8&out=my%20frame.png")
         let body = try JSONSerialization.jsonObject(with: try await response.bodyData) as? [String: String]

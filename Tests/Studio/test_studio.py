@@ -325,8 +325,20 @@ class StudioTests(unittest.TestCase):
         frames = os.path.join(self.directory, "story-frames")
         subprocess.run([SEGUE, "batch", "story.json", "--out", frames, "--backend", "cpu", "--quiet"], cwd=self.directory, check=True)
         with open(os.path.join(frames, "frame_00006.png"), "rb") as f:
-            self.assertEqual(self.shown_png(), f.read())
+            shown = f.read()
+            self.assertEqual(self.shown_png(), shown)
         self.screenshot("storyboard")
+        # A broken storyboard shows its problem at its path beside the last good picture, and goes when fixed.
+        story = os.path.join(self.directory, "story.json")
+        broken = dict(STORY, timeline=[dict(STORY["timeline"][0], duration=-1)] + STORY["timeline"][1:])
+        with open(story, "w") as f:
+            json.dump(broken, f, indent=2)
+        self.wait(lambda d: "$.timeline[0].duration" in d.find_element(By.ID, "problem-list").text, 5)
+        self.assertFalse(self.driver.find_element(By.ID, "problems").get_attribute("hidden"))
+        self.assertEqual(self.shown_png(), shown)
+        with open(story, "w") as f:
+            json.dump(STORY, f, indent=2)
+        self.wait(lambda d: d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
 
     def test_11_render_writes_inside_the_directory_and_replaces_nothing(self):
         self.open(self.catalogue, "effect:fade")

@@ -106,6 +106,8 @@ async function pump() {
       studio.lastPNG = pic.bytes;
       studio.shownKey = key;
       clearError();
+      // A storyboard that draws has no problems (an effect file's are shown while its last good version draws).
+      if (studio.subject && studio.subject.kind === "storyboard" && studio.problems) showProblems(null);
       if ($("compare").checked) compare(params);
     } catch (error) {
       showError(error);
