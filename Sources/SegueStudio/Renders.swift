@@ -35,12 +35,15 @@ actor Renders {
         if running != nil { throw SegueError(.outputInUse(path: running!.output, byRunningJob: true), "a render is running ('\(running!.output)'): wait for it, or cancel it") }
         let name = try Self.checkName(name)
         let path = (directory as NSString).appendingPathComponent(name)
-        guard !FileManager.default.fileExists(atPath: path) else {
+        // lstat: a link named so (even one to nowhere) is something there, never written through.
+        var info = stat()
+        guard lstat(path, &info) != 0 else {
             throw SegueError(.outputInUse(path: name, byRunningJob: false), "'\(name)' exists in the studio's directory: pick another name (studio replaces nothing)")
         }
         let isVideo = RenderJob.isVideoPath(name)
-        var job = try await make(isVideo ? .video(path, ffmpegArguments: nil) : .frames(directory: path))
-        job.root = directory
+        // The output is a plain name in the directory: the page's renders write nothing outside it. (A
+        // storyboard's job also reads within it: `Previews.job` gives it the root.)
+        let job = try await make(isVideo ? .video(path, ffmpegArguments: nil) : .frames(directory: path))
         let id = next
         next += 1
         let control = JobControl()

@@ -35,6 +35,9 @@ actor Subjects {
         for path in paths {
             let bytes = try Self.read(path)
             let kind = Self.kind(of: bytes)
+            if kind == .storyboard, !Self.lies(path, within: directory) {
+                throw SegueError.invalidOption("file", value: path, "the storyboard '\(path)' is outside the directory studio was started in ('\(directory)'), which a storyboard's paths must stay within: start studio where the storyboard is")
+            }
             var file = File(path: path, kind: kind, stamp: Self.stamp(path), digest: Self.digest(bytes))
             Self.check(&file, bytes: bytes)
             files.append(file)
@@ -111,6 +114,14 @@ actor Subjects {
         } catch {
             file.problems = error.problems
         }
+    }
+
+    /// Whether `path`, its links resolved, lies inside `directory`.
+    static func lies(_ path: String, within directory: String) -> Bool {
+        guard let file = realpath(path, nil), let root = realpath(directory, nil) else { return false }
+        defer { free(file); free(root) }
+        let (f, r) = (String(cString: file), String(cString: root))
+        return r == "/" || f.hasPrefix(r + "/")
     }
 
     static func stamp(_ path: String) -> String {

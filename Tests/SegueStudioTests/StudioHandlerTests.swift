@@ -145,6 +145,24 @@ import Testing
         #expect(throws: SegueError.self) { try Renders.checkName(name) }
     }
 
+    /// A storyboard's paths stay within the directory studio was started in: one named from outside it is
+    /// refused at the start, with one line; a render never writes through a link, even one to nowhere.
+    @Test func aStoryboardOutsideTheDirectoryAndARenderThroughALinkAreRefused() async throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("segue-outside-\(UUID().uuidString).json")
+        try Data(#"{"fps": 10, "screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 0.2}]}"#.utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        settings.files = [outside.path]
+        let error = #expect(throws: SegueError.self) { try Studio(settings) }
+        #expect(error?.message.contains("outside the directory studio was started in") == true)
+
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("away.mp4").path, withDestinationPath: "/tmp/segue-nowhere/away.mp4")
+        let render = try await get("/api/render?subject=effect:fade&out=away.mp4", method: .POST)
+        #expect(render.statusCode == .conflict)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/segue-nowhere"))
+    }
+
     @Test func aSubjectFileIsReadAgainWhenItChanges() async throws {
         let file = directory.appendingPathComponent("fx.json")
         let good = #"{"name": "fx", "summary": "s", "source": "t", "duration": 0.3, "curve": "linear", "layers": [{"content": "from"}, {"content": "to", "opacity": "e"}]}"#
