@@ -55,6 +55,12 @@ public final class Studio: Sendable {
             throw SegueError(.invalidOption(effect: nil, option: "host", value: settings.host),
                              "the host to listen on is an IPv4 or IPv6 address (127.0.0.1, ::1, 0.0.0.0) or localhost, not '\(settings.host)'")
         }
+        for screen in [settings.from, settings.to] where !screen.hasPrefix("sample:") {
+            var info = stat()
+            guard stat(screen, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(screen, R_OK) == 0 else {
+                throw SegueError(.inputUnreadable(path: screen), "cannot read the screen '\(screen)': \(FileManager.default.fileExists(atPath: screen) ? "not a readable file" : "no such file")")
+            }
+        }
         self.settings = settings
         var generator = SystemRandomNumberGenerator()
         token = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
