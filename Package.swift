@@ -25,6 +25,13 @@ let package = Package(
         .library(name: "SegueImageIO", targets: ["SegueImageIO"]),
         .library(name: "SegueSamples", targets: ["SegueSamples"]),
     ],
+    // `segue studio` (the SegueStudio target and its HTTP server, FlyingFox) is in the command line unless this
+    // trait is off: `make dist` builds without it, because FlyingFox's proxy handler brings Foundation's URLSession,
+    // and with it libcurl and its TLS libraries, into a static build.
+    traits: [
+        .trait(name: "Studio", description: "segue studio, the live preview server (SegueStudio, FlyingFox)"),
+        .default(enabledTraits: ["Studio"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target SegueRender` (make docs): the DocC catalog in
@@ -74,7 +81,8 @@ let package = Package(
         .executableTarget(
             name: "segue",
             dependencies: [
-                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueDoctor", "SegueBench", "SegueStudio",
+                "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueDoctor", "SegueBench",
+                .target(name: "SegueStudio", condition: .when(traits: ["Studio"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

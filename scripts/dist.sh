@@ -2,6 +2,7 @@
 # make dist: dist/segue-VERSION-linux-x86_64.tar.gz, a build that runs where no Swift toolchain is installed.
 #
 #   bin/segue          the command line, with the Swift standard library and Foundation linked in statically
+#                      (without `segue studio`, the preview server, which a build from source has)
 #   bin/segue-bench    the benchmark: a link to bin/segue, which answers as the bench under that name
 #   lib/               the shared libraries a plain Debian or Ubuntu machine lacks (libspng, libdeflate,
 #                      libturbojpeg), found through the binaries' run path $ORIGIN/../lib
@@ -20,7 +21,9 @@ version=$(sed -n 's/^ *version: "\([^"]*\)",$/\1/p' Sources/segue/Segue.swift)
 name=segue-$version-linux-$(uname -m)
 command -v patchelf >/dev/null || { echo "dist: patchelf is missing (apt-get install patchelf)" >&2; exit 1; }
 
-swift build -c release --static-swift-stdlib --product segue
+# Without segue studio (the Studio trait): its HTTP server would bring Foundation's URLSession, and with it
+# libcurl and its TLS libraries, into the static build.
+swift build -c release --static-swift-stdlib --disable-default-traits --product segue
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

@@ -20,7 +20,11 @@ struct Segue: ParsableCommand {
             130 interrupted.
             """,
         version: "0.1.0",
-        subcommands: [Render.self, Batch.self, Join.self, Effects.self, Info.self, DoctorCommand.self, Demo.self, StudioCommand.self])
+        subcommands: subcommands)
+
+    /// `studio` is the preview server where the build has it (the Studio trait, on by default), and one line
+    /// saying it is not where it has not (`make dist`).
+    static let subcommands: [any ParsableCommand.Type] = [Render.self, Batch.self, Join.self, Effects.self, Info.self, DoctorCommand.self, Demo.self, StudioCommand.self]
 }
 
 /// Exit statuses, as `--help` documents them.
