@@ -47,9 +47,15 @@ import Testing
         let control = JobControl()
         let drawn = Atomic<Int>(0)
         let task = Task { try await job.run(control: control, observer: RenderJob.Observer(progress: { done, _ in drawn.store(done, ordering: .relaxed) })) }
-        let deadline = Date(timeIntervalSinceNow: 120)
-        while drawn.load(ordering: .relaxed) < 3 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        if Self.hasFFmpeg { #expect(!Self.children(naming: dir.path).isEmpty, "ffmpeg was not running") }
+        // Until it has drawn frames and its ffmpeg is seen running. The whole suite runs in parallel on two
+        // cores (in CI one run of this waited more than 120 s for its first frames), so the wait is long.
+        let deadline = Date(timeIntervalSinceNow: 600)
+        var started = false
+        while !started && Date() < deadline {
+            started = drawn.load(ordering: .relaxed) >= 3 && (!Self.hasFFmpeg || !Self.children(naming: dir.path).isEmpty)
+            if !started { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(started, "the job did not draw 3 frames with its ffmpeg running within 600 s")
         await control.cancelAndWait()
         #expect(control.running == 0)
         #expect(Self.children(naming: dir.path).isEmpty)
