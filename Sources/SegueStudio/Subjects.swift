@@ -12,7 +12,7 @@ actor Subjects {
         let kind: Kind
         /// Size and modification time when last read: a change to either reads the file again.
         var stamp: String
-        /// A digest of its bytes: frames are cached by it.
+        /// A digest of its bytes (and a storyboard's time, `version`): frames are cached by it.
         var digest: String
         /// The effect as last read without problems (an effect file); a storyboard is read by its job.
         var effect: Effect?
@@ -38,7 +38,8 @@ actor Subjects {
             if kind == .storyboard, !Self.lies(path, within: directory) {
                 throw SegueError.invalidOption("file", value: path, "the storyboard '\(path)' is outside the directory studio was started in ('\(directory)'), which a storyboard's paths must stay within: start studio where the storyboard is")
             }
-            var file = File(path: path, kind: kind, stamp: Self.stamp(path), digest: Self.digest(bytes))
+            let stamp = Self.stamp(path)
+            var file = File(path: path, kind: kind, stamp: stamp, digest: Self.version(bytes, kind: kind, stamp: stamp))
             Self.check(&file, bytes: bytes)
             files.append(file)
         }
@@ -67,7 +68,7 @@ actor Subjects {
                 changed.append("file:\(i)")
                 continue
             }
-            let digest = Self.digest(bytes)
+            let digest = Self.version(bytes, kind: state[i].kind, stamp: stamp)
             guard digest != state[i].digest || !state[i].problems.isEmpty else { continue }
             state[i].digest = digest
             Self.check(&state[i], bytes: bytes)
@@ -128,6 +129,12 @@ actor Subjects {
         var info = stat()
         guard stat(path, &info) == 0 else { return "missing" }
         return "\(info.st_size) \(info.st_mtim.tv_sec) \(info.st_mtim.tv_nsec) \(info.st_ino)"
+    }
+
+    /// What a file's frames are cached by: its bytes, and for a storyboard its time too, so that saving it draws
+    /// again with the images its screens name as they are now (those are not watched themselves).
+    static func version(_ bytes: [UInt8], kind: File.Kind, stamp: String) -> String {
+        kind == .storyboard ? digest(bytes) + " " + stamp : digest(bytes)
     }
 
     /// FNV-1a over the bytes, in hex: a cache key, not a security boundary.

@@ -163,6 +163,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/segue-nowhere"))
     }
 
+    /// A storyboard saved again (its bytes the same) draws anew, with the images its screens name as they are now.
+    @Test func aStoryboardSavedAgainDrawsItsScreensAsTheyAreNow() async throws {
+        let screen = directory.appendingPathComponent("screen.png").path
+        func write(_ t: Double) async throws {
+            var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail", size: (60, 100), output: .image(screen))
+            job.progress = [t]
+            job.backend = .cpu
+            try await job.run()
+        }
+        try await write(0)
+        let story = directory.appendingPathComponent("story.json")
+        let text = #"{"fps": 10, "screens": {"a": "screen.png"}, "timeline": [{"hold": "a", "duration": 0.2}]}"#
+        try Data(text.utf8).write(to: story)
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        settings.files = [story.path]
+        let studio = try Studio(settings)
+        let handler = StudioHandler(studio: studio)
+        func frame() async throws -> Data {
+            let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: "subject=file:0&frame=0&token=\(studio.token)"),
+                                      headers: [:], body: HTTPBodySequence(data: Data()))
+            let response = try await handler.handleRequest(request)
+            #expect(response.statusCode == .ok)
+            return try await response.bodyData
+        }
+        let before = try await frame()
+        try await write(1)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: story.path)
+        #expect(await studio.subjects.poll() == ["file:0"])
+        #expect(try await frame() != before)
+    }
+
     @Test func aSubjectFileIsReadAgainWhenItChanges() async throws {
         let file = directory.appendingPathComponent("fx.json")
         let good = #"{"name": "fx", "summary": "s", "source": "t", "duration": 0.3, "curve": "linear", "layers": [{"content": "from"}, {"content": "to", "opacity": "e"}]}"#
