@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks that the library names no command-line flag: no string literal in the library's Swift sources
-# (Sources/Segue{Core,CPU,GLES,ImageIO,Render,Samples,Doctor}) and no string in its effect files
+# (Sources/Segue{Core,CPU,GLES,ImageIO,Render,Samples,Doctor}, and the studio's server, Sources/SegueStudio, which
+# is told its client's words) and no string in its effect files
 # (Sources/SegueCore/Effects/Catalog/*.json) holds a `--word`. The library's messages say what is wrong in its own terms
 # (the job's `overwrite`, the effect's option `edge`); only the command line (Sources/segue) says `--overwrite`.
 # Comments (`//`, `///`) may mention flags: only string literals count.
@@ -9,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 found=$(
     # Swift: the text of each string literal ("...", #"..."#, and the lines of """ blocks), comments dropped.
-    find Sources/SegueCore Sources/SegueCPU Sources/SegueGLES Sources/SegueImageIO Sources/SegueRender Sources/SegueSamples Sources/SegueDoctor \
+    find Sources/SegueCore Sources/SegueCPU Sources/SegueGLES Sources/SegueImageIO Sources/SegueRender Sources/SegueSamples Sources/SegueDoctor Sources/SegueStudio \
         -name '*.swift' -print0 | sort -z | xargs -0 perl -ne '
         BEGIN { $block = 0 }
         my $line = $_; chomp $line;

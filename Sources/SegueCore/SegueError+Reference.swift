@@ -20,6 +20,14 @@ extension SegueError {
     /// The options of the job, of its storyboard and of what it plays that the library's messages name. The
     /// raw value is the option's name in the library's words.
     public enum Option: String, Sendable, Hashable, CaseIterable {
+        /// The screen a transition starts from.
+        case from
+        /// The screen a transition ends on.
+        case to
+        /// A transition's direction (forward or back).
+        case direction
+        /// A transition's timing curve.
+        case curve
         /// Where the job writes: a directory of frames or a stream (`RenderJob.OutputPlan.path`).
         case output
         /// The video the job writes (`RenderJob.OutputPlan.video`).

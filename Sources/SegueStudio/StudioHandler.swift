@@ -40,7 +40,7 @@ struct StudioHandler: HTTPHandler {
                 return Self.text(.notFound, "not found\n")
             }
         } catch let error as SegueError {
-            return Self.problem(error)
+            return Self.problem(error, naming: studio.settings.naming)
         }
     }
 
@@ -230,31 +230,33 @@ struct StudioHandler: HTTPHandler {
         do { return try Self.json(["render": id]) } catch { throw .failed("\(error)") }
     }
 
-    /// The command line that draws what the page shows, into `out`.
+    /// The command line that draws what the page shows, into `out`: its options are references
+    /// (`SegueError.Message`), said as the settings' `naming` says them (the command line's flags, through its
+    /// one table), each value quoted for a shell.
     func command(_ request: FrameRequest, out: String?) async throws(SegueError) -> String {
-        var words = ["segue"]
+        let q = Self.shellQuoted
+        var command: SegueError.Message
         let subject = request.subject
         if let index = Previews.fileIndex(subject), let file = await studio.subjects.file(index), file.kind == .storyboard {
-            words += ["batch", file.path]
-            words += ["--out", out ?? "frames/"]
+            command = "segue batch \(q(file.path)) \(option: .output, value: q(out ?? "frames/"))"
         } else {
-            if let index = Previews.fileIndex(subject), let file = await studio.subjects.file(index) {
-                words += ["render", file.path]
-            } else {
-                words += ["render", String(subject.dropFirst(7))]
+            var name = String(subject.dropFirst(7))
+            if let index = Previews.fileIndex(subject), let file = await studio.subjects.file(index) { name = file.path }
+            let (from, to) = (await studio.uploads.commandName(request.from), await studio.uploads.commandName(request.to))
+            command = "segue render \(q(name)) \(option: .from, value: q(from)) \(option: .to, value: q(to)) \(option: .output, value: q(out ?? (request.progress == nil ? "frames/" : "frame.png")))"
+            func add(_ option: SegueError.Option, _ value: String?) {
+                if let value { command = "\(message: command) \(option: option, value: q(value))" }
             }
-            words += ["--from", await studio.uploads.commandName(request.from), "--to", await studio.uploads.commandName(request.to)]
-            words += ["--out", out ?? (request.progress == nil ? "frames/" : "frame.png")]
-            if let p = request.progress { words += ["--progress", Self.number(p)] }
-            if request.direction != .forward { words += ["--direction", request.direction.rawValue] }
-            if let c = request.curve { words += ["--curve", c] }
-            if let d = request.duration { words += ["--duration", Self.number(d)] }
-            if let f = request.fps, f != 60 { words += ["--fps", Self.number(f)] }
-            if let s = request.size { words += ["--size", "\(s.width)x\(s.height)"] }
-            for option in request.options { words += ["--\(option.name)", option.value] }
+            add(.progress, request.progress.map(Self.number))
+            add(.direction, request.direction == .forward ? nil : request.direction.rawValue)
+            add(.curve, request.curve)
+            add(.duration, request.duration.map(Self.number))
+            add(.fps, request.fps.flatMap { $0 == 60 ? nil : Self.number($0) })
+            add(.size, request.size.map { "\($0.width)x\($0.height)" })
+            for option in request.options { command = "\(message: command) \(effectOption: option.name, value: q(option.value))" }
         }
-        words += ["--backend", request.backend.rawValue]
-        return words.map(Self.shellQuoted).joined(separator: " ")
+        command = "\(message: command) \(option: .backend, value: request.backend.rawValue)"
+        return command.text(naming: studio.settings.naming)
     }
 
     static func number(_ x: Double) -> String {
@@ -293,15 +295,17 @@ struct StudioHandler: HTTPHandler {
         return HTTPResponse(statusCode: .ok, headers: headers("application/json"), body: try encoder.encode(value))
     }
 
-    /// A `SegueError` as the page shows it: its lines, and its problems at their JSON paths.
-    static func problem(_ error: SegueError) -> HTTPResponse {
+    /// A `SegueError` as the page shows it: its lines, each option it names said as `naming` says it, and its
+    /// problems at their JSON paths.
+    static func problem(_ error: SegueError, naming: (SegueError.Reference) -> String) -> HTTPResponse {
         struct Body: Encodable {
             var message: String
             var lines: [String]
             var problems: [Problem]
             var usage: Bool
         }
-        let body = Body(message: error.message, lines: error.lines,
+        let lines = error.words.map { $0.text(naming: naming) }
+        let body = Body(message: lines.joined(separator: "\n"), lines: lines,
                         problems: error.problems.map { Problem(path: $0.path, message: $0.message) }, usage: error.isUsageError)
         let status: HTTPStatusCode
         switch error.kind {

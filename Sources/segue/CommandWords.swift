@@ -7,6 +7,10 @@ import SegueCore
 enum CommandWords {
     /// The flag that sets each of the library's options: the one table of them.
     static let flags: [SegueError.Option: String] = [
+        .from: "--from",
+        .to: "--to",
+        .direction: "--direction",
+        .curve: "--curve",
         .output: "--out",
         .video: "--video",
         .format: "--format",

@@ -52,6 +52,8 @@ struct StudioCommand: ParsableCommand {
         settings.port = port
         settings.host = host
         settings.maxPixels = maxPixels
+        // The page speaks the command line's words: the command it shows and its errors name flags.
+        settings.naming = { CommandWords.flag($0) }
         let studio = try Studio(settings)
         if !studio.isLoopback {
             FileHandle.standardError.write(Data("segue studio: warning: listening on \(host), which other machines can reach; every request still needs the token\n".utf8))
@@ -83,7 +85,7 @@ struct StudioCommand: ParsableCommand {
             if let deadline, DispatchTime.now() > deadline { throw SegueError.interrupted }
         }
         if let failure = outcome.failure {
-            throw SegueError(classifying: failure) ?? SegueError.failed("segue studio stopped: \(failure)")
+            throw SegueError(classifying: failure) ?? SegueError.failed("segue studio stopped: \((failure as? LocalizedError)?.errorDescription ?? "its server failed")")
         }
         if Signals.control.isCancelled { throw SegueError.interrupted }
     }

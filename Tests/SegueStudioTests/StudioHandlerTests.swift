@@ -17,8 +17,18 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var settings = Studio.Settings()
         settings.directory = directory.path
+        settings.naming = Self.flags
         studio = try Studio(settings)
         handler = StudioHandler(studio: studio)
+    }
+
+    /// The command line's words, as `segue studio` gives them (`CommandWords.flag`, which this target cannot see).
+    static let flags: @Sendable (SegueError.Reference) -> String = { reference in
+        switch reference {
+        case .option(.output): return "--out"
+        case let .option(option): return "--" + option.rawValue
+        case let .effectOption(name): return "--" + name
+        }
     }
 
     /// A request as the decoder makes it from a target (path and query, percent-decoded as FlyingFox does).

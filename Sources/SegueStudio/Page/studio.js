@@ -147,7 +147,7 @@ function readout() {
   if (!t) return;
   const k = studio.frame;
   if (studio.exact !== null && studio.subject.kind === "effect") {
-    $("readout").textContent = `progress ${studio.exact} (one frame, as --progress ${studio.exact})`;
+    $("readout").textContent = `progress ${studio.exact} (one frame at this progress)`;
   } else {
     $("readout").textContent = `frame ${k} of ${t.count} · ${t.times[k].toFixed(3)} s · step ${t.steps[k]} · progress ${t.progress[k].toFixed(3)}`;
   }
