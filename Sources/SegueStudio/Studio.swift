@@ -31,6 +31,9 @@ public final class Studio: Sendable {
         public var uploadBytes = 64 << 20
         /// Where jobs started from the page write (the directory studio was started in).
         public var directory = FileManager.default.currentDirectoryPath
+        /// How the page says an option that the library's messages and the command it shows name (a reference):
+        /// the library's own name unless the client says otherwise (the command line gives its flags).
+        public var naming: @Sendable (SegueError.Reference) -> String = { $0.name }
         /// How often the watched files are looked at.
         public var pollInterval: Duration = .milliseconds(100)
         public init() {}
@@ -68,6 +71,17 @@ public final class Studio: Sendable {
         uploads = Uploads(maxPixels: settings.maxPixels, maxBytes: settings.uploadBytes, from: settings.from, to: settings.to)
         previews = Previews(subjects: subjects, uploads: uploads, settings: settings)
         renders = Renders(directory: settings.directory)
+    }
+
+    /// A socket failure in words (FlyingFox's own descriptions start with the type's name).
+    static func words(_ error: SocketError) -> String {
+        switch error {
+        case let .failed(type, _, message): return "\(message) (\(type))"
+        case .blocked: return "its socket would block"
+        case .disconnected: return "its listening socket closed"
+        case .unsupportedAddress: return "the address is not one it can listen on"
+        case let .timeout(message): return "timed out: \(message)"
+        }
     }
 
     /// The page's address: where the server listens, with the token.
@@ -118,6 +132,8 @@ public final class Studio: Sendable {
             }
         } catch let SocketError.failed(type, _, message) {
             failure = SegueError.failed("cannot listen on \(settings.host) port \(settings.port): \(message) (\(type))\(settings.port != 0 ? "; another server may hold the port: port 0 takes any free one" : "")")
+        } catch let error as SocketError {
+            failure = SegueError.failed("the server stopped: \(Self.words(error))")
         } catch {
             failure = error
         }

@@ -89,12 +89,24 @@ actor Subjects {
 
     // MARK: Reading
 
+    /// A named file's bytes: a regular file (a FIFO or a device would block or never end) of at most
+    /// `Limits.maxTextBytes`, both known from the open file before anything is read.
     static func read(_ path: String) throws(SegueError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)'")
+        let limit = Limits.maxTextBytes
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
-        guard data.count <= Limits.maxTextBytes else {
-            throw SegueError(.resourceLimit(name: "maxTextBytes"), "'\(path)' is \(data.count) bytes, more than the \(Limits.maxTextBytes) a storyboard or an effect file may have")
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)': not a regular file")
+        }
+        guard info.st_size <= limit else {
+            throw SegueError(.resourceLimit(name: "maxTextBytes"), "'\(path)' is \(info.st_size) bytes, more than the \(limit) a storyboard or an effect file may have")
+        }
+        guard let data = try? handle.read(upToCount: limit + 1) ?? Data(), data.count <= limit else {
+            throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)' whole (it grew past \(limit) bytes, or reading failed)")
         }
         return [UInt8](data)
     }

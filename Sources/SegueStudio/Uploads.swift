@@ -57,7 +57,7 @@ actor Uploads {
 
     var entries: [Entry] {
         [Entry(id: "sample:home", label: "sample: home"), Entry(id: "sample:detail", label: "sample: detail")]
-            + given.keys.sorted().map { Entry(id: $0, label: ($0 == "arg:from" ? "--from " : "--to ") + (given[$0]! as NSString).lastPathComponent) }
+            + given.keys.sorted().map { Entry(id: $0, label: ($0 == "arg:from" ? "from" : "to") + " (command line): " + (given[$0]! as NSString).lastPathComponent) }
             + uploads.keys.sorted().map { Entry(id: "upload:\($0)", label: uploads[$0]!.label, width: uploads[$0]!.pixmap.width, height: uploads[$0]!.pixmap.height) }
     }
 
@@ -93,7 +93,12 @@ actor Uploads {
     /// not read yet), the job draws it.
     func screen(_ id: String, size: (width: Int, height: Int)? = nil, sized: Bool = true) throws(SegueError) -> Screen {
         if id == "sample:home" || id == "sample:detail" {
-            guard sized else { return Screen(name: id) }
+            // Only at the samples' own size, about a megabyte each: a screen of another size is drawn by the job,
+            // after it has checked that it fits in memory (a 4K sample drawn here under `ulimit -v` ended the
+            // process).
+            guard sized, size == nil || (size!.width == 375 && size!.height == 667) else {
+                return Screen(name: id, size: size ?? (sized ? (375, 667) : nil))
+            }
             let (w, h) = size ?? (375, 667)
             let key = "\(id.dropFirst(7))-\(w)x\(h)"
             if samples[key] == nil {
