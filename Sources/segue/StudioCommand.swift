@@ -44,6 +44,10 @@ struct StudioCommand: ParsableCommand {
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Screens and uploaded images with more pixels are refused from their header.", valueName: "n"))
     var maxPixels = Limits.maxPixels
 
+    func validate() throws {
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
+    }
+
     func run() throws {
         var settings = Studio.Settings()
         settings.files = files
