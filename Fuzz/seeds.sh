@@ -54,3 +54,5 @@ cp "$root/examples/storyboard.json" "$out/storyboard/example.json"
 printf '%s' '{"fps": 30, "screens": {"a": "a.png", "b": "b.png"}, "timeline": [{"transition": "push", "from": "a", "to": "b", "duration": 0.5, "options": {"direction": "left"}}, {"hold": "b", "duration": 0.2}]}' > "$out/storyboard/push.json"
 printf '%s' '{"fps": 60, "scale": 2, "size": [375, 667], "background": "#102030", "screens": {"a": "a.png", "b": "b.png"}, "timeline": [{"interactive": "page-flip", "from": "a", "to": "b", "track": "t.csv", "options": {"perspective": 800}}]}' > "$out/storyboard/interactive.json"
 printf '%s' '{"screens": {}, "timeline": []}' > "$out/storyboard/empty.json"
+# The name FuzzStoryboard found Foundation trapping on (NSString's path methods; Segue now uses PathName).
+printf '%s' '{"screens": {}, "timeline": [], "output": {"video": ".\udbff\udfff\ud83c\uddfa//\udbff\udfff", "frames": "a"}}' > "$out/storyboard/path-name.json"

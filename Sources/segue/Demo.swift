@@ -53,7 +53,7 @@ struct Demo: ParsableCommand {
         var progress = ProgressReporter(total: pairs.count, quiet: quiet, unit: "transitions")
         for (done, (effect, direction)) in pairs.enumerated() {
             // The same job as `segue render EFFECT --from sample:home --to sample:detail --fps N --scale S`.
-            let directory = (out as NSString).appendingPathComponent("\(effect.name)-\(direction.rawValue)")
+            let directory = PathName.join(out, "\(effect.name)-\(direction.rawValue)")
             var job = RenderJob(Self.transition(effect, direction), from: "sample:home", to: "sample:detail", fps: fps,
                                 scale: scale, output: .frames(directory: directory))
             job.overwrite = true  // the demo's folder is its own: a run with other settings replaces it

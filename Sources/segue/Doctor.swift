@@ -69,7 +69,7 @@ struct DoctorCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: report, isDirectory: &isDir), isDir.boolValue {
                 throw ValidationError("--report \(report) is a directory: name a file to write the JSON report to")
             }
-            let directory = (report as NSString).deletingLastPathComponent
+            let directory = PathName.parent(report)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
                   isDirectory.boolValue else {

@@ -54,6 +54,31 @@ import Testing
         HostileCount.add(2)
     }
 
+    /// Names that Foundation's path methods trap on (the first found by FuzzStoryboard as an output's name) and
+    /// one-character names (it trapped taking the parent of `b`, a storyboard's): each renders, or fails in one line.
+    @Test func namesFoundationTrapsOn() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let name = ".\u{10FFFF}🇺//\u{10FFFF}"
+        let samples = ["render", "fade", "--from", "sample:home", "--to", "sample:detail", "--size", "40x72", "--backend", "cpu"]
+        // A file's directory is checked before any frame is drawn (a video's used to fail in ffmpeg, after them).
+        let missing = "there is no directory '.\u{10FFFF}🇺'"
+        try Self.expectClearFailure(samples + ["--progress", "0.5", "--out", name], in: dir, status: 1,
+                                    naming: "cannot write '\(name)': \(missing)", before: [])
+        try Self.expectClearFailure(samples + ["--fps", "5", "--out", name + ".mp4"], in: dir, status: 1,
+                                    naming: "cannot write '\(name).mp4': \(missing)", before: [])
+        try Self.expectClearFailure(Self.render + ["--from", name, "--progress", "0.5", "--out", "x.png"], in: dir,
+                                    status: 1, naming: "cannot read '\(name)'", before: [])
+        try Data(#"{"screens": {"a": "sample:home", "b": "sample:detail"}, "timeline": [{"transition": "fade", "from": "a", "to": "b", "duration": 0.1}]}"#.utf8)
+            .write(to: dir.appendingPathComponent("b"))
+        try Self.expectClearFailure(samples + ["--fps", "5", "--out", "b/clip.mp4"], in: dir, status: 1,
+                                    naming: "cannot write 'b/clip.mp4': 'b' is not a directory", before: ["b"])
+        let r = try Segue.run(["batch", "b", "--backend", "cpu", "--out", "f"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("f/frame_00000.png").path))
+        HostileCount.add(5)
+    }
+
     /// The pixel limit is an option: a valid image over it is refused from its header.
     @Test func maxPixelsRefusesAValidImage() throws {
         let dir = try temporaryDirectory()

@@ -60,8 +60,10 @@ private let hasVideoFFmpeg: Bool = {
 /// standard output is a failure, not a silent success.
 @Suite struct MessageCommandTests {
     @Test func aFileNameWithANewlineCannotForgeALine() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let r = try Segue.run(["render", "door", "--from", "x\nsegue: error: forged.png", "--to", "sample:detail",
-                               "--progress", "0.5", "--out", "/nonexistent-dir/a.png"])
+                               "--progress", "0.5", "--out", "a.png"], in: dir)
         #expect(r.status != 0)
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("x\\x0Asegue"), "\(r.stderr)")

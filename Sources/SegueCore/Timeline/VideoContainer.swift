@@ -7,7 +7,7 @@ public enum VideoContainer: String, CaseIterable, Sendable {
 
     /// The container `path`'s extension names, or nil.
     public init?(path: String) {
-        self.init(rawValue: (path as NSString).pathExtension.lowercased())
+        self.init(rawValue: PathName.extension(path).lowercased())
     }
 
     /// The extensions as a message lists them: `.mp4, .webm, .mov or .gif`.

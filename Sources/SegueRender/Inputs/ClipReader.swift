@@ -28,7 +28,7 @@ final class ClipReader {
 
     /// Whether `path` names a video clip, by its extension (any case).
     static func isClip(_ path: String) -> Bool {
-        !path.hasPrefix("sample:") && extensions.contains((path as NSString).pathExtension.lowercased())
+        !path.hasPrefix("sample:") && extensions.contains(PathName.extension(path).lowercased())
     }
 
     /// `F_SETPIPE_SZ` (Linux), and the size asked for: `/proc/sys/fs/pipe-max-size`'s default.
@@ -357,9 +357,8 @@ final class ClipReader {
             throw SegueError(.inputUnreadable(path: path), "cannot read the clip '\(path)': \(reason)")
         }
         // A FIFO or a device named *.mp4 would never end: only a regular file (through any symlinks) is a clip.
-        let target = (path as NSString).resolvingSymlinksInPath
-        guard let type = try? FileManager.default.attributesOfItem(atPath: target)[.type] as? FileAttributeType,
-              type == .typeRegular else {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw SegueError(.inputUnreadable(path: path), "cannot read the clip '\(path)': not a regular file")
         }
         let (activity, timed) = (control?.activity, control?.isTimed ?? false)

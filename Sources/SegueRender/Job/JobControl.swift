@@ -155,7 +155,7 @@ public final class JobControl: @unchecked Sendable {
         for directory in directories {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".") {
                 guard let r = name.range(of: ".tmp-", options: .backwards), FileWriter.temporaryOwner(name[r.upperBound...]) == pid else { continue }
-                unlink((directory as NSString).appendingPathComponent(name))
+                unlink(PathName.join(directory, name))
             }
         }
     }

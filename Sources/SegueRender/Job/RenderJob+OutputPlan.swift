@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueImageIO
 
 extension RenderJob {
     /// What an output path means: the one place that decides it, which the command line, a storyboard's
@@ -123,9 +124,6 @@ extension RenderJob {
         /// (ending in `/`), and a directory of frames is not named as a video's extension alone (`.mp4`, which
         /// would become a hidden directory; `.mp4/` is one on purpose).
         static func checkForm(of output: Output) throws(SegueError) {
-            func name(_ path: String) -> String {
-                (String(path.reversed().drop { $0 == "/" }.reversed()) as NSString).lastPathComponent
-            }
             switch output {
             case let .image(path), let .stream(path, _, _), let .video(path, _):
                 if path != "-" && path.hasSuffix("/") {
@@ -134,7 +132,7 @@ extension RenderJob {
             case .sink:
                 break
             case let .frames(directory):
-                let base = name(directory)
+                let base = PathName.last(directory)
                 if !directory.hasSuffix("/"), base.hasPrefix("."), VideoContainer(rawValue: String(base.dropFirst()).lowercased()) != nil {
                     throw .invalidOption("output", value: directory, "'\(directory)' has no name before its extension: name the video (for example 'out\(base)'), or end the path with '/' for a hidden directory of frames")
                 }
@@ -179,7 +177,7 @@ extension RenderJob {
     /// Checks each output's path before anything is read: its form (`OutputPlan.checkForm`: a file not named as
     /// a directory, a directory of frames not named as a video's extension alone), and that no output is one of
     /// the job's inputs (the storyboard file or a screen, as the same file by device and inode, or a screen
-    /// named as a frame inside a directory of frames), which the job would overwrite.
+    /// named as a frame inside a directory of frames), which the job would overwrite; and that a file's directory is there.
     func checkOutputPaths() throws {
         let resolve = Self.resolver(storyboardFile)
         let inputs = storyboard.usedScreens.compactMap { storyboard.screens[$0] }.filter { !$0.hasPrefix("sample:") && !$0.hasPrefix(Screens.memoryPrefix) }.map(resolve)
@@ -192,15 +190,26 @@ extension RenderJob {
                 if let input = inputs.first(where: { FileIdentity.same($0, path) }) {
                     throw SegueError.invalidOption("output", value: path, "the output '\(path)' is the input '\(input)': writing it would destroy the input")
                 }
+                // A file goes in a directory that is there: said now, not after every frame is drawn.
+                let directory = PathName.directory(path)
+                var info = stat()
+                let found = stat(directory, &info) == 0 ? nil : errno
+                guard found == nil, info.st_mode & S_IFMT == S_IFDIR else {
+                    let reason = switch found {
+                    case nil: "'\(directory)' is not a directory"
+                    case ENOENT?, ENOTDIR?: "there is no directory '\(directory)'"
+                    case let code?: "'\(directory)': \(ErrnoReason.text(code))"
+                    }
+                    throw SegueError.failed("cannot write '\(path)': \(reason)")
+                }
             case .sink:
                 continue
             case let .frames(directory):
-                // Only a file named as a frame is asked for its directory (Foundation traps taking the parent of `.`).
+                // Only a file named as a frame can be overwritten by one, so only its directory is compared.
                 for input in inputs {
-                    let file = (input as NSString).lastPathComponent
+                    let file = PathName.last(input)
                     guard file.hasPrefix("frame_") && file.hasSuffix(".png") else { continue }
-                    let parent = (input as NSString).deletingLastPathComponent
-                    if FileIdentity.same(parent.isEmpty ? "." : parent, directory) {
+                    if FileIdentity.same(PathName.directory(input), directory) {
                         throw SegueError.invalidOption("output", value: directory, "the input '\(input)' is inside the directory of frames '\(directory)', named as a frame: the job would overwrite it")
                     }
                 }
@@ -242,7 +251,7 @@ extension RenderJob {
             case .sink(_, .y4m):
                 throw SegueError.invalidOption("output", value: "sink", "a transparent background needs an output that carries alpha, and a y4m sink does not: use a PNG or raw RGBA sink")
             case let .video(path, _) where !FFmpegStream.carriesAlpha(path):
-                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\((path as NSString).pathExtension) ('\(path)') does not: use \(message: can)")
+                throw SegueError.invalidOption("output", value: path, "a transparent background needs an output that carries alpha, and .\(PathName.extension(path)) ('\(path)') does not: use \(message: can)")
             default:
                 break
             }

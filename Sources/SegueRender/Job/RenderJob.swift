@@ -218,10 +218,10 @@ public struct RenderJob: Sendable {
 
     /// Paths in a storyboard file are relative to it; samples, images in memory and absolute paths are as they are.
     package static func resolver(_ storyboardFile: String?) -> @Sendable (String) -> String {
-        let base = storyboardFile.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let base = storyboardFile.map { PathName.parent($0) } ?? ""
         return { path in
             path.hasPrefix("/") || path.hasPrefix("sample:") || path.hasPrefix(Screens.memoryPrefix) || base.isEmpty
-                ? path : (base as NSString).appendingPathComponent(path)
+                ? path : PathName.join(base, path)
         }
     }
 

@@ -28,7 +28,7 @@ public struct ChunkedVideo: Sendable {
 
     /// `OUT.chunks`.
     public var directory: String { path + ".chunks" }
-    var container: String { (path as NSString).pathExtension.lowercased() }
+    var container: String { PathName.extension(path).lowercased() }
 
     /// `chunk-0003of0008.mp4`.
     func chunkName(_ index: Int, of count: Int) -> String {
@@ -38,7 +38,7 @@ public struct ChunkedVideo: Sendable {
     func recordPath(_ index: Int, of count: Int) -> String {
         file(String(format: "chunk-%04dof%04d.json", index, count))
     }
-    private func file(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    private func file(_ name: String) -> String { PathName.join(directory, name) }
 
     /// Why chunks cannot be written or joined: values a program can switch on, each with its one line.
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -95,7 +95,7 @@ public struct ChunkedVideo: Sendable {
     /// (H.264), `.webm` (VP9) and `.mov` (ProRes), and transparent `.mov` (ProRes 4444, every frame a key
     /// frame), join losslessly.
     static func check(_ path: String, transparent: Bool) throws {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathName.extension(path).lowercased()
         if ext == "gif" {
             throw Problem.cannotChunk(path: path, reason: "a GIF's chunks would each have a palette of their own, and joining them would re-encode every frame; render the GIF in one run, or chunk an .mp4 and convert it")
         }

@@ -66,7 +66,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
 
     /// Whether the video at `path` can carry alpha (`.mov`, `.webm`).
     static func carriesAlpha(_ path: String) -> Bool {
-        alphaDefaults[(path as NSString).pathExtension.lowercased()] != nil
+        alphaDefaults[PathName.extension(path).lowercased()] != nil
     }
 
     let path: String
@@ -153,7 +153,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         try Self.validate(path)
         if let ffmpegArguments { try FFmpegArguments.check(ffmpegArguments) }
         let ffmpeg = try Self.locate(for: path)
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathName.extension(path).lowercased()
         self.path = path
         temporaryPath = FileWriter.temporaryPath(for: path)
         let size: (width: Int, height: Int)

@@ -68,7 +68,7 @@ final class FrameDirectory: @unchecked Sendable {
     }
 
     private func names() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] }
-    private func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    private func file(_ name: String) -> String { PathName.join(path, name) }
     private func meta(_ name: String) -> String { file("\(Self.metadata)/\(name)") }
 
     /// Removes the temporary files of the frames `owned` says are this job's, left by another process (this
@@ -327,13 +327,12 @@ final class FrameDirectory: @unchecked Sendable {
 /// still running (this process's own are a live job's).
 enum StaleTemporaries {
     static func remove(besides path: String) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let prefix = FileWriter.temporaryPrefix(for: url.lastPathComponent)
+        let directory = PathName.directory(path)
+        let prefix = FileWriter.temporaryPrefix(for: PathName.last(path))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
             guard let pid = FileWriter.temporaryOwner(name.dropFirst(prefix.count)) else { continue }
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
-                unlink((directory as NSString).appendingPathComponent(name))
+                unlink(PathName.join(directory, name))
             }
         }
     }

@@ -210,7 +210,7 @@ final class FramePipeline: @unchecked Sendable {
                     if let directory = outputs.directory {
                         let bytes = try PNGEncoder.encode(item.frame, compressionLevel: outputs.pngLevel,
                                                           knownOpaque: outputs.opaque, workspace: workspace)
-                        let path = (directory as NSString).appendingPathComponent(FrameDirectory.fileName(item.index))
+                        let path = PathName.join(directory, FrameDirectory.fileName(item.index))
                         try FileWriter.writeAtomically(bytes, to: path)
                         outputs.written?(item.index, bytes)
                     }

@@ -127,7 +127,7 @@ package final class ChildProcess: @unchecked Sendable {
             self.output = stdout.map { FileHandle(fileDescriptor: $0.read, closeOnDealloc: true) }
             let errorEnd = FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true)
             do {
-                try errors.start(reading: errorEnd, name: "segue \((executable as NSString).lastPathComponent) stderr")
+                try errors.start(reading: errorEnd, name: "segue \(PathName.last(executable)) stderr")
             } catch {
                 Foundation.kill(-pid, SIGKILL)
                 var ignored: Int32 = 0
@@ -153,7 +153,7 @@ package final class ChildProcess: @unchecked Sendable {
         dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self) }
 
     private static func failure(_ call: String, _ executable: String, _ code: Int32) -> SegueError {
-        SegueError.failed("cannot start \((executable as NSString).lastPathComponent): \(call): \(String(cString: strerror(code)))")
+        SegueError.failed("cannot start \(PathName.last(executable)): \(call): \(String(cString: strerror(code)))")
     }
 
     /// Records the child's process group with `control` (for a child started before the job's control was at
