@@ -1,6 +1,6 @@
 import Foundation
 import SegueCore
-import SegueRender
+@testable import SegueRender
 import SegueTestSupport
 import Synchronization
 import Testing
@@ -92,6 +92,29 @@ import Testing
                 && e?.message == "'upload.png' is 20000x20000 pixels, over the limit of \(Limits.maxPixels) pixels (maxPixels)"
         }
         #expect(throws: SegueError.self) { _ = try ImageInput.decode(Array("not an image".utf8), name: "note.txt") }
+    }
+
+    /// An image within the pixel limit but over the memory left is refused from its header, with both figures;
+    /// one that fits decodes, and unknown memory (nil) leaves the pixel limit alone.
+    @Test func anUploadOverTheMemoryLeftIsRefusedFromItsHeader() throws {
+        let dir = try temporaryDirectory("sink")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("half.png").path
+        try Self.job(.image(file), progress: [0.5]).run()  // 94x167: 15698 pixels, 125584 bytes to decode
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect {
+            _ = try ImageInput.decode(png, name: "half.png", maxPixels: Limits.maxPixels, available: 100_000)
+        } throws: { error in
+            let e = error as? SegueError
+            return e?.kind == .resourceLimit(name: "memory")
+                && e?.message.hasPrefix("'half.png' is 94x167 pixels: decoding it needs about ") == true
+                && e?.message.hasSuffix(" is left") == true
+        }
+        #expect(try ImageInput.decode(png, name: "half.png", maxPixels: Limits.maxPixels, available: 200_000).width == 94)
+        #expect(try ImageInput.decode(png, name: "half.png", maxPixels: Limits.maxPixels, available: nil).width == 94)
+        // The pixel limit, when it is the lower, is still what is said.
+        #expect { _ = try ImageInput.decode(png, name: "half.png", maxPixels: 100, available: 100_000) }
+            throws: { ($0 as? SegueError)?.kind == .resourceLimit(name: "maxPixels") }
     }
 
     /// Bytes decode as the file of the same bytes does.

@@ -7,8 +7,26 @@ public enum ImageInput {
     /// Decodes PNG or JPEG `bytes` into premultiplied RGBA8. An image of more than `maxPixels` pixels is refused
     /// from its header, before any pixel is allocated (kind `.resourceLimit(name: "maxPixels")`); bytes that are
     /// empty, of another format or corrupt are `.inputUnreadable(path: name)`. `name` is what messages call the
-    /// bytes (an upload's file name).
+    /// bytes (an upload's file name). An image that fits `maxPixels` but not the memory this process may still
+    /// allocate is refused from its header too (kind `.resourceLimit(name: "memory")`), not by a failed allocation.
     public static func decode(_ bytes: [UInt8], name: String, maxPixels: Int = Limits.maxPixels) throws(SegueError) -> Pixmap {
-        try SegueError.converting { try ImageDecoder.decode(data: bytes, name: name, maxPixels: maxPixels) }
+        try decode(bytes, name: name, maxPixels: maxPixels, available: MemoryBudget.available())
+    }
+
+    /// Bytes a pixel may take while it is decoded: its RGBA8, and as much again for the decoder's own rows and
+    /// a 16-bit image's wider samples (an estimate that errs high).
+    static let decodingBytesPerPixel = 8
+
+    /// `decode`, with `available` bytes (nil: unknown) in place of what the machine says.
+    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, available: Int?) throws(SegueError) -> Pixmap {
+        let room = available.map { max(0, $0) / decodingBytesPerPixel } ?? Int.max
+        do {
+            return try ImageDecoder.decode(data: bytes, name: name, maxPixels: min(maxPixels, room))
+        } catch let ImageIOError.tooManyPixels(_, width, height, _) where room < maxPixels && width * height <= maxPixels {
+            let needed = (width * height).multipliedReportingOverflow(by: decodingBytesPerPixel)
+            throw SegueError(.resourceLimit(name: "memory"), "'\(name)' is \(width)x\(height) pixels: decoding it needs about \(MemoryBudget.mebibytes(needed.overflow ? .max : needed.partialValue)), and \(MemoryBudget.mebibytes(available ?? 0)) is left")
+        } catch {
+            throw SegueError.from(error)
+        }
     }
 }
