@@ -95,7 +95,7 @@ actor Subjects {
         let limit = Limits.maxTextBytes
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)': \(errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno)))")
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()

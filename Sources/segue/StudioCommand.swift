@@ -35,13 +35,13 @@ struct StudioCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The screen effects end on: an image, or sample:detail.", valueName: "path"))
     var to = "sample:detail"
 
-    @Option(help: ArgumentHelp("The port to listen on; 0 takes any free port.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The port to listen on; 0 takes any free port.", valueName: "n"))
     var port: UInt16 = 8417
 
     @Option(help: ArgumentHelp("The address to listen on. Anything but loopback (127.0.0.1, ::1) is reachable from the network: the token still guards every request.", valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Screens and uploaded images with more pixels are refused from their header.", valueName: "n"))
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: ArgumentHelp("Screens and uploaded images with more pixels are refused from their header.", valueName: "n"))
     var maxPixels = Limits.maxPixels
 
     func validate() throws {
