@@ -71,7 +71,7 @@ public struct NvidiaSMI: Sendable, Codable, Equatable {
         /// failed, or it printed something else). Waits until the time limit, counted from its start.
         public func finish() -> Result<NvidiaSMI, SegueError> {
             let deadline = started + timeout
-            let name = (child.executable as NSString).lastPathComponent
+            let name = PathName.last(child.executable)
             guard let output = child.readOutput(until: deadline) else {
                 child.kill()
                 child.wait()

@@ -104,7 +104,7 @@ public struct SysfsPCI: Sendable {
 
     public init(root: String = "/") { self.root = root }
 
-    private func path(_ relative: String) -> String { (root as NSString).appendingPathComponent(relative) }
+    private func path(_ relative: String) -> String { PathName.join(root, relative) }
     private var devicesDirectory: String { path("sys/bus/pci/devices") }
 
     /// Why no GPU was found, for a report: `no PCI GPU found (...)`.
@@ -116,7 +116,7 @@ public struct SysfsPCI: Sendable {
     public func gpus() -> [PCIDevice] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: devicesDirectory)) ?? []
         let order = { (d: PCIDevice) in PCIDevice.gpuVendors.firstIndex { $0.id == d.vendor } ?? Int.max }
-        return names.sorted().compactMap { device(at: (devicesDirectory as NSString).appendingPathComponent($0)) }
+        return names.sorted().compactMap { device(at: PathName.join(devicesDirectory, $0)) }
             .filter(\.isGPU)
             .sorted { (order($0), $0.address) < (order($1), $1.address) }
     }
@@ -124,7 +124,7 @@ public struct SysfsPCI: Sendable {
     /// The PCI device behind a DRM node (`/dev/dri/renderD128`, `/dev/dri/card0`): sysfs's
     /// `class/drm/NAME/device` link. Nil where there is no such node or it is not a PCI device.
     public func device(ofDRMNode node: String) -> PCIDevice? {
-        let name = (node as NSString).lastPathComponent
+        let name = PathName.last(node)
         guard !name.isEmpty, name != "/" else { return nil }
         return device(at: path("sys/class/drm/\(name)/device"))
     }
@@ -145,14 +145,14 @@ public struct SysfsPCI: Sendable {
         defer { free(resolved) }
         let dir = String(cString: resolved)
         guard let vendor = Self.hex(read(dir, "vendor")), let classCode = Self.hex(read(dir, "class")) else { return nil }
-        return PCIDevice(address: (dir as NSString).lastPathComponent, vendor: UInt16(truncatingIfNeeded: vendor),
+        return PCIDevice(address: PathName.last(dir), vendor: UInt16(truncatingIfNeeded: vendor),
                          device: UInt16(truncatingIfNeeded: Self.hex(read(dir, "device")) ?? 0),
                          classCode: UInt32(truncatingIfNeeded: classCode), link: link(inDirectory: dir))
     }
 
     /// `device`'s link read now (during a transfer, to see what the transfer gets), nil where it has none.
     public func link(of device: PCIDevice) -> PCIeLink? {
-        link(inDirectory: (devicesDirectory as NSString).appendingPathComponent(device.address))
+        link(inDirectory: PathName.join(devicesDirectory, device.address))
     }
 
     private func link(inDirectory dir: String) -> PCIeLink? {
@@ -163,7 +163,7 @@ public struct SysfsPCI: Sendable {
     }
 
     private func read(_ dir: String, _ name: String) -> String? {
-        (try? String(contentsOfFile: (dir as NSString).appendingPathComponent(name), encoding: .utf8))?
+        (try? String(contentsOfFile: PathName.join(dir, name), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
