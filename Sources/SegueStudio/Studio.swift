@@ -67,7 +67,8 @@ public final class Studio: Sendable {
         self.settings = settings
         var generator = SystemRandomNumberGenerator()
         token = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
-        subjects = try Subjects(files: settings.files, directory: settings.directory)
+        subjects = try Subjects(files: settings.files, directory: settings.directory,
+                                screens: [settings.from, settings.to].filter { !$0.hasPrefix("sample:") })
         uploads = Uploads(maxPixels: settings.maxPixels, maxBytes: settings.uploadBytes, from: settings.from, to: settings.to)
         previews = Previews(subjects: subjects, uploads: uploads, settings: settings)
         renders = Renders(directory: settings.directory)

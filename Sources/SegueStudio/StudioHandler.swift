@@ -72,6 +72,8 @@ struct StudioHandler: HTTPHandler {
         }
         var subjects: [Subject]
         var screens: [Uploads.Entry]
+        /// Bumped when a screen named on the command line changes on disk (the page asks for its frames anew).
+        var screensVersion: Int
         var from: String
         var to: String
         var backends: [String: String]
@@ -105,7 +107,8 @@ struct StudioHandler: HTTPHandler {
         let previews = studio.previews
         var backends = ["cpu": previews.cpu.unavailable ?? "ok"]
         backends["gles"] = previews.gles.unavailable ?? "ok"
-        return State(subjects: subjects, screens: await studio.uploads.entries, from: studio.uploads.start.from,
+        return State(subjects: subjects, screens: await studio.uploads.entries, screensVersion: await studio.subjects.screensVersion,
+                     from: studio.uploads.start.from,
                      to: studio.uploads.start.to, backends: backends, maxPixels: studio.settings.maxPixels,
                      uploadBytes: studio.settings.uploadBytes, directory: studio.settings.directory)
     }
@@ -320,9 +323,16 @@ struct StudioHandler: HTTPHandler {
 
 extension Studio {
     /// A path's last component, to show (Foundation's `lastPathComponent` traps on some Unicode): cut at `/`
-    /// scalars, so a combining mark after a slash does not hide it.
+    /// scalars, so a combining mark after a slash does not hide it. (The library's `PathName` is its package's.)
     static func fileName(_ path: String) -> String {
         path.unicodeScalars.split(separator: "/").last.map { String(String.UnicodeScalarView($0)) } ?? path
+    }
+
+    /// The directory a file path lies in, to resolve what the file names: `.` for a bare name, `/` at the root.
+    static func parent(_ path: String) -> String {
+        let scalars = path.unicodeScalars
+        guard let cut = scalars.lastIndex(of: "/") else { return "." }
+        return cut == scalars.startIndex ? "/" : String(String.UnicodeScalarView(scalars[..<cut]))
     }
 
     /// Whether `offered` is the token, compared in time that does not depend on where they differ.

@@ -2,15 +2,19 @@ import Foundation
 import Segue
 
 /// What the page can show: the files named on the command line (effect files and storyboards), each read again
-/// when it changes, or without files the built-in catalogue. A request names a subject by its id
-/// (`file:0`, `effect:door`), never by a path.
+/// when it or a file it draws from changes, or without files the built-in catalogue. A request names a subject
+/// by its id (`file:0`, `effect:door`), never by a path. The screens named on the command line (`--from`,
+/// `--to`) are watched too: a change to one is the change `screens`.
 actor Subjects {
     /// One file named on the command line, as last read.
     struct File {
         enum Kind: String, Encodable { case effect, storyboard }
         let path: String
         let kind: Kind
-        /// Size and modification time when last read: a change to either reads the file again.
+        /// The files a storyboard draws from (`references`): its screens, tracks, effect and shader files.
+        var watched: [String] = []
+        /// Size, modification time and inode when last read, its watched files' after its own: a change to any
+        /// reads the file again.
         var stamp: String
         /// A digest of its bytes (and a storyboard's time, `version`): frames are cached by it.
         var digest: String
@@ -27,9 +31,13 @@ actor Subjects {
     let files: [File]
     private var state: [File]
     let directory: String
+    /// The screens named on the command line that are files, with their stamps.
+    private var screens: [(path: String, stamp: String)]
+    /// Bumped at each change to one of `screens`.
+    private(set) var screensVersion = 0
 
     /// Reads each file once: one that cannot be read at all is an error (as `segue render` would say).
-    init(files paths: [String], directory: String) throws(SegueError) {
+    init(files paths: [String], directory: String, screens: [String] = []) throws(SegueError) {
         self.directory = directory
         var files: [File] = []
         for path in paths {
@@ -38,13 +46,15 @@ actor Subjects {
             if kind == .storyboard, !Self.lies(path, within: directory) {
                 throw SegueError.invalidOption("file", value: path, "the storyboard '\(path)' is outside the directory studio was started in ('\(directory)'), which a storyboard's paths must stay within: start studio where the storyboard is")
             }
-            let stamp = Self.stamp(path)
-            var file = File(path: path, kind: kind, stamp: stamp, digest: Self.version(bytes, kind: kind, stamp: stamp))
+            let watched = kind == .storyboard ? Self.references(bytes, of: path, within: directory) : []
+            let stamp = Self.stamp(path, watching: watched)
+            var file = File(path: path, kind: kind, watched: watched, stamp: stamp, digest: Self.version(bytes, kind: kind, stamp: stamp))
             Self.check(&file, bytes: bytes)
             files.append(file)
         }
         self.files = files
         state = files
+        self.screens = screens.map { ($0, Self.stamp($0)) }
     }
 
     /// The files as they are now.
@@ -52,11 +62,21 @@ actor Subjects {
 
     func file(_ index: Int) -> File? { state.indices.contains(index) ? state[index] : nil }
 
-    /// Reads again each file whose size or time changed; the ids of those whose content changed.
+    /// Reads again each file whose size or time changed, or one of whose watched files did; the ids of those
+    /// whose content changed, and `screens` when a screen named on the command line did.
     func poll() -> [String] {
         var changed: [String] = []
+        for i in screens.indices {
+            let stamp = Self.stamp(screens[i].path)
+            guard stamp != screens[i].stamp else { continue }
+            screens[i].stamp = stamp
+            if !changed.contains("screens") {
+                screensVersion += 1
+                changed.append("screens")
+            }
+        }
         for i in state.indices {
-            let stamp = Self.stamp(state[i].path)
+            var stamp = Self.stamp(state[i].path, watching: state[i].watched)
             guard stamp != state[i].stamp else { continue }
             state[i].stamp = stamp
             let bytes: [UInt8]
@@ -67,6 +87,12 @@ actor Subjects {
                 state[i].version += 1
                 changed.append("file:\(i)")
                 continue
+            }
+            if state[i].kind == .storyboard {
+                // What it names may have changed with it.
+                state[i].watched = Self.references(bytes, of: state[i].path, within: directory)
+                stamp = Self.stamp(state[i].path, watching: state[i].watched)
+                state[i].stamp = stamp
             }
             let digest = Self.version(bytes, kind: state[i].kind, stamp: stamp)
             guard digest != state[i].digest || !state[i].problems.isEmpty else { continue }
@@ -143,8 +169,46 @@ actor Subjects {
         return "\(info.st_size) \(info.st_mtim.tv_sec) \(info.st_mtim.tv_nsec) \(info.st_ino)"
     }
 
-    /// What a file's frames are cached by: its bytes, and for a storyboard its time too, so that saving it draws
-    /// again with the images its screens name as they are now (those are not watched themselves).
+    /// A file's stamp followed by those of the files it draws from.
+    static func stamp(_ path: String, watching watched: [String]) -> String {
+        ([path] + watched).map(stamp).joined(separator: ";")
+    }
+
+    /// The most files one storyboard's stamp covers: each is stat'ed at every poll.
+    static let maxWatched = 64
+
+    /// The files a storyboard draws from, found without knowing its format: every string in it that names a
+    /// regular file, itself or after its first `:` (`effect:fx.json`, `shader:ripple.glsl`), relative to the
+    /// storyboard unless absolute (as its job reads them), inside `directory` (where its job may read). A name of
+    /// nothing is not watched until the storyboard is saved again.
+    static func references(_ bytes: [UInt8], of path: String, within directory: String) -> [String] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else { return [] }
+        let base = Studio.parent(path)
+        var found: [String] = []
+        func visit(_ value: Any) {
+            guard found.count < maxWatched else { return }
+            if let text = value as? String {
+                let names = [text] + (text.firstIndex(of: ":").map { [String(text[text.index(after: $0)...])] } ?? [])
+                for name in names where !name.isEmpty && !name.hasPrefix("sample:") {
+                    let file = name.hasPrefix("/") ? name : base + "/" + name
+                    var info = stat()
+                    if stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, file != path, !found.contains(file),
+                       lies(file, within: directory) {
+                        found.append(file)
+                    }
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(visit)
+            } else if let dictionary = value as? [String: Any] {
+                dictionary.keys.sorted().forEach { visit(dictionary[$0]!) }
+            }
+        }
+        visit(object)
+        return Array(found.prefix(maxWatched))
+    }
+
+    /// What a file's frames are cached by: its bytes, and for a storyboard its stamp too (its own and those of
+    /// the files it draws from), so that a change to an image its screens name draws again.
     static func version(_ bytes: [UInt8], kind: File.Kind, stamp: String) -> String {
         kind == .storyboard ? digest(bytes) + " " + stamp : digest(bytes)
     }

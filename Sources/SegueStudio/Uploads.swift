@@ -121,10 +121,12 @@ actor Uploads {
         return uploads[n]?.label
     }
 
-    /// What the screens' pixels are, for the cache key: an upload's digest, else the id.
+    /// What the screens' pixels are, for the cache key: an upload's digest, a command line's file with its stamp, else the id.
     func digest(of ids: [String]) -> String {
         ids.map { id in
             if id.hasPrefix("upload:"), let n = Int(id.dropFirst(7)), let upload = uploads[n] { return upload.digest }
+            // A command line's screen is drawn as the file is now.
+            if let path = given[id] { return id + " " + Subjects.stamp(path) }
             return id
         }.joined(separator: ",")
     }

@@ -173,8 +173,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/segue-nowhere"))
     }
 
-    /// A storyboard saved again (its bytes the same) draws anew, with the images its screens name as they are now.
-    @Test func aStoryboardSavedAgainDrawsItsScreensAsTheyAreNow() async throws {
+    /// A storyboard is watched with the files it names: an image its screen names, changed on disk, is drawn anew
+    /// without the storyboard being saved.
+    @Test func aStoryboardsScreenChangedOnDiskIsDrawnAnew() async throws {
         let screen = directory.appendingPathComponent("screen.png").path
         func write(_ t: Double) async throws {
             var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail", size: (60, 100), output: .image(screen))
@@ -199,9 +200,46 @@ import Testing
             return try await response.bodyData
         }
         let before = try await frame()
+        #expect(await studio.subjects.file(0)?.watched == [directory.path + "/screen.png"])
+        // Any string naming a file inside the directory, after a prefix too; nothing outside it, nor samples.
+        let named = #"{"a": ["/etc/passwd", "effect:screen.png", "sample:home", "screen.png", "none.png"]}"#
+        #expect(Subjects.references(Array(named.utf8), of: story.path, within: directory.path) == [directory.path + "/screen.png"])
+        #expect(await studio.subjects.poll().isEmpty)
         try await write(1)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: story.path)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: screen)
         #expect(await studio.subjects.poll() == ["file:0"])
+        #expect(try await frame() != before)
+    }
+
+    /// A `--from` file changed on disk is the change `screens`, and the effect's frames are drawn from it anew.
+    @Test func aCommandLinesScreenChangedOnDiskIsDrawnAnew() async throws {
+        let screen = directory.appendingPathComponent("from.png").path
+        func write(_ t: Double) async throws {
+            var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail", size: (60, 100), output: .image(screen))
+            job.progress = [t]
+            job.backend = .cpu
+            try await job.run()
+        }
+        try await write(0)
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        settings.from = screen
+        let studio = try Studio(settings)
+        let handler = StudioHandler(studio: studio)
+        func frame() async throws -> Data {
+            let query = "subject=effect:fade&t=0&from=arg:from&to=sample:detail&size=60x100&token=\(studio.token)"
+            let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: query),
+                                      headers: [:], body: HTTPBodySequence(data: Data()))
+            let response = try await handler.handleRequest(request)
+            #expect(response.statusCode == .ok)
+            return try await response.bodyData
+        }
+        let before = try await frame()
+        #expect(await studio.subjects.poll().isEmpty)
+        try await write(1)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: screen)
+        #expect(await studio.subjects.poll() == ["screens"])
+        #expect(await studio.subjects.screensVersion == 1)
         #expect(try await frame() != before)
     }
 

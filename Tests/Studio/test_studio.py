@@ -104,6 +104,8 @@ class Studio:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+        self.process.stdout.close()
+        self.process.stderr.close()
 
 
 def render(directory, *arguments):
@@ -271,6 +273,27 @@ class StudioTests(unittest.TestCase):
         self.wait(lambda d: "from=upload" in (d.execute_script("return window.studio.shownKey") or ""))
         self.assertEqual(self.shown_png(), render(self.directory, "fade", "--from", "red.png", "--to", "sample:detail", "--progress", "0.25"))
         self.screenshot("upload")
+
+    def test_05b_a_command_lines_screen_saved_again_reaches_the_page_within_a_second(self):
+        screen = os.path.join(self.directory, "from.png")
+        with open(screen, "wb") as f:
+            f.write(render(self.directory, "fade", "--from", "sample:home", "--to", "sample:detail", "--progress", "0"))
+        studio = Studio(self.directory, "--from", "from.png")
+        try:
+            self.open(studio, "effect:fade")
+            self.show_progress(0)
+            before = self.shown_png()
+            with open(screen + ".new", "wb") as f:
+                f.write(render(self.directory, "fade", "--from", "sample:home", "--to", "sample:detail", "--progress", "1"))
+            os.replace(screen + ".new", screen)
+            written = time.monotonic()
+            self.wait(lambda d: d.execute_script("return window.studio.lastPNG !== null") and self.shown_png() != before, 5)
+            elapsed = time.monotonic() - written
+            print(f"studio: a --from image saved again reached the page in {elapsed * 1000:.0f} ms")
+            self.assertLess(elapsed, RELOAD_SECONDS)
+            self.assertEqual(self.shown_png(), render(self.directory, "fade", "--from", "from.png", "--to", "sample:detail", "--progress", "0"))
+        finally:
+            studio.stop()
 
     def test_06_a_20000x20000_png_is_refused_with_a_message(self):
         self.open(self.catalogue, "effect:fade")

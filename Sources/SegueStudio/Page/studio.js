@@ -46,6 +46,7 @@ function settings() {
     p.size = $("size").value.trim();
     p.from = $("from").value;
     p.to = $("to").value;
+    p.sv = studio.state.screensVersion;   // a command line's screen saved again: asked for anew
     for (const input of document.querySelectorAll("#options input, #options select")) {
       if (input.value.trim() !== "") p["o." + input.name] = input.value.trim();
     }
@@ -456,6 +457,9 @@ function wire() {
         studio.subject = currentSubject();
         buildForm();
         await refresh();
+        studio.reloads = (studio.reloads || 0) + 1;
+      } else if (e.subject === "screens" && studio.subject && studio.subject.kind === "effect") {
+        await refresh();   // settings() carries the new screensVersion
         studio.reloads = (studio.reloads || 0) + 1;
       }
     } else {
