@@ -173,17 +173,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/segue-nowhere"))
     }
 
+    /// Writes fade's frame at `t` (0: the home sample, 1: the detail sample) at 60x100 to `path`: a screen to change.
+    static func writeScreen(_ path: String, fade t: Double) async throws {
+        var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail", size: (60, 100), output: .image(path))
+        job.progress = [t]
+        job.backend = .cpu
+        try await job.run()
+    }
+
+    /// The PNG `/api/frame` answers `studio` for `query` (the token added).
+    static func frame(of studio: Studio, _ query: String) async throws -> Data {
+        let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: query + "&token=\(studio.token)"),
+                                  headers: [:], body: HTTPBodySequence(data: Data()))
+        let response = try await StudioHandler(studio: studio).handleRequest(request)
+        #expect(response.statusCode == .ok)
+        return try await response.bodyData
+    }
+
     /// A storyboard is watched with the files it names: an image its screen names, changed on disk, is drawn anew
     /// without the storyboard being saved.
     @Test func aStoryboardsScreenChangedOnDiskIsDrawnAnew() async throws {
         let screen = directory.appendingPathComponent("screen.png").path
-        func write(_ t: Double) async throws {
-            var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail", size: (60, 100), output: .image(screen))
-            job.progress = [t]
-            job.backend = .cpu
-            try await job.run()
-        }
-        try await write(0)
+        try await Self.writeScreen(screen, fade: 0)
         let story = directory.appendingPathComponent("story.json")
         let text = #"{"fps": 10, "screens": {"a": "screen.png"}, "timeline": [{"hold": "a", "duration": 0.2}]}"#
         try Data(text.utf8).write(to: story)
@@ -191,21 +202,14 @@ import Testing
         settings.directory = directory.path
         settings.files = [story.path]
         let studio = try Studio(settings)
-        let handler = StudioHandler(studio: studio)
-        func frame() async throws -> Data {
-            let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: "subject=file:0&frame=0&token=\(studio.token)"),
-                                      headers: [:], body: HTTPBodySequence(data: Data()))
-            let response = try await handler.handleRequest(request)
-            #expect(response.statusCode == .ok)
-            return try await response.bodyData
-        }
+        func frame() async throws -> Data { try await Self.frame(of: studio, "subject=file:0&frame=0") }
         let before = try await frame()
         #expect(await studio.subjects.file(0)?.watched == [directory.path + "/screen.png"])
         // Any string naming a file inside the directory, after a prefix too; nothing outside it, nor samples.
         let named = #"{"a": ["/etc/passwd", "effect:screen.png", "sample:home", "screen.png", "none.png"]}"#
         #expect(Subjects.references(Array(named.utf8), of: story.path, within: directory.path) == [directory.path + "/screen.png"])
         #expect(await studio.subjects.poll().isEmpty)
-        try await write(1)
+        try await Self.writeScreen(screen, fade: 1)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: screen)
         #expect(await studio.subjects.poll() == ["file:0"])
         #expect(try await frame() != before)
@@ -214,29 +218,15 @@ import Testing
     /// A `--from` file changed on disk is the change `screens`, and the effect's frames are drawn from it anew.
     @Test func aCommandLinesScreenChangedOnDiskIsDrawnAnew() async throws {
         let screen = directory.appendingPathComponent("from.png").path
-        func write(_ t: Double) async throws {
-            var job = RenderJob(Transition(.fade), from: "sample:home", to: "sample:detail", size: (60, 100), output: .image(screen))
-            job.progress = [t]
-            job.backend = .cpu
-            try await job.run()
-        }
-        try await write(0)
+        try await Self.writeScreen(screen, fade: 0)
         var settings = Studio.Settings()
         settings.directory = directory.path
         settings.from = screen
         let studio = try Studio(settings)
-        let handler = StudioHandler(studio: studio)
-        func frame() async throws -> Data {
-            let query = "subject=effect:fade&t=0&from=arg:from&to=sample:detail&size=60x100&token=\(studio.token)"
-            let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: query),
-                                      headers: [:], body: HTTPBodySequence(data: Data()))
-            let response = try await handler.handleRequest(request)
-            #expect(response.statusCode == .ok)
-            return try await response.bodyData
-        }
+        func frame() async throws -> Data { try await Self.frame(of: studio, "subject=effect:fade&t=0&from=arg:from&to=sample:detail&size=60x100") }
         let before = try await frame()
         #expect(await studio.subjects.poll().isEmpty)
-        try await write(1)
+        try await Self.writeScreen(screen, fade: 1)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: screen)
         #expect(await studio.subjects.poll() == ["screens"])
         #expect(await studio.subjects.screensVersion == 1)
