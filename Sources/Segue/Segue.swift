@@ -39,6 +39,7 @@
 @_exported import struct SegueCore.SegueError
 @_exported import protocol SegueCore.SegueErrorConvertible
 @_exported import enum SegueCore.Limits
+@_exported import enum SegueCore.PathName
 @_exported import protocol SegueCore.Renderer
 @_exported import struct SegueCore.RendererCapabilities
 @_exported import enum SegueCore.RenderFrame

@@ -34,7 +34,7 @@ actor Renders {
                events: Events) async throws(SegueError) -> Int {
         if running != nil { throw SegueError(.outputInUse(path: running!.output, byRunningJob: true), "a render is running ('\(running!.output)'): wait for it, or cancel it") }
         let name = try Self.checkName(name)
-        let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        let path = PathName.join(directory, name)
         // lstat: a link named so (even one to nowhere) is something there, never written through.
         var info = stat()
         guard lstat(path, &info) != 0 else {

@@ -91,7 +91,7 @@ struct StudioHandler: HTTPHandler {
         var subjects: [State.Subject] = []
         let files = await studio.subjects.current
         for (i, file) in files.enumerated() {
-            var subject = State.Subject(id: "file:\(i)", name: Studio.fileName(file.path), kind: file.kind.rawValue,
+            var subject = State.Subject(id: "file:\(i)", name: PathName.last(file.path), kind: file.kind.rawValue,
                                         file: file.path, version: file.version)
             if let effect = file.effect { Self.describe(effect, into: &subject) }
             subject.problems = file.problems.map { Problem(path: $0.path, message: $0.message) }
@@ -322,19 +322,6 @@ struct StudioHandler: HTTPHandler {
 }
 
 extension Studio {
-    /// A path's last component, to show (Foundation's `lastPathComponent` traps on some Unicode): cut at `/`
-    /// scalars, so a combining mark after a slash does not hide it. (The library's `PathName` is its package's.)
-    static func fileName(_ path: String) -> String {
-        path.unicodeScalars.split(separator: "/").last.map { String(String.UnicodeScalarView($0)) } ?? path
-    }
-
-    /// The directory a file path lies in, to resolve what the file names: `.` for a bare name, `/` at the root.
-    static func parent(_ path: String) -> String {
-        let scalars = path.unicodeScalars
-        guard let cut = scalars.lastIndex(of: "/") else { return "." }
-        return cut == scalars.startIndex ? "/" : String(String.UnicodeScalarView(scalars[..<cut]))
-    }
-
     /// Whether `offered` is the token, compared in time that does not depend on where they differ.
     func accepts(_ offered: String?) -> Bool {
         guard let offered else { return false }

@@ -183,14 +183,14 @@ actor Subjects {
     /// nothing is not watched until the storyboard is saved again.
     static func references(_ bytes: [UInt8], of path: String, within directory: String) -> [String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else { return [] }
-        let base = Studio.parent(path)
+        let base = PathName.directory(path)
         var found: [String] = []
         func visit(_ value: Any) {
             guard found.count < maxWatched else { return }
             if let text = value as? String {
                 let names = [text] + (text.firstIndex(of: ":").map { [String(text[text.index(after: $0)...])] } ?? [])
                 for name in names where !name.isEmpty && !name.hasPrefix("sample:") {
-                    let file = name.hasPrefix("/") ? name : base + "/" + name
+                    let file = name.hasPrefix("/") ? name : PathName.join(base, name)
                     var info = stat()
                     if stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, file != path, !found.contains(file),
                        lies(file, within: directory) {

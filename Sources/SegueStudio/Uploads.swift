@@ -57,7 +57,7 @@ actor Uploads {
 
     var entries: [Entry] {
         [Entry(id: "sample:home", label: "sample: home"), Entry(id: "sample:detail", label: "sample: detail")]
-            + given.keys.sorted().map { Entry(id: $0, label: ($0 == "arg:from" ? "from" : "to") + " (command line): " + Studio.fileName(given[$0]!)) }
+            + given.keys.sorted().map { Entry(id: $0, label: ($0 == "arg:from" ? "from" : "to") + " (command line): " + PathName.last(given[$0]!)) }
             + uploads.keys.sorted().map { Entry(id: "upload:\($0)", label: uploads[$0]!.label, width: uploads[$0]!.pixmap.width, height: uploads[$0]!.pixmap.height) }
     }
 

@@ -69,9 +69,9 @@ struct DoctorCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: report, isDirectory: &isDir), isDir.boolValue {
                 throw ValidationError("--report \(report) is a directory: name a file to write the JSON report to")
             }
-            let directory = PathName.parent(report)
+            let directory = PathName.directory(report)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
                   isDirectory.boolValue else {
                 throw ValidationError("--report \(report): no directory \(directory) to write it in")
             }
