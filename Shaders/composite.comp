@@ -18,10 +18,10 @@
 #define OUTPUT 0
 #endif
 // The kinds of item the frame has (inserted with OUTPUT; the defaults draw any frame): MASKS has bit k for mask
-// kind k; PERSPECTIVE, OVERLAY, SNAPSHOT and BLIT are 1 where some item needs them. A program keeps only what
-// its frame's items use.
+// kind k (MASK_CIRCLE, ...: DrawItemRecord.glslDefinitions, inserted with them); PERSPECTIVE, OVERLAY,
+// SNAPSHOT and BLIT are 1 where some item needs them. A program keeps only what its frame's items use.
 #ifndef MASKS
-#define MASKS 126
+#define MASKS (((1 << MASK_KINDS) - 1) & ~(1 << MASK_NONE))
 #endif
 #ifndef PERSPECTIVE
 #define PERSPECTIVE 1
@@ -47,45 +47,8 @@ precision highp int;
 precision highp sampler2D;
 precision highp image2D;
 
-// One draw item (ComputeCompositor.pack): 18 vec4s, std430.
-struct Item {
-    ivec4 bounds;         // the pixels it may touch, x0, y0, x1, y1 (half-open); a blit's rectangle
-    ivec4 solid;          // the whole pixels it overwrites (DrawItem.solidPixels), or empty
-    ivec4 kind;           // source (0 a colour, 1 from, 2 to), mask kind, overlay, perspective
-    ivec4 blit;           // 1 for a blit, its texel offset dx, dy; its sample's index
-    vec4 row0;            // pixelToLocal's rows (a, b, c), (d, e, f), (g, h, i)
-    vec4 row1;
-    vec4 row2;
-    vec4 sizeGradients;   // size, inverse gradients
-    vec4 color;
-    vec4 texel;           // texel origin, texel scale
-    vec4 clampRange;      // clamp min, clamp max
-    vec4 textureOpacity;  // 1 / texture size, opacity, mask radius
-    vec4 mask;
-    vec4 maskEnd;         // xyz
-    vec4 blur;            // xy
-    vec4 gradient;        // xyz
-    vec4 overlayStart;
-    vec4 overlayEnd;
-};
-
-layout(std430, binding = 0) readonly buffer Items { Item items[]; };
-// Each sample (one draw list): its first item, its item count, its background (premultiplied RGBA8 bits).
-layout(std430, binding = 1) readonly buffer Samples { ivec4 samples[]; };
-#if OUTPUT == 0 || OUTPUT == 2 || OUTPUT == 3
-layout(std430, binding = 2) writeonly buffer Output { uint words[]; };
-#else
-layout(rgba8, binding = 0) writeonly uniform highp image2D uImage;
-#endif
-
 uniform sampler2D uFrom;
 uniform sampler2D uTo;
-uniform ivec2 uFrameSize;
-uniform int uSampleCount;
-// The planes' weights (segue_ycbcr_weights), in units of 1/65536: yr, yg, yb, Y's offset; ur, ug, ub; vr, vg, vb.
-uniform ivec4 uLuma;
-uniform ivec3 uCb;
-uniform ivec3 uCr;
 
 // Which snapshot draw-item.glsl samples: 1 from, 2 to.
 int gSnapshot;
@@ -95,6 +58,24 @@ vec4 snapshotAt(vec2 normalized) {
 
 #include "draw-item.glsl"
 
+// The draw items (DrawItemRecord, draw-item.glsl), a copy of the core's records (ComputeCompositor.upload).
+layout(std430, binding = 0) readonly buffer Items { DrawItemRecord items[]; };
+// Each sample (one draw list): its first item, its item count, its background (premultiplied RGBA8 bits).
+layout(std430, binding = 1) readonly buffer Samples { ivec4 samples[]; };
+#if OUTPUT == 0 || OUTPUT == 2 || OUTPUT == 3
+layout(std430, binding = 2) writeonly buffer Output { uint words[]; };
+#else
+layout(rgba8, binding = 0) writeonly uniform highp image2D uImage;
+#endif
+
+uniform ivec2 uFrameSize;
+uniform int uSampleCount;
+// The planes' weights (segue_ycbcr_weights), in units of 1/65536: yr, yg, yb, Y's offset; ur, ug, ub; vr, vg, vb.
+uniform ivec4 uLuma;
+uniform ivec3 uCb;
+uniform ivec3 uCr;
+
+
 #if OUTPUT == 2
 const ivec2 pixelsPerInvocation = ivec2(8, 2);
 #elif OUTPUT == 3
@@ -103,36 +84,29 @@ const ivec2 pixelsPerInvocation = ivec2(4, 1);
 const ivec2 pixelsPerInvocation = ivec2(1, 1);
 #endif
 
-// ComputeCompositor.maxItems and maxSamples: a frame with more is drawn by the raster path.
-const int maxItems = 1024;
-const int maxSamples = 64;
+// Limits.maxItemsPerDispatch and maxMotionBlurSamples: a frame with more is drawn by the raster path.
 // Bit i: item i reaches this workgroup's tile.
-shared uint tileItems[maxItems / 32];
+shared uint tileItems[MAX_ITEMS / 32];
 // For each sample, the first item worth drawing in this tile.
-shared int tileFirst[maxSamples];
+shared int tileFirst[MAX_SAMPLES];
 
 // The colour item i lays over the pixel whose centre is `centre`.
 vec4 itemColor(int i, vec2 centre) {
-    Item it = items[i];
+    DrawItemRecord it = items[i];
     if (BLIT != 0 && it.blit.x != 0) {
         // A blit (DrawItem.blit): one texel per pixel at a whole-texel offset, as layer.frag's BLIT variant.
         ivec2 texel = ivec2(centre) + it.blit.yz;
-        return (it.kind.x == 1 ? texelFetch(uFrom, texel, 0) : texelFetch(uTo, texel, 0)) * it.textureOpacity.z;
+        return (it.kind.x == 1 ? texelFetch(uFrom, texel, 0) : texelFetch(uTo, texel, 0)) * it.gradientsOpacity.z;
     }
     gSnapshot = it.kind.x;
-    DrawItemValues v = DrawItemValues(mat3(it.row0.xyz, it.row1.xyz, it.row2.xyz), it.sizeGradients.xy,
-                                      it.sizeGradients.zw, it.color, it.texel.xy, it.texel.zw, it.clampRange.xy,
-                                      it.clampRange.zw, it.textureOpacity.xy, it.mask, it.textureOpacity.w,
-                                      it.maskEnd.xyz, it.blur.xy, it.gradient.xyz, it.overlayStart, it.overlayEnd,
-                                      it.textureOpacity.z);
-    return drawItemColor(v, centre, it.kind.x == 0 ? 0 : 1, it.kind.y, it.kind.z != 0, it.kind.w != 0);
+    return drawItemColor(it, centre, it.kind.x == 0 ? 0 : 1, it.kind.y, it.kind.z != 0, it.kind.w != 0);
 }
 
 // Bins the items against this workgroup's tile (every invocation takes part; call before any returns).
 void binItems(ivec4 tile) {
     int lane = int(gl_LocalInvocationIndex);
     int lanes = int(gl_WorkGroupSize.x * gl_WorkGroupSize.y);
-    for (int w = lane; w < maxItems / 32; w += lanes) tileItems[w] = 0u;
+    for (int w = lane; w < MAX_ITEMS / 32; w += lanes) tileItems[w] = 0u;
     for (int s = lane; s < uSampleCount; s += lanes) tileFirst[s] = samples[s].x;
     memoryBarrierShared();
     barrier();

@@ -15,8 +15,8 @@ extension LayerShader {
             var dudx = a, dudy = d, dvdx = b, dvdy = e
             var coverage: Float
             if affine {
-                let cu = min(u, width - u) * inverseGradU + 0.5
-                let cv = min(v, height - v) * inverseGradV + 0.5
+                let cu = min(u - minU, maxU - u) * inverseGradU + 0.5
+                let cv = min(v - minV, maxV - v) * inverseGradV + 0.5
                 if cu <= 0 || cv <= 0 { continue }
                 coverage = min(cu, 1) * min(cv, 1)
             } else {
@@ -26,8 +26,8 @@ extension LayerShader {
                 u *= rq; v *= rq
                 dudx = (a - u * c) * rq; dudy = (d - u * f) * rq
                 dvdx = (b - v * c) * rq; dvdy = (e - v * f) * rq
-                let cu = min(u, width - u) / (dudx * dudx + dudy * dudy).squareRoot() + 0.5
-                let cv = min(v, height - v) / (dvdx * dvdx + dvdy * dvdy).squareRoot() + 0.5
+                let cu = min(u - minU, maxU - u) / (dudx * dudx + dudy * dudy).squareRoot() + 0.5
+                let cv = min(v - minV, maxV - v) / (dvdx * dvdx + dvdy * dvdy).squareRoot() + 0.5
                 if cu <= 0 || cv <= 0 { continue }
                 coverage = min(cu, 1) * min(cv, 1)
             }
@@ -106,7 +106,7 @@ extension LayerShader {
         let py = Float(y) + 0.5
         // As `drawGeneral` has them: `u = (d py + g) + px a`, and `v = (e py + h) + px b`, where `px b` is 0.
         let rowU = d * py + g, v = e * py + h
-        let cv = min(v, height - v) * inverseGradV + 0.5
+        let cv = min(v - minV, maxV - v) * inverseGradV + 0.5
         if cv <= 0 { return }
         let dv = v - shape.cy
         let rowFactor = BlurredShape.erf((dv + shape.hy) * shape.k) - BlurredShape.erf((dv - shape.hy) * shape.k)
@@ -122,7 +122,7 @@ extension LayerShader {
             let lanes = SIMD4<Float>(0.5, 1.5, 2.5, 3.5)
             while x &+ 4 <= x1 {
                 let u = rowU + (Float(x) + lanes) * a
-                let cu = pointwiseMin(u, width - u) * inverseGradU + 0.5
+                let cu = pointwiseMin(u - minU, maxU - u) * inverseGradU + 0.5
                 let base = x &- bounds.x0
                 let factors = SIMD4<Float>(columns[base], columns[base &+ 1], columns[base &+ 2], columns[base &+ 3])
                 let coverage = pointwiseMin(cu, SIMD4(repeating: 1)) * edgeV * (factors * rowFactor)
@@ -141,7 +141,7 @@ extension LayerShader {
         for x in x..<x1 {
             let px = Float(x) + 0.5
             let u = rowU + px * a
-            let cu = min(u, width - u) * inverseGradU + 0.5
+            let cu = min(u - minU, maxU - u) * inverseGradU + 0.5
             if cu <= 0 { continue }
             var coverage = min(cu, 1) * edgeV
             coverage *= columns[x &- bounds.x0] * rowFactor
@@ -166,7 +166,7 @@ extension LayerShader {
 
     /// A continuous rectangle's signed distance at `(du, dv)` from its centre, positive inside, and the unit
     /// direction `n` it changes along: a rounded rectangle's, but in the corners (both `q` above 0) the
-    /// first-order distance to the superellipse `|qx|^P + |qy|^P = r^P`. `draw-item.glsl`'s mask kind 6 computes the same.
+    /// first-order distance to the superellipse `|qx|^P + |qy|^P = r^P`. `draw-item.glsl`'s `MASK_CONTINUOUS_RECT` computes the same.
     @inline(__always)
     static func continuousDistance(_ du: Float, _ dv: Float, _ hx: Float, _ hy: Float, _ r: Float) -> (Float, Float, Float) {
         let ox = abs(du) - (hx - r), oy = abs(dv) - (hy - r)
@@ -183,7 +183,7 @@ extension LayerShader {
 
     /// A sector's signed distance at `p` (local, from the centre), positive inside, and the unit direction
     /// `n` it changes along: the nearer of the two rays, each of which is its line where `p` lies ahead of the
-    /// centre along it, else the centre itself. `draw-item.glsl`'s mask kind 3 computes the same, in the same order.
+    /// centre along it, else the centre itself. `draw-item.glsl`'s `MASK_SECTOR` computes the same, in the same order.
     @inline(__always)
     static func sectorDistance(_ px: Float, _ py: Float, _ sx: Float, _ sy: Float, _ ex: Float, _ ey: Float,
                                _ reflex: Bool) -> (Float, Float, Float) {

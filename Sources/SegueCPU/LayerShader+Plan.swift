@@ -9,7 +9,7 @@ extension LayerShader {
     /// read through the general function).
     enum Plan {
         /// The shortcuts are off: every pixel of each row's span takes the general per-pixel function, the
-        /// reference every other plan is tested against (`FastPathTests`).
+        /// reference every other plan (a blit's too) is tested against (`FastPathTests`).
         case reference
         /// Texels one to one onto pixels over a rectangle of whole pixels: row copies, or blends at the
         /// item's opacity; rows outside the rectangle are not covered.
@@ -53,8 +53,8 @@ extension LayerShader {
     static func plan(_ item: DrawItem, shortcuts: Bool, columns: ColumnStore?, mask: MaskShape, hasOverlay: Bool,
                      shadesSampled: Bool, bounds: PixelBounds, matrix: (a: Float, b: Float, d: Float, g: Float),
                      scale: (x: Float, y: Float)) -> Plan {
-        if let blit = item.blit { return .blit(blit) }
         guard shortcuts else { return .reference }
+        if let blit = item.record.asBlit { return .blit(blit) }
         var edges = Plan.Edges.general
         if item.isAffine, matrix.b == 0, matrix.d == 0, case let .blurred(shape) = mask, shape.r == 0,
            bounds.x0 < bounds.x1, let columns {
@@ -66,29 +66,18 @@ extension LayerShader {
             }))
         }
         guard item.isAffine else { return .rows(edges: edges, interior: .perspective) }
-        guard case let .snapshot(_, map) = item.source else { return .rows(edges: edges, interior: .color) }
+        guard case .snapshot = item.source else { return .rows(edges: edges, interior: .color) }
         // The texel steps `drawInterior` takes along a row, in 32.32 fixed point: the same for every row.
         let one = 4_294_967_296.0
         let stepX = PixelMath.truncate(Double(matrix.a) * Double(scale.x) * one)
         let stepY = PixelMath.truncate(Double(matrix.b) * Double(scale.y) * one)
-        if let offset = identityOffset(item, map), !hasOverlay || shadesSampled {
+        if let offset = item.texelOffset, !hasOverlay || shadesSampled {
             return .rows(edges: edges, interior: .copy(dx: offset.dx, dy: offset.dy, stepX: stepX))
         }
         if stepY != 0 { return .rows(edges: edges, interior: .stepped(stepX: stepX, stepY: stepY)) }
         return .rows(edges: edges, interior: .axisAligned(stepX: stepX))
     }
 
-    /// The whole-texel offset of an item whose texels map one to one onto pixels.
-    private static func identityOffset(_ item: DrawItem, _ map: DrawItem.TexelMap) -> (dx: Int, dy: Int)? {
-        let m = item.pixelToLocal
-        guard abs(map.scale.x * m.a - 1) < 1e-9, abs(map.scale.y * m.e - 1) < 1e-9,
-              abs(m.d) < 1e-12, abs(m.b) < 1e-12 else { return nil }
-        // texel index = origin + scale * u - 0.5 with u = a (x + 0.5) + g: x + origin + scale * g
-        let offX = map.origin.x + map.scale.x * m.g, offY = map.origin.y + map.scale.y * m.h
-        let rx = offX.rounded(), ry = offY.rounded()
-        guard abs(offX - rx) < 1e-6, abs(offY - ry) < 1e-6 else { return nil }
-        return (Int(rx), Int(ry))
-    }
 }
 
 /// Per-column values some plans work out once per frame (a blurred rectangle's factors along `u`), kept for

@@ -42,7 +42,8 @@ extension LayerShader {
         let line = affineRow(y, from: x0, to: x1)
         // Inside every edge by half a pixel, then inside the mask by its slack.
         let mu = edgeMarginU, mv = edgeMarginV
-        let u = line.within(line.u0, line.da, mu, Double(width) - mu), v = line.within(line.v0, line.db, mv, Double(height) - mv)
+        let u = line.within(line.u0, line.da, Double(minU) + mu, Double(maxU) - mu)
+        let v = line.within(line.v0, line.db, Double(minV) + mv, Double(maxV) - mv)
         let edges = (max(max(-Double.infinity, u.lo), v.lo), min(min(Double.infinity, u.hi), v.hi))
         guard let (lo, hi) = mask.interior(along: line, within: edges), lo <= hi else { return none }
         // Whole pixels whose centre X = x + 0.5 lies in [lo, hi], one pixel in from each end against rounding.
@@ -77,7 +78,8 @@ extension LayerShader {
         let py = Double(y) + 0.5
         let u0 = Double(d) * py + Double(g), v0 = Double(e) * py + Double(h), q0 = Double(f) * py + Double(i)
         let da = Double(a), db = Double(b), dc = Double(c)
-        let mu = perspectiveMarginU, mv = perspectiveMarginV, w = Double(width), h = Double(height)
+        let mu = perspectiveMarginU, mv = perspectiveMarginV
+        let lowU = Double(minU) + mu, highU = Double(maxU) - mu, lowV = Double(minV) + mv, highV = Double(maxV) - mv
         var lo = -Double.infinity, hi = Double.infinity
         // c0 + slope X >= 0
         func atLeastZero(_ c0: Double, _ slope: Double) {
@@ -90,10 +92,10 @@ extension LayerShader {
             }
         }
         atLeastZero(q0 - 1e-6, dc)
-        atLeastZero(u0 - mu * q0, da - mu * dc)
-        atLeastZero((w - mu) * q0 - u0, (w - mu) * dc - da)
-        atLeastZero(v0 - mv * q0, db - mv * dc)
-        atLeastZero((h - mv) * q0 - v0, (h - mv) * dc - db)
+        atLeastZero(u0 - lowU * q0, da - lowU * dc)
+        atLeastZero(highU * q0 - u0, highU * dc - da)
+        atLeastZero(v0 - lowV * q0, db - lowV * dc)
+        atLeastZero(highV * q0 - v0, highV * dc - db)
         guard lo <= hi else { return none }
         return (PixelMath.ceilIndex(lo - 0.5) &+ 1, PixelMath.floorIndex(hi - 0.5))
     }

@@ -35,21 +35,20 @@ struct LayerShader: @unchecked Sendable {
         /// pixel has (a blur wide against the shape, or a shape narrower than twice the inset).
         let interiorInset: Double?
 
-        init(_ shape: Mask.BlurShape, slack: Double) {
-            cx = Float(shape.center.x); cy = Float(shape.center.y)
-            hx = Float(shape.halfWidth); hy = Float(shape.halfHeight)
-            k = Float(shape.inverseScale)
-            r = Float(shape.cornerRadius); n = Float(shape.exponent); inverseN = Float(1 / shape.exponent)
-            peak = Float(shape.peak); minEdge = Float(shape.minEdge)
+        /// The shape of a record whose mask is blurred (`MaskKind.blurredRect`, `.blurredRoundedRect`).
+        init(_ record: DrawItemRecord, slack: Double) {
+            (cx, cy, hx, hy) = (record.mask.x, record.mask.y, record.mask.z, record.mask.w)
+            (r, k, n, inverseN) = (record.maskShape.x, record.maskShape.y, record.maskShape.z, record.maskShape.w)
+            (peak, minEdge) = (record.blur.x, record.blur.y)
             // erf is exactly +-1 from its limit on: a pixel that far inside every side (and past the corners'
             // reach) is covered by 1, when the peak is exactly 1/2 and the shape is wide enough to hold it.
-            let limit = Mask.erfLimit / shape.inverseScale * 1.001 + slack
-            let inset = r == 0 ? limit : max(limit, shape.cornerRadius + slack)
-            let reaches = r == 0 || (peak == 0.5 && shape.minEdge / 2 >= limit)
-            interiorInset = reaches && shape.halfWidth > inset && shape.halfHeight > inset ? inset : nil
+            let limit = Mask.erfLimit / Double(k) * 1.001 + slack
+            let inset = r == 0 ? limit : max(limit, Double(r) + slack)
+            let reaches = r == 0 || (peak == 0.5 && Double(minEdge) / 2 >= limit)
+            interiorInset = reaches && Double(hx) > inset && Double(hy) > inset ? inset : nil
         }
 
-        /// The coverage at local `(u, v)`: `DrawItem`'s step 4 for a blurred mask (`draw-item.glsl`'s mask kinds 4 and 5).
+        /// The coverage at local `(u, v)`: `DrawItem`'s step 4 for a blurred mask (`draw-item.glsl`'s `MASK_BLURRED_RECT` and `MASK_BLURRED_ROUNDED_RECT`).
         @inline(__always)
         func coverage(_ u: Float, _ v: Float) -> Float {
             let du = u - cx, dv = v - cy
@@ -75,9 +74,10 @@ struct LayerShader: @unchecked Sendable {
         }
     }
 
-    // pixel -> local, `[x, y, 1] * m`
+    // pixel -> local, `[x, y, 1] * m` (the record's rows)
     let a, b, c, d, e, f, g, h, i: Float
-    let width, height: Float
+    /// The layer's local rectangle (`DrawItemRecord.edges`): `minU...maxU` by `minV...maxV`.
+    let minU, minV, maxU, maxV: Float
     let affine: Bool
     /// For affine items: 1 / |grad u| and 1 / |grad v| in pixels, constant over the item.
     let inverseGradU, inverseGradV: Float
@@ -146,20 +146,24 @@ struct LayerShader: @unchecked Sendable {
     /// shader is drawn; without one, such an item's edges take the general function.
     init(_ item: DrawItem, textures: [Texture], shortcuts: Bool = true, columns: ColumnStore? = nil) {
         takesShortcuts = shortcuts
-        let m = item.pixelToLocal
-        (a, b, c, d, e, f, g, h, i) = (Float(m.a), Float(m.b), Float(m.c), Float(m.d), Float(m.e), Float(m.f),
-                                       Float(m.g), Float(m.h), Float(m.i))
-        width = Float(item.size.width)
-        height = Float(item.size.height)
-        affine = item.isAffine
-        inverseGradU = 1 / (a * a + d * d).squareRoot()
-        inverseGradV = 1 / (b * b + e * e).squareRoot()
+        // Every value the per-pixel function reads comes from the record, as the GPU's do; what only the CPU
+        // needs (the outline, the margins of a perspective map) from the item.
+        let record = item.record
+        (a, b, c) = (record.row0.x, record.row0.y, record.row0.z)
+        (d, e, f) = (record.row1.x, record.row1.y, record.row1.z)
+        (g, h, i) = (record.row2.x, record.row2.y, record.row2.z)
+        (minU, minV, maxU, maxV) = (record.edges.x, record.edges.y, record.edges.z, record.edges.w)
+        affine = !record.isPerspective
+        inverseGradU = record.gradientsOpacity.x
+        inverseGradV = record.gradientsOpacity.y
         edgeMarginU = 0.5 / Double(inverseGradU)
         edgeMarginV = 0.5 / Double(inverseGradV)
         // Largest singular value of the Jacobian [[a, d], [b, e]].
         let t = a * a + b * b + d * d + e * e, det = a * e - b * d
         let sigmaMax = ((t + max(0, t * t - 4 * det * det).squareRoot()) / 2).squareRoot()
         maskSlack = 0.5 * sigmaMax * 1.001 + 1e-4
+        // The margins are pixel lengths, the same wherever the record put the local origin.
+        let m = item.pixelToLocal
         var marginU = 0.0, marginV = 0.0
         if !item.isAffine {
             for p in item.outline {
@@ -179,70 +183,55 @@ struct LayerShader: @unchecked Sendable {
         outlineX = xs
         outlineY = ys
         bounds = item.bounds
-        opacity = Float(item.opacity)
-        opacity255 = UInt32((item.opacity * 255).rounded())
+        opacity = record.opacity
+        opacity255 = UInt32((Double(record.opacity) * 255).rounded())
         isOpaque = item.isOpaque
 
-        switch item.source {
-        case let .snapshot(id, map):
+        if case let .snapshot(id, _) = item.source {
             let texture = textures[id.rawValue]
             texels = UnsafePointer(texture.base)
             textureWidth = texture.width
             textureHeight = texture.height
-            originX = Float(map.origin.x); originY = Float(map.origin.y)
-            scaleX = Float(map.scale.x); scaleY = Float(map.scale.y)
-            lowX = Float(map.clampMin.x); lowY = Float(map.clampMin.y)
-            highX = Float(map.clampMax.x); highY = Float(map.clampMax.y)
             color = 0
             isOpaqueContent = item.contentIsOpaque
-        case let .color(r, g, b, a):
+        } else {
             texels = nil
             textureWidth = 0; textureHeight = 0
-            originX = 0; originY = 0; scaleX = 0; scaleY = 0; lowX = 0; lowY = 0; highX = 0; highY = 0
-            func byte(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255).rounded()) }
-            color = Pixmap.pack(r: byte(r), g: byte(g), b: byte(b), a: byte(a))
-            isOpaqueContent = a >= 1
+            func byte(_ v: Float) -> UInt32 { UInt32((min(max(Double(v), 0), 1) * 255).rounded()) }
+            color = Pixmap.pack(r: byte(record.color.x), g: byte(record.color.y), b: byte(record.color.z), a: byte(record.color.w))
+            isOpaqueContent = record.color.w >= 1
         }
+        (originX, originY, scaleX, scaleY) = (record.texelMap.x, record.texelMap.y, record.texelMap.z, record.texelMap.w)
+        (lowX, lowY, highX, highY) = (record.texelClamp.x, record.texelClamp.y, record.texelClamp.z, record.texelClamp.w)
 
         // Positions of texels of a texture: times 2^32, far inside Int64.
         let one = 4_294_967_296.0
         texelClamp = (PixelMath.truncate(Double(lowX) * one), PixelMath.truncate(Double(highX) * one),
                       PixelMath.truncate(Double(lowY) * one), PixelMath.truncate(Double(highY) * one))
 
-        switch item.mask {
-        case nil:
+        let (centre, shape) = (record.mask, record.maskShape)
+        switch record.maskKind {
+        case .none:
             mask = .none
-        case let .circle(center, radius)?:
-            mask = .circle(cx: Float(center.x), cy: Float(center.y), r: Float(radius))
-        case let .roundedRect(rect, radius)?:
-            mask = .roundedRect(cx: Float(rect.center.x), cy: Float(rect.center.y),
-                                hx: Float(rect.width / 2), hy: Float(rect.height / 2), r: Float(radius))
-        case let .sector(center, startAngle, sweep)?:
-            let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
-            mask = .sector(cx: Float(center.x), cy: Float(center.y), sx: Float(rays.start.x), sy: Float(rays.start.y),
-                           ex: Float(rays.end.x), ey: Float(rays.end.y), reflex: rays.isReflex)
-        case let .continuousRect(rect, radius)?:
-            mask = .continuousRect(cx: Float(rect.center.x), cy: Float(rect.center.y), hx: Float(rect.width / 2),
-                                   hy: Float(rect.height / 2), r: Float(radius * Mask.continuousReach))
-        case let .blurred(rect, radius, sigma)?:
-            mask = .blurred(BlurredShape(Mask.blurShape(rect, radius: radius, sigma: sigma), slack: Double(maskSlack)))
+        case .circle:
+            mask = .circle(cx: centre.x, cy: centre.y, r: centre.z)
+        case .roundedRect:
+            mask = .roundedRect(cx: centre.x, cy: centre.y, hx: centre.z, hy: centre.w, r: shape.x)
+        case .sector:
+            mask = .sector(cx: centre.x, cy: centre.y, sx: centre.z, sy: centre.w, ex: shape.y, ey: shape.z, reflex: shape.w > 0.5)
+        case .continuousRect:
+            mask = .continuousRect(cx: centre.x, cy: centre.y, hx: centre.z, hy: centre.w, r: shape.x)
+        case .blurredRect, .blurredRoundedRect:
+            mask = .blurred(BlurredShape(record, slack: Double(maskSlack)))
         }
 
-        if let o = item.overlay {
-            hasOverlay = true
-            overlayGradient = (Float(o.gradient.x), Float(o.gradient.y), Float(o.gradient.z))
-            let start = SIMD4<Float>(Float(o.start.0), Float(o.start.1), Float(o.start.2), Float(o.start.3)) * 255
-            let end = SIMD4<Float>(Float(o.end.0), Float(o.end.1), Float(o.end.2), Float(o.end.3)) * 255
-            overlayStart255 = start
-            overlayDelta255 = end - start
-            overlayIsBlack = start[0] == 0 && start[1] == 0 && start[2] == 0 && end[0] == 0 && end[1] == 0 && end[2] == 0
-        } else {
-            hasOverlay = false
-            overlayGradient = (0, 0, 0)
-            overlayStart255 = .zero
-            overlayDelta255 = .zero
-            overlayIsBlack = false
-        }
+        hasOverlay = record.hasOverlay
+        let gradient = record.gradient
+        overlayGradient = (gradient.x, gradient.y, gradient.z)
+        let start = record.overlayStart * 255, end = record.overlayEnd * 255
+        overlayStart255 = start
+        overlayDelta255 = end - start
+        overlayIsBlack = hasOverlay && start[0] == 0 && start[1] == 0 && start[2] == 0 && end[0] == 0 && end[1] == 0 && end[2] == 0
         storesInterior = isOpaqueContent && !hasOverlay && opacity255 == 255
         storesFinished = isOpaqueContent && opacity255 == 255
         shadesSampled = hasOverlay && overlayIsBlack && isOpaqueContent && PixelMath.hasAVX2
@@ -303,19 +292,8 @@ struct LayerShader: @unchecked Sendable {
         return (start, max(start, end))
     }
 
-    /// Draws the item over columns `x0..<x1` of row `y`, whose first pixel is at `row`. `scratch` holds at
-    /// least `scratchCount` pixels that this call may overwrite (one buffer per band).
-    func draw(row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int, scratch: UnsafeMutablePointer<UInt32>) {
-        guard case .rows = plan else {
-            draw(row: row, y: y, from: x0, to: x1, interior: (Int.max, Int.min), plain: nil, scratch: scratch)
-            return
-        }
-        draw(row: row, y: y, from: x0, to: x1, interior: interiorColumns(row: y, from: x0, to: x1),
-             plain: shadesSampled ? unshaded : nil, scratch: scratch)
-    }
-
-    /// `draw` with the row's interior already worked out (`interiorColumns`, over the row's span or any
-    /// columns that hold `x0..<x1`): this call clamps it to its columns, or works it out again where the
+    /// Draws the item over columns `x0..<x1` of row `y`, whose first pixel is at `row`, with the row's interior
+    /// already worked out (`interiorColumns`, over the row's span or any columns that hold `x0..<x1`): this call clamps it to its columns, or works it out again where the
     /// mask's interior depends on them (`interiorFollowsColumns`). `plain` is `unshaded` where the item
     /// `shadesSampled`, made once for many rows.
     @inline(__always)

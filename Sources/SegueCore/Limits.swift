@@ -15,8 +15,12 @@ public enum Limits {
     public static let maxFrames = 1_000_000
     /// The most steps a storyboard's timeline may have.
     public static let maxSteps = 10_000
-    /// The most samples motion blur may draw for a frame (each one a whole frame drawn).
+    /// The most samples motion blur may draw for a frame (each one a whole frame drawn); also the most draw
+    /// lists one dispatch of the GPU's compute path takes (`MAX_SAMPLES` in its shader).
     public static let maxMotionBlurSamples = 64
+    /// The most draw items one dispatch of the GPU's compute path takes, over all of its samples (`MAX_ITEMS`
+    /// in its shader: one bit each in a workgroup's shared memory); a frame with more is drawn by the raster path.
+    public static let maxItemsPerDispatch = 1024
 
     // MARK: Size
 

@@ -10,12 +10,10 @@ import SegueCore
 /// runs on every SM).
 final class ComputeCompositor {
     static let shaderFile = "composite.comp"
-    /// Items and samples one dispatch takes (`maxItems`, `maxSamples` in composite.comp); a frame with more is
-    /// drawn by the raster path.
-    static let maxItems = 1024
-    static let maxSamples = 64
-    /// 32-bit words an item takes in the item buffer (18 vec4s).
-    static let itemWords = 72
+    /// Items and samples one dispatch takes (`MAX_ITEMS`, `MAX_SAMPLES` in composite.comp, from the same
+    /// `Limits`); a frame with more is drawn by the raster path.
+    static let maxItems = Limits.maxItemsPerDispatch
+    static let maxSamples = Limits.maxMotionBlurSamples
 
     /// What a dispatch writes: composite.comp's `OUTPUT`.
     enum Output: Int, CaseIterable {
@@ -45,7 +43,7 @@ final class ComputeCompositor {
     /// the per-pixel function those items use (a GPU runs fewer registers; llvmpipe, which runs every branch,
     /// runs fewer instructions).
     struct Kinds: Hashable {
-        /// Bit k for mask kind k (`LayerVariant.mask`).
+        /// Bit k for the mask kind whose raw value is k (`MaskKind`).
         var masks = 0
         var perspective = false, overlay = false, snapshot = false, blit = false
 
@@ -55,12 +53,20 @@ final class ComputeCompositor {
                     blit = true
                     continue
                 }
-                masks |= 1 << variant.mask
+                masks |= 1 << Int(variant.mask.rawValue)
                 perspective = perspective || variant.perspective
                 overlay = overlay || variant.overlay
                 snapshot = snapshot || variant.snapshot
             }
-            masks &= ~1  // "no mask" needs no code
+            masks &= ~(1 << Int(MaskKind.none.rawValue))  // "no mask" needs no code
+        }
+
+        /// Every kind of item: the program that draws any frame.
+        static var every: Kinds {
+            var kinds = Kinds([])
+            kinds.masks = MaskKind.allCases.reduce(0) { $0 | 1 << Int($1.rawValue) } & ~(1 << Int(MaskKind.none.rawValue))
+            (kinds.perspective, kinds.overlay, kinds.snapshot, kinds.blit) = (true, true, true, true)
+            return kinds
         }
 
         /// The lines inserted after `#version`.
@@ -68,6 +74,11 @@ final class ComputeCompositor {
             "#define MASKS \(masks)\n#define PERSPECTIVE \(perspective ? 1 : 0)\n#define OVERLAY \(overlay ? 1 : 0)\n"
                 + "#define SNAPSHOT \(snapshot ? 1 : 0)\n#define BLIT \(blit ? 1 : 0)\n"
         }
+    }
+
+    /// The `#define`s of a program: its output and kinds (`ShaderSources.text(of:defines:)` adds the record's).
+    static func defines(output: Output, kinds: Kinds) -> String {
+        "#define OUTPUT \(output.rawValue)\n" + kinds.defines
     }
 
     private struct Program: Hashable {
@@ -141,7 +152,7 @@ final class ComputeCompositor {
         let variants = lists.map { $0.items.map(LayerVariant.init) }
         let (program, u) = try program(Program(output: output, kinds: Kinds(variants)))
         glUseProgram(program)
-        try upload(lists, variants: variants)
+        try upload(lists)
         glUniform2i(u.frameSize, GLint(width), GLint(height))
         glUniform1i(u.sampleCount, GLint(lists.count))
         if let planes {
@@ -174,114 +185,46 @@ final class ComputeCompositor {
         try GLError.check("glDispatchCompute(\(Self.shaderFile), OUTPUT \(output.rawValue), \(width)x\(height), \(lists.count) sample(s))")
     }
 
-    /// The items of every list, then one entry per list (its first item, its count, its background).
-    private func upload(_ lists: [DrawList], variants: [[LayerVariant]]) throws {
-        var words: [UInt32] = []
-        words.reserveCapacity(lists.reduce(0) { $0 + $1.items.count } * Self.itemWords)
-        var samples: [Int32] = []
+    /// The records of every list's items (each marked with its list's index), then one entry per list (its
+    /// first item, its count, its background).
+    private func upload(_ lists: [DrawList]) throws {
+        var records: [DrawItemRecord] = []
+        records.reserveCapacity(lists.reduce(0) { $0 + $1.items.count })
+        var samples: [UInt32] = []
         for (s, list) in lists.enumerated() {
-            samples += [Int32(words.count / Self.itemWords), Int32(list.items.count), Int32(bitPattern: list.background), 0]
-            for (item, variant) in zip(list.items, variants[s]) { Self.pack(item, variant: variant, sample: s, into: &words) }
+            samples += [UInt32(records.count), UInt32(list.items.count), list.background, 0]
+            for item in list.items {
+                var record = item.record
+                record.blit.w = Int32(s)
+                records.append(record)
+            }
         }
-        if words.isEmpty { words = [UInt32](repeating: 0, count: Self.itemWords) }  // a buffer is never empty
-        try fill(&itemBuffer, capacity: &itemCapacity, with: words)
-        try fill(&sampleBuffer, capacity: &sampleCapacity, with: samples.map { UInt32(bitPattern: $0) })
+        if records.isEmpty { records = [DrawItemRecord()] }  // a buffer is never empty
+        try records.withUnsafeBytes { try fill(&itemBuffer, capacity: &itemCapacity, with: $0) }
+        try samples.withUnsafeBytes { try fill(&sampleBuffer, capacity: &sampleCapacity, with: $0) }
     }
 
-    private func fill(_ buffer: inout GLuint, capacity: inout Int, with words: [UInt32]) throws {
+    private func fill(_ buffer: inout GLuint, capacity: inout Int, with data: UnsafeRawBufferPointer) throws {
         if buffer == 0 { buffer = ledger.generate(.buffer, glGenBuffers) }
-        let bytes = words.count * 4
+        let bytes = data.count
         glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), buffer)
-        words.withUnsafeBytes { data in
-            if bytes > capacity {
-                glBufferData(GLenum(GL_SHADER_STORAGE_BUFFER), GLsizeiptr(bytes), data.baseAddress, GLenum(GL_DYNAMIC_DRAW))
-                capacity = bytes
-            } else {
-                glBufferSubData(GLenum(GL_SHADER_STORAGE_BUFFER), 0, GLsizeiptr(bytes), data.baseAddress)
-            }
+        if bytes > capacity {
+            glBufferData(GLenum(GL_SHADER_STORAGE_BUFFER), GLsizeiptr(bytes), data.baseAddress, GLenum(GL_DYNAMIC_DRAW))
+            capacity = bytes
+        } else {
+            glBufferSubData(GLenum(GL_SHADER_STORAGE_BUFFER), 0, GLsizeiptr(bytes), data.baseAddress)
         }
         glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), 0)
         try GLError.check("glBufferData(GL_SHADER_STORAGE_BUFFER, \(bytes) bytes)")
     }
 
-    /// One item as composite.comp's `Item`: the values layer.frag takes as uniforms (`LayerProgram.set`), the
-    /// same conversions to single precision, and the item's switches as integers.
-    static func pack(_ item: DrawItem, variant: LayerVariant, sample: Int, into words: inout [UInt32]) {
-        func int(_ v: Int) -> UInt32 { UInt32(bitPattern: Int32(clamping: v)) }
-        func float(_ v: Double) -> UInt32 { Float(v).bitPattern }
-        func floats(_ values: Double...) { for v in values { words.append(float(v)) } }
-        let blit = variant.blit ? item.blit : nil
-        let bounds = blit?.rect ?? item.bounds
-        words += [int(bounds.x0), int(bounds.y0), int(bounds.x1), int(bounds.y1)]
-        let solid = item.solidPixels ?? PixelBounds(x0: 0, y0: 0, x1: 0, y1: 0)
-        words += [int(solid.x0), int(solid.y0), int(solid.x1), int(solid.y1)]
-        var source = 0
-        if case let .snapshot(id, _) = item.source { source = id.rawValue + 1 }
-        words += [int(source), int(variant.mask), variant.overlay ? 1 : 0, variant.perspective ? 1 : 0]
-        words += [blit == nil ? 0 : 1, int(blit?.dx ?? 0), int(blit?.dy ?? 0), int(sample)]
-        let m = item.pixelToLocal
-        floats(m.a, m.b, m.c, 0, m.d, m.e, m.f, 0, m.g, m.h, m.i, 0)
-        floats(item.size.width, item.size.height, 1 / (m.a * m.a + m.d * m.d).squareRoot(), 1 / (m.b * m.b + m.e * m.e).squareRoot())
-        // color; texel origin and scale; clamp min and max; then textureOpacity's 1 / texture size (as layer.frag's
-        // uInverseTextureSize, the reciprocal taken in single precision).
-        switch item.source {
-        case let .color(r, g, b, a):
-            floats(r, g, b, a)
-            floats(0, 0, 0, 0, 0, 0, 0, 0)
-            words += [0, 0]
-        case let .snapshot(_, map):
-            floats(0, 0, 0, 0)
-            floats(map.origin.x, map.origin.y, map.scale.x, map.scale.y, map.clampMin.x, map.clampMin.y, map.clampMax.x, map.clampMax.y)
-            words += [(1 / Float(max(1, map.textureWidth))).bitPattern, (1 / Float(max(1, map.textureHeight))).bitPattern]
-        }
-        var mask = (0.0, 0.0, 0.0, 0.0), radius = 0.0, end = (0.0, 0.0, 0.0), blur = (0.0, 0.0)
-        switch item.mask {
-        case nil:
-            break
-        case let .circle(center, r)?:
-            mask = (center.x, center.y, r, 0)
-        case let .roundedRect(rect, r)?:
-            mask = (rect.x, rect.y, rect.width, rect.height)
-            radius = r
-        case let .sector(center, startAngle, sweep)?:
-            let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
-            mask = (center.x, center.y, rays.start.x, rays.start.y)
-            end = (rays.end.x, rays.end.y, rays.isReflex ? 1 : 0)
-        case let .continuousRect(rect, r)?:
-            mask = (rect.x, rect.y, rect.width, rect.height)
-            radius = r * Mask.continuousReach
-            end = (Mask.continuousExponent, 0, 0)
-        case let .blurred(rect, r, sigma)?:
-            let shape = Mask.blurShape(rect, radius: r, sigma: sigma)
-            mask = (shape.center.x, shape.center.y, shape.halfWidth, shape.halfHeight)
-            radius = shape.cornerRadius
-            // As layer.frag: the exponent's inverse taken in double precision, then rounded.
-            end = (shape.inverseScale, shape.exponent, 1 / shape.exponent)
-            blur = (shape.peak, shape.minEdge)
-        }
-        // textureOpacity's last two: opacity, mask radius (its first two were written with the texel map).
-        floats(item.opacity, radius)
-        floats(mask.0, mask.1, mask.2, mask.3)
-        floats(end.0, end.1, end.2, 0)
-        floats(blur.0, blur.1, 0, 0)
-        if let o = item.overlay {
-            floats(o.gradient.x, o.gradient.y, o.gradient.z, 0)
-            floats(o.start.0, o.start.1, o.start.2, o.start.3)
-            floats(o.end.0, o.end.1, o.end.2, o.end.3)
-        } else {
-            floats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        }
-    }
-
     /// The program of an output and set of kinds, compiled the first time.
     private func program(_ key: Program) throws -> (GLuint, Uniforms) {
         if let known = programs[key] { return known }
-        guard let text = ShaderSources.text(of: Self.shaderFile) else {
+        let defines = Self.defines(output: key.output, kinds: key.kinds)
+        guard let source = ShaderSources.text(of: Self.shaderFile, defines: defines) else {
             throw GLError.invalidInput("ShaderSources lacks \(Self.shaderFile)")
         }
-        let newline = text.firstIndex(of: "\n") ?? text.endIndex
-        let defines = "#define OUTPUT \(key.output.rawValue)\n" + key.kinds.defines
-        let source = String(text[...newline]) + defines + String(text[text.index(after: newline)...])
         let name = "\(Self.shaderFile) (" + defines.split(separator: "\n").map { $0.dropFirst(8) }.joined(separator: ", ") + ")"
         let program = try LayerProgram.link(compute: (name, source), ledger: ledger)
         let uniforms = Uniforms(program)

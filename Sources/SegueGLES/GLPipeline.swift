@@ -64,7 +64,7 @@ final class GLPipeline {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         // Compile the most common variant now, so a broken shader fails creation, not the first frame.
         do {
-            _ = try program(for: LayerVariant(snapshot: true, mask: 0, overlay: false, perspective: false))
+            _ = try program(for: LayerVariant(snapshot: true, mask: .none, overlay: false, perspective: false))
         } catch {
             destroy()
             throw error

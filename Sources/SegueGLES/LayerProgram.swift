@@ -8,24 +8,16 @@ final class LayerProgram {
     private let ledger: GLObjectLedger
     private let u: Uniforms
 
-    /// Uniform locations, looked up once.
+    /// Uniform locations, looked up once: the quad's, and each field of the record's (`uItem.<field>`, in
+    /// `DrawItemRecord.fields`' order; -1 where the variant does not read it, which GL ignores).
     private struct Uniforms {
-        var bounds, frameSize, pixelToLocal, size, inverseGradients: GLint
-        var color, snapshot, texelOrigin, texelScale, clampMin, clampMax, inverseTextureSize: GLint
-        var mask, maskRadius, maskEnd, blur: GLint
-        var gradient, overlayStart, overlayEnd: GLint
-        var opacity, blitOffset: GLint
+        var bounds, frameSize, snapshot: GLint
+        var fields: [(location: GLint, type: DrawItemRecord.FieldType, offset: Int)]
 
         init(_ program: GLuint) {
             func at(_ name: String) -> GLint { glGetUniformLocation(program, name) }
-            bounds = at("uBounds"); frameSize = at("uFrameSize"); pixelToLocal = at("uPixelToLocal"); size = at("uSize")
-            inverseGradients = at("uInverseGradients"); color = at("uColor"); snapshot = at("uSnapshot")
-            texelOrigin = at("uTexelOrigin"); texelScale = at("uTexelScale")
-            clampMin = at("uClampMin"); clampMax = at("uClampMax"); inverseTextureSize = at("uInverseTextureSize")
-            mask = at("uMask"); maskRadius = at("uMaskRadius"); maskEnd = at("uMaskEnd"); blur = at("uBlur")
-            gradient = at("uGradient")
-            overlayStart = at("uOverlayStart"); overlayEnd = at("uOverlayEnd")
-            opacity = at("uOpacity"); blitOffset = at("uBlitOffset")
+            bounds = at("uBounds"); frameSize = at("uFrameSize"); snapshot = at("uSnapshot")
+            fields = DrawItemRecord.fields.map { (at("uItem.\($0.name)"), $0.type, $0.offset) }
         }
     }
 
@@ -36,11 +28,11 @@ final class LayerProgram {
     init(_ variant: LayerVariant, ledger: GLObjectLedger) throws {
         self.ledger = ledger
         guard let vertexText = ShaderSources.text(of: Self.vertexFile),
-              let fragmentText = ShaderSources.text(of: Self.fragmentFile) else {
+              let fragmentText = ShaderSources.text(of: Self.fragmentFile, defines: variant.defines) else {
             throw GLError.invalidInput("ShaderSources lacks \(Self.vertexFile) or \(Self.fragmentFile) (Sources/SegueGLES/ShaderSources.swift)")
         }
         program = try Self.link(vertex: (Self.vertexFile, vertexText),
-                                fragment: ("\(Self.fragmentFile) (\(variant))", variant.apply(to: fragmentText)), ledger: ledger)
+                                fragment: ("\(Self.fragmentFile) (\(variant))", fragmentText), ledger: ledger)
         u = Uniforms(program)
         glUseProgram(program)
         glUniform1i(u.snapshot, 0)
@@ -123,76 +115,31 @@ final class LayerProgram {
         glUniform2f(u.frameSize, GLfloat(width), GLfloat(height))
     }
 
-    /// Sets the uniforms of one item; `texture(id)` names the snapshot's texture.
+    /// Sets the uniforms of one item from its record, field by field; `texture(id)` names the snapshot's texture.
     func set(_ item: DrawItem, texture: (SnapshotID) throws -> GLuint) throws {
-        if let blit = item.blit, case let .snapshot(id, _) = item.source {
-            // The quad is the blit's rectangle; nothing else of the item shows.
-            let r = blit.rect
-            glUniform4f(u.bounds, GLfloat(r.x0), GLfloat(r.y0), GLfloat(r.x1), GLfloat(r.y1))
+        let record = item.record
+        let b = record.bounds
+        glUniform4f(u.bounds, GLfloat(b.x), GLfloat(b.y), GLfloat(b.z), GLfloat(b.w))
+        if case let .snapshot(id, _) = item.source {
             glActiveTexture(GLenum(GL_TEXTURE0))
             glBindTexture(GLenum(GL_TEXTURE_2D), try texture(id))
-            glUniform2i(u.blitOffset, GLint(blit.dx), GLint(blit.dy))
-            glUniform1f(u.opacity, GLfloat(item.opacity))
-            return
         }
-        let b = item.bounds
-        glUniform4f(u.bounds, GLfloat(b.x0), GLfloat(b.y0), GLfloat(b.x1), GLfloat(b.y1))
-        let matrix = item.pixelToLocal.rowMajor.map { GLfloat($0) }
-        glUniformMatrix3fv(u.pixelToLocal, 1, GLboolean(GL_FALSE), matrix)
-        glUniform2f(u.size, GLfloat(item.size.width), GLfloat(item.size.height))
-        let m = item.pixelToLocal
-        glUniform2f(u.inverseGradients, GLfloat(1 / (m.a * m.a + m.d * m.d).squareRoot()),
-                    GLfloat(1 / (m.b * m.b + m.e * m.e).squareRoot()))
-
-        switch item.source {
-        case let .color(r, g, b, a):
-            glUniform4f(u.color, GLfloat(r), GLfloat(g), GLfloat(b), GLfloat(a))
-        case let .snapshot(id, map):
-            glActiveTexture(GLenum(GL_TEXTURE0))
-            glBindTexture(GLenum(GL_TEXTURE_2D), try texture(id))
-            glUniform2f(u.texelOrigin, GLfloat(map.origin.x), GLfloat(map.origin.y))
-            glUniform2f(u.texelScale, GLfloat(map.scale.x), GLfloat(map.scale.y))
-            glUniform2f(u.clampMin, GLfloat(map.clampMin.x), GLfloat(map.clampMin.y))
-            glUniform2f(u.clampMax, GLfloat(map.clampMax.x), GLfloat(map.clampMax.y))
-            glUniform2f(u.inverseTextureSize, 1 / GLfloat(max(1, map.textureWidth)), 1 / GLfloat(max(1, map.textureHeight)))
+        withUnsafeBytes(of: record) { bytes in
+            for field in u.fields where field.location >= 0 {
+                let at = bytes.baseAddress! + field.offset
+                switch field.type {
+                case .ivec4: glUniform4iv(field.location, 1, at.assumingMemoryBound(to: GLint.self))
+                case .vec4: glUniform4fv(field.location, 1, at.assumingMemoryBound(to: GLfloat.self))
+                }
+            }
         }
-
-        switch item.mask {
-        case nil:
-            break
-        case let .circle(center, radius)?:
-            glUniform4f(u.mask, GLfloat(center.x), GLfloat(center.y), GLfloat(radius), 0)
-        case let .roundedRect(rect, radius)?:
-            glUniform4f(u.mask, GLfloat(rect.x), GLfloat(rect.y), GLfloat(rect.width), GLfloat(rect.height))
-            glUniform1f(u.maskRadius, GLfloat(radius))
-        case let .sector(center, startAngle, sweep)?:
-            let rays = Mask.sectorRays(startAngle: startAngle, sweep: sweep)
-            glUniform4f(u.mask, GLfloat(center.x), GLfloat(center.y), GLfloat(rays.start.x), GLfloat(rays.start.y))
-            glUniform3f(u.maskEnd, GLfloat(rays.end.x), GLfloat(rays.end.y), rays.isReflex ? 1 : 0)
-        case let .continuousRect(rect, radius)?:
-            glUniform4f(u.mask, GLfloat(rect.x), GLfloat(rect.y), GLfloat(rect.width), GLfloat(rect.height))
-            glUniform1f(u.maskRadius, GLfloat(radius * Mask.continuousReach))
-            glUniform3f(u.maskEnd, GLfloat(Mask.continuousExponent), 0, 0)
-        case let .blurred(rect, radius, sigma)?:
-            let shape = Mask.blurShape(rect, radius: radius, sigma: sigma)
-            glUniform4f(u.mask, GLfloat(shape.center.x), GLfloat(shape.center.y), GLfloat(shape.halfWidth), GLfloat(shape.halfHeight))
-            glUniform1f(u.maskRadius, GLfloat(shape.cornerRadius))
-            glUniform3f(u.maskEnd, GLfloat(shape.inverseScale), GLfloat(shape.exponent), GLfloat(1 / shape.exponent))
-            glUniform2f(u.blur, GLfloat(shape.peak), GLfloat(shape.minEdge))
-        }
-
-        if let o = item.overlay {
-            glUniform3f(u.gradient, GLfloat(o.gradient.x), GLfloat(o.gradient.y), GLfloat(o.gradient.z))
-            glUniform4f(u.overlayStart, GLfloat(o.start.0), GLfloat(o.start.1), GLfloat(o.start.2), GLfloat(o.start.3))
-            glUniform4f(u.overlayEnd, GLfloat(o.end.0), GLfloat(o.end.1), GLfloat(o.end.2), GLfloat(o.end.3))
-        }
-        glUniform1f(u.opacity, GLfloat(item.opacity))
     }
 
     /// Draws the item's quad less `hole` (whole pixels an opaque item above overwrites): up to four
     /// rectangles, each its own quad; the fragment stage is the same for every pixel drawn.
     func drawQuad(_ item: DrawItem, less hole: PixelBounds?) {
-        let quad = item.blit?.rect ?? item.bounds
+        let b = item.record.bounds
+        let quad = PixelBounds(x0: Int(b.x), y0: Int(b.y), x1: Int(b.z), y1: Int(b.w))
         guard let hole, case let cut = quad.intersection(hole), !cut.isEmpty else {
             glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
             return

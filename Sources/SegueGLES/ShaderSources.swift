@@ -34,6 +34,16 @@ public enum ShaderSources {
         return expand(text)
     }
 
+    /// The text of shader file `name` as a program of the renderer compiles it: `text(of:)`, with the lines
+    /// of `DrawItemRecord.glslDefinitions` (the mask kinds by name, the compute path's limits) and then `defines`
+    /// (a variant's switches) inserted after its `#version` line.
+    public static func text(of name: String, defines: String) -> String? {
+        guard let text = text(of: name) else { return nil }
+        guard let newline = text.firstIndex(of: "\n") else { return text }
+        return String(text[...newline]) + DrawItemRecord.glslDefinitions + defines + "#line 2\n"
+            + String(text[text.index(after: newline)...])
+    }
+
     /// `text` with its `#include "FILE"` lines replaced by those files (one level: an included file includes
     /// nothing). A file that is not here stays an `#include` line, which the compiler then refuses by name.
     static func expand(_ text: String) -> String {

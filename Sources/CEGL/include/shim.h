@@ -103,7 +103,8 @@
     X(glUniform3i, PFNGLUNIFORM3IPROC) \
     X(glUniform4f, PFNGLUNIFORM4FPROC) \
     X(glUniform4i, PFNGLUNIFORM4IPROC) \
-    X(glUniformMatrix3fv, PFNGLUNIFORMMATRIX3FVPROC) \
+    X(glUniform4fv, PFNGLUNIFORM4FVPROC) \
+    X(glUniform4iv, PFNGLUNIFORM4IVPROC) \
     X(glUnmapBuffer, PFNGLUNMAPBUFFERPROC) \
     X(glUseProgram, PFNGLUSEPROGRAMPROC) \
     X(glVertexAttribPointer, PFNGLVERTEXATTRIBPOINTERPROC) \
@@ -249,7 +250,8 @@ static inline void glUniform3f(GLint location, GLfloat v0, GLfloat v1, GLfloat v
 static inline void glUniform3i(GLint location, GLint v0, GLint v1, GLint v2) { segue_gles.glUniform3i(location, v0, v1, v2); }
 static inline void glUniform4f(GLint location, GLfloat v0, GLfloat v1, GLfloat v2, GLfloat v3) { segue_gles.glUniform4f(location, v0, v1, v2, v3); }
 static inline void glUniform4i(GLint location, GLint v0, GLint v1, GLint v2, GLint v3) { segue_gles.glUniform4i(location, v0, v1, v2, v3); }
-static inline void glUniformMatrix3fv(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value) { segue_gles.glUniformMatrix3fv(location, count, transpose, value); }
+static inline void glUniform4fv(GLint location, GLsizei count, const GLfloat *value) { segue_gles.glUniform4fv(location, count, value); }
+static inline void glUniform4iv(GLint location, GLsizei count, const GLint *value) { segue_gles.glUniform4iv(location, count, value); }
 static inline GLboolean glUnmapBuffer(GLenum target) { return segue_gles.glUnmapBuffer(target); }
 static inline void glUseProgram(GLuint program) { segue_gles.glUseProgram(program); }
 static inline void glVertexAttribPointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GLsizei stride, const void *pointer) { segue_gles.glVertexAttribPointer(index, size, type, normalized, stride, pointer); }

@@ -10,7 +10,8 @@ import Foundation
 ///    Otherwise the local point is `(u, v) = (U/Q, V/Q)`, in the layer's points.
 /// 2. The local point's pixel gradients: `du/dx = (pixelToLocal.a - u*pixelToLocal.c)/Q`,
 ///    `du/dy = (pixelToLocal.d - u*pixelToLocal.f)/Q`, and the same for `v` with `b`, `e`.
-/// 3. Edge coverage: `clamp(0.5 + min(u, w - u) / |grad u|, 0, 1) * clamp(0.5 + min(v, h - v) / |grad v|, 0, 1)`:
+/// 3. Edge coverage: `clamp(0.5 + min(u - u0, u1 - u) / |grad u|, 0, 1) * clamp(0.5 + min(v - v0, v1 - v) / |grad v|, 0, 1)`
+///    over the layer's local rectangle `u0...u1` by `v0...v1` (`0...w` by `0...h`, unless the record moved it):
 ///    a pixel centre half a pixel inside an edge is fully covered, so edges on pixel boundaries are exact.
 /// 4. Mask coverage (when there is a mask): the signed distance `s` to the mask outline in local points
 ///    (positive inside), divided by the pixel length of its local gradient `n` (`|J^T n|`), then
@@ -39,6 +40,11 @@ import Foundation
 ///    `o = lerp(overlayStart, overlayEnd, g)` (premultiplied, overlay opacity folded in);
 ///    `content = o + content * (1 - o.a)`.
 /// 7. `src = content * opacity * coverage`; the framebuffer gets `src + dst * (1 - src.a)`.
+///
+/// Every backend reads the values of these steps from one place: `record` (`DrawItemRecord`), made once with
+/// the item, in single precision and sanitised (the local origin moved near what shows where it lies too far
+/// for single precision, far edges moved in), so that the CPU and both GPU paths draw the same picture for any
+/// input.
 public struct DrawItem: Sendable, Equatable {
     /// Where the colour comes from.
     public enum Source: Sendable, Equatable {
@@ -78,30 +84,33 @@ public struct DrawItem: Sendable, Equatable {
     }
 
     /// The layer's bounds in points: local `u` runs over `0...size.width`, `v` over `0...size.height`.
-    public var size: Size
+    public internal(set) var size: Size
     /// `[u, v, 1] * localToPixel` is the homogeneous pixel of local point `(u, v)`.
-    public var localToPixel: Matrix3
+    public internal(set) var localToPixel: Matrix3
     /// The inverse, scaled so that `Q = 1` everywhere when the map is affine.
-    public var pixelToLocal: Matrix3
+    public internal(set) var pixelToLocal: Matrix3
     /// True when the map has no perspective (`Q` is 1 everywhere).
-    public var isAffine: Bool
+    public internal(set) var isAffine: Bool
     /// The convex outline of the visible quad in pixels (clipped at the eye), clockwise or not.
     public var outline: [Point]
     /// Every pixel the item may touch, antialiased edges included, within the frame.
-    public var bounds: PixelBounds
-    public var source: Source
-    public var opacity: Double
+    public internal(set) var bounds: PixelBounds
+    public internal(set) var source: Source
+    public internal(set) var opacity: Double
     /// The layer's mask, normalised: a circle's radius above 0, a rounded rectangle's radius within half its
     /// sides, a sector's `startAngle` in `0..<2π` and its `sweep` in `0<..<2π` (turned round when it was
     /// negative); nil for a sector of 2π or more, which keeps everything. Every value is finite: a mask with a NaN
     /// keeps nothing (the item is dropped), a rounded rectangle's edges far past the layer are moved in
     /// (`heldMaskRect`), and a circle of infinite radius is no mask.
-    public var mask: Mask?
-    public var overlay: Overlay?
+    public internal(set) var mask: Mask?
+    public internal(set) var overlay: Overlay?
     /// True when every pixel inside the outline gets alpha 1 (opaque content, opacity 1, no mask).
-    public var isOpaque: Bool
+    public internal(set) var isOpaque: Bool
     /// True when the content alone (snapshot or colour) is opaque.
-    public var contentIsOpaque: Bool
+    public internal(set) var contentIsOpaque: Bool
+    /// What every backend's per-pixel function reads of the item, in single precision and sanitised, made
+    /// once with the item (`DrawItemRecord`).
+    public internal(set) var record = DrawItemRecord()
 }
 
 extension DrawItem {
@@ -115,22 +124,32 @@ extension DrawItem {
 
     /// The blit this item is, when it is one: axis-aligned, unscaled, on whole pixels, with no mask or overlay.
     /// Backends may draw it as a copy (opacity 1, opaque) or a blend; the picture is the same as the general path.
+    /// (`record.blit` holds it for the backends, worked out once.)
     public var blit: Blit? {
-        guard isAffine, case let .snapshot(_, map) = source, mask == nil, overlay == nil else { return nil }
-        let m = pixelToLocal
-        // texel index fx = origin.x + scale.x * u - 0.5 with u = a (x + 0.5) + d (y + 0.5) + g
-        guard abs(map.scale.x * m.a - 1) < 1e-9, abs(map.scale.y * m.e - 1) < 1e-9,
-              abs(m.d) < 1e-12, abs(m.b) < 1e-12 else { return nil }
-        let offX = map.origin.x + map.scale.x * m.g, offY = map.origin.y + map.scale.y * m.h
-        let rx = offX.rounded(), ry = offY.rounded()
-        guard abs(offX - rx) < 1e-6, abs(offY - ry) < 1e-6 else { return nil }
+        guard mask == nil, overlay == nil, let offset = texelOffset else { return nil }
         // The quad's corners must sit on whole pixels.
         let xs = outline.map(\.x), ys = outline.map(\.y)
         guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(),
               [x0, x1, y0, y1].allSatisfy({ abs($0 - $0.rounded()) < 1e-6 }) else { return nil }
         let rect = PixelBounds(x0: Int(x0.rounded()), y0: Int(y0.rounded()), x1: Int(x1.rounded()), y1: Int(y1.rounded()))
             .intersection(bounds)
-        return Blit(rect: rect, dx: Int(rx), dy: Int(ry))
+        return Blit(rect: rect, dx: offset.dx, dy: offset.dy)
+    }
+
+    /// The whole-texel offset of a snapshot whose texels map one to one onto pixels (pixel `(x, y)` shows
+    /// texel `(x + dx, y + dy)`, wherever the item covers it): affine, axis-aligned, unscaled, at a whole-texel
+    /// offset. A blit is such an item with no mask or overlay on whole pixels; the CPU copies the interior rows
+    /// of the others.
+    public var texelOffset: (dx: Int, dy: Int)? {
+        guard isAffine, case let .snapshot(_, map) = source else { return nil }
+        let m = pixelToLocal
+        // texel index fx = origin.x + scale.x * u - 0.5 with u = a (x + 0.5) + d (y + 0.5) + g
+        guard abs(map.scale.x * m.a - 1) < 1e-9, abs(map.scale.y * m.e - 1) < 1e-9,
+              abs(m.d) < 1e-12, abs(m.b) < 1e-12 else { return nil }
+        let offX = map.origin.x + map.scale.x * m.g, offY = map.origin.y + map.scale.y * m.h
+        let rx = offX.rounded(), ry = offY.rounded()
+        guard abs(offX - rx) < 1e-6, abs(offY - ry) < 1e-6, abs(rx) < 1e9, abs(ry) < 1e9 else { return nil }
+        return (Int(rx), Int(ry))
     }
 }
 

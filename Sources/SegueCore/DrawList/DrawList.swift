@@ -181,6 +181,9 @@ extension DrawItem {
                   outline: outline, bounds: bounds, source: source, opacity: min(layer.opacity, 1), mask: mask,
                   overlay: overlay, isOpaque: opaqueContent && layer.opacity >= 1 && mask == nil,
                   contentIsOpaque: opaqueContent)
+        // What the backends read, sanitised once: an item that single precision cannot hold is not drawn.
+        record = DrawItemRecord(self)
+        guard record.isFinite else { return nil }
     }
 
     /// The whole pixels this item paints with alpha 1, when it is an opaque axis-aligned affine quad: whatever
