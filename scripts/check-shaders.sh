@@ -1,29 +1,14 @@
 #!/usr/bin/env bash
-# Checks every shader in Shaders/ (the files SwiftPM embeds into SegueGLES) with
-# glslangValidator (the stage comes from the extension), and every variant of layer.frag (the #define
-# switches LayerVariant.swift compiles it with), and every shipped custom transition in transitions/ wrapped
-# as the renderer wraps it (transition.frag or transition100.frag, #line 1, the file).
+# Checks the shaders in Shaders/ (the files SwiftPM embeds into SegueGLES) that compile as they are with
+# glslangValidator (the stage comes from the extension), and every shipped custom transition in transitions/
+# wrapped as the renderer wraps it (transition.frag or transition100.frag, #line 1, the file).
+# The per-pixel function (draw-item.glsl) and the two programs that include it (layer.frag, composite.comp)
+# compile only with the definitions the renderer inserts (DrawItemRecord.glslDefinitions and each variant's
+# switches): ShaderSourcesTests.everyProgramPassesGlslangValidator checks every program of theirs as the renderer
+# builds it.
 # Usage: scripts/check-shaders.sh    (from anywhere; exit status non-zero when any shader fails)
-#        scripts/check-shaders.sh --count-variants    (prints how many layer.frag variants it checks)
 set -euo pipefail
 cd "$(dirname "$0")/../Shaders"
-# The variants, as LayerVariant.swift makes them: SOURCE, MASK (0 for none, then each mask kind's number
-# there), OVERLAY, PERSPECTIVE, BLIT; a blit ignores the other switches, so it is one variant.
-masks=$(sed -n '/switch item.mask/,/^        }/p' ../Sources/SegueGLES/LayerVariant.swift | grep -oE 'mask = .*' | grep -oE '[0-9]+' | sort -un)
-variants=()
-for blit in 0 1; do
-for source in 0 1; do
-    for mask in $masks; do
-        for overlay in 0 1; do
-            for perspective in 0 1; do
-                if [ $blit -eq 1 ] && [ "$source$mask$overlay$perspective" != "1000" ]; then continue; fi
-                variants+=("$source $mask $overlay $perspective $blit")
-            done
-        done
-    done
-done
-done
-if [ "${1:-}" = --count-variants ]; then echo ${#variants[@]}; exit 0; fi
 shopt -s nullglob
 status=0
 files=(*.vert *.frag *.comp)
@@ -43,6 +28,7 @@ expand() {
         { print }' "$file"
 }
 for f in "${files[@]}"; do
+    if grep -q '#include "draw-item.glsl"' "$f"; then continue; fi
     ext=${f##*.}
     expand "$f" > "$scratch/whole.$ext"
     if glslangValidator "$scratch/whole.$ext" >/dev/null; then
@@ -53,42 +39,6 @@ for f in "${files[@]}"; do
         status=1
     fi
 done
-# Each variant, built as the renderer builds it: the #defines right after the #version line.
-count=0
-for v in "${variants[@]}"; do
-    read -r source mask overlay perspective blit <<< "$v"
-    variant="$scratch/layer.frag"
-    expand layer.frag "$(printf '#define SOURCE %s\n#define MASK %s\n#define OVERLAY %s\n#define PERSPECTIVE %s\n#define BLIT %s\n' \
-          "$source" "$mask" "$overlay" "$perspective" "$blit")
-" > "$variant"
-    name="layer.frag (SOURCE $source, MASK $mask, OVERLAY $overlay, PERSPECTIVE $perspective, BLIT $blit)"
-    if ! glslangValidator "$variant" >/dev/null; then
-        glslangValidator "$variant" >&2 || true
-        echo "FAIL $name" >&2
-        status=1
-    fi
-    count=$((count + 1))
-done
-[ $status -eq 0 ] && echo "ok   layer.frag: all $count variants"
-# The compute compositor's outputs (ComputeCompositor.Output): RGBA words, an image, 4:2:0 and 4:4:4 planes.
-# Each with every kind of item (the defaults), and with none (ComputeCompositor.Kinds: a frame of colour layers).
-for output in 0 1 2 3; do
-    for kinds in "" "#define MASKS 0
-#define PERSPECTIVE 0
-#define OVERLAY 0
-#define SNAPSHOT 0
-#define BLIT 0
-"; do
-        expand composite.comp "#define OUTPUT $output
-$kinds" > "$scratch/composite.comp"
-        if ! glslangValidator "$scratch/composite.comp" >/dev/null; then
-            glslangValidator "$scratch/composite.comp" >&2 || true
-            echo "FAIL composite.comp (OUTPUT $output${kinds:+, no kinds})" >&2
-            status=1
-        fi
-    done
-done
-[ $status -eq 0 ] && echo "ok   composite.comp: all 4 outputs, with every kind of item and with none"
 # The shipped transitions, after the real preamble of their dialect (transition100.frag for a GLSL ES 1.00
 # file, roughly as ShaderTransition.isGLSL100 tells it); #version and precision lines are blanked, as
 # ShaderTransition.body does.
