@@ -60,15 +60,16 @@ final class EffectDefinition: Sendable {
             var start, end, from, to: EffectExpression
             var opacity: EffectExpression?
         }
+        /// A circle or a rounded rectangle: what a mask may be (besides a sector) and what a shadow is cast by.
+        enum Shape: Sendable {
+            case rect(EffectExpression, radius: EffectExpression?)
+            case circle(center: EffectExpression, radius: EffectExpression)
+        }
         /// A Core Animation shadow: colour, opacity, radius and offset, and the path it is cast by (a rounded
         /// rectangle or a circle; nil for the layer's own shape).
         struct ShadowProgram: Sendable {
-            enum Path: Sendable {
-                case rect(EffectExpression, radius: EffectExpression?)
-                case circle(center: EffectExpression, radius: EffectExpression)
-            }
             var color, opacity, radius, offset: EffectExpression?
-            var path: Path?
+            var path: Shape?
         }
         enum Operation: Sendable {
             case translate(EffectExpression), scale(EffectExpression), rotateX(EffectExpression), rotateY(EffectExpression), rotateZ(EffectExpression)
@@ -572,32 +573,23 @@ private struct EffectFileReader: JSONProblemReader {
         var mask: EffectDefinition.LayerProgram.MaskProgram?
         if let raw = o["mask"] {
             let p = "\(path).mask"
-            if let m = raw as? [String: Any], let circle = m["circle"] as? [String: Any] {
-                unknownKeys(m, p, allowed: ["circle"]); unknownKeys(circle, "\(p).circle", allowed: ["center", "radius"])
-                if let c = required(circle, "center", "\(p).circle", scope, [2]), let r = required(circle, "radius", "\(p).circle", scope, [1]) {
-                    mask = .circle(center: c, radius: r)
-                }
-            } else if let m = raw as? [String: Any], let rect = m["rect"] {
-                unknownKeys(m, p, allowed: ["rect", "radius", "corner"])
-                var continuous = false
-                if let corner = m["corner"] {
-                    switch corner as? String {
-                    case "continuous": continuous = true
-                    case "circular": continuous = false
-                    default: problem("\(p).corner", "expected \"circular\" (the default) or \"continuous\" (iOS's continuous corner curve)")
+            switch shape(raw, p, scope: scope, corner: true) {
+            case let .shape(.circle(center, radius), _):
+                mask = .circle(center: center, radius: radius)
+            case let .shape(.rect(r, radius), continuous):
+                mask = .rect(r, radius: radius, continuous: continuous)
+            case .problems:
+                break
+            case .neither:
+                if let m = raw as? [String: Any], let sector = m["sector"] as? [String: Any] {
+                    unknownKeys(m, p, allowed: ["sector"]); unknownKeys(sector, "\(p).sector", allowed: ["center", "start", "sweep"])
+                    if let c = required(sector, "center", "\(p).sector", scope, [2]), let a = required(sector, "start", "\(p).sector", scope, [1]),
+                       let s = required(sector, "sweep", "\(p).sector", scope, [1]) {
+                        mask = .sector(center: c, start: a, sweep: s)
                     }
+                } else {
+                    problem(p, "expected {\"circle\": {\"center\", \"radius\"}}, {\"rect\": [x, y, w, h], \"radius\": r, \"corner\": \"continuous\"} or {\"sector\": {\"center\", \"start\", \"sweep\"}}")
                 }
-                if let r = expression(rect, "\(p).rect", scope: scope, arity: [4]) {
-                    mask = .rect(r, radius: m["radius"].flatMap { expression($0, "\(p).radius", scope: scope, arity: [1]) }, continuous: continuous)
-                }
-            } else if let m = raw as? [String: Any], let sector = m["sector"] as? [String: Any] {
-                unknownKeys(m, p, allowed: ["sector"]); unknownKeys(sector, "\(p).sector", allowed: ["center", "start", "sweep"])
-                if let c = required(sector, "center", "\(p).sector", scope, [2]), let a = required(sector, "start", "\(p).sector", scope, [1]),
-                   let s = required(sector, "sweep", "\(p).sector", scope, [1]) {
-                    mask = .sector(center: c, start: a, sweep: s)
-                }
-            } else {
-                problem(p, "expected {\"circle\": {\"center\", \"radius\"}}, {\"rect\": [x, y, w, h], \"radius\": r, \"corner\": \"continuous\"} or {\"sector\": {\"center\", \"start\", \"sweep\"}}")
             }
         }
 
@@ -629,20 +621,10 @@ private struct EffectFileReader: JSONProblemReader {
                     color: part("color", [4]), opacity: required(c, "opacity", p, scope, [1]), radius: part("radius", [1]),
                     offset: part("offset", [2]))
                 if let raw = c["path"] {
-                    let pp = "\(p).path"
-                    if let m = raw as? [String: Any], let circle = m["circle"] as? [String: Any] {
-                        unknownKeys(m, pp, allowed: ["circle"]); unknownKeys(circle, "\(pp).circle", allowed: ["center", "radius"])
-                        if let center = required(circle, "center", "\(pp).circle", scope, [2]),
-                           let radius = required(circle, "radius", "\(pp).circle", scope, [1]) {
-                            program.path = .circle(center: center, radius: radius)
-                        }
-                    } else if let m = raw as? [String: Any], let rect = m["rect"] {
-                        unknownKeys(m, pp, allowed: ["rect", "radius"])
-                        if let r = expression(rect, "\(pp).rect", scope: scope, arity: [4]) {
-                            program.path = .rect(r, radius: m["radius"].flatMap { expression($0, "\(pp).radius", scope: scope, arity: [1]) })
-                        }
-                    } else {
-                        problem(pp, "expected {\"rect\": [x, y, w, h], \"radius\": r} or {\"circle\": {\"center\", \"radius\"}}")
+                    switch shape(raw, "\(p).path", scope: scope) {
+                    case let .shape(shape, _): program.path = shape
+                    case .problems: break
+                    case .neither: problem("\(p).path", "expected {\"rect\": [x, y, w, h], \"radius\": r} or {\"circle\": {\"center\", \"radius\"}}")
                     }
                 }
                 shadow = program
@@ -666,6 +648,46 @@ private struct EffectFileReader: JSONProblemReader {
             anchor: value("anchor", [2]), transform: transform, opacity: value("opacity", [1]), mask: mask, overlay: overlay,
             shadow: shadow, doubleSided: doubleSided, visible: value("visible", [1]), repeatOver: repeatOver)
         return problems.count == before ? layer : nil
+    }
+
+    /// What `shape` read.
+    enum ShapeReading {
+        /// A circle or a rounded rectangle; `continuous`: its corners are iOS's continuous curve (a mask's
+        /// `"corner": "continuous"`), not circular arcs.
+        case shape(EffectDefinition.LayerProgram.Shape, continuous: Bool)
+        /// A circle or a rectangle with problems, each reported.
+        case problems
+        /// Neither a circle nor a rectangle: the caller says what it expected (a mask may be a sector too).
+        case neither
+    }
+
+    /// The shapes a mask and a shadow's path share, read once for both: `{"circle": {"center": [x, y],
+    /// "radius": r}}`, or `{"rect": [x, y, w, h], "radius": r}` and, where `corner` allows it (a mask),
+    /// `"corner": "circular"` or `"continuous"`.
+    mutating func shape(_ raw: Any, _ path: String, scope: ExpressionScope, corner: Bool = false) -> ShapeReading {
+        guard let m = raw as? [String: Any] else { return .neither }
+        let before = problems.count
+        if let circle = m["circle"] as? [String: Any] {
+            unknownKeys(m, path, allowed: ["circle"]); unknownKeys(circle, "\(path).circle", allowed: ["center", "radius"])
+            if let center = required(circle, "center", "\(path).circle", scope, [2]),
+               let radius = required(circle, "radius", "\(path).circle", scope, [1]), problems.count == before {
+                return .shape(.circle(center: center, radius: radius), continuous: false)
+            }
+            return .problems
+        }
+        guard let rect = m["rect"] else { return .neither }
+        unknownKeys(m, path, allowed: corner ? ["rect", "radius", "corner"] : ["rect", "radius"])
+        var continuous = false
+        if corner, let raw = m["corner"] {
+            switch raw as? String {
+            case "continuous": continuous = true
+            case "circular": continuous = false
+            default: problem("\(path).corner", "expected \"circular\" (the default) or \"continuous\" (iOS's continuous corner curve)")
+            }
+        }
+        guard let r = expression(rect, "\(path).rect", scope: scope, arity: [4]) else { return .problems }
+        let radius = m["radius"].flatMap { expression($0, "\(path).radius", scope: scope, arity: [1]) }
+        return problems.count == before ? .shape(.rect(r, radius: radius), continuous: continuous) : .problems
     }
 
     func snapshot(_ name: String) -> SnapshotID? { ["from": .from, "to": .to][name] }
