@@ -104,15 +104,6 @@ final class EffectDefinition: Sendable {
 extension EffectDefinition {
     /// The most bytes an effect file may have (`Limits.maxEffectFileBytes`).
     public static let maxBytes = Limits.maxEffectFileBytes
-    /// The most layers a direction may list (each repeat of a repeating layer counts once here).
-    static let maxLayers = 64
-    /// The most named values a direction may have, options an effect may declare, choices an option may
-    /// have and operations a transform may list: far more than any real effect, and bounds on the work of
-    /// reading a hostile file.
-    static let maxNames = 256
-    static let maxOptions = 64
-    static let maxChoices = 64
-    static let maxOperations = 16
 
     /// Reads `data`; an option may not take a name in `reservedOptionNames` (those its reader keeps for itself).
     static func read(_ data: Data, file: String, reservedOptionNames: Set<String> = []) throws(EffectFileError) -> EffectDefinition {
@@ -180,8 +171,8 @@ private struct EffectFileReader: JSONProblemReader {
 
         var options: [EffectOption] = []
         if let raw = object["options"] {
-            if let list = raw as? [Any], list.count > EffectDefinition.maxOptions {
-                problem("$.options", "more than \(EffectDefinition.maxOptions) options")
+            if let list = raw as? [Any], list.count > Limits.maxEffectOptions {
+                problem("$.options", "more than \(Limits.maxEffectOptions) options")
             } else if let list = raw as? [Any] {
                 for (k, item) in list.enumerated() {
                     guard let option = self.option(item, "$.options[\(k)]", scope: scope) else { continue }
@@ -306,8 +297,8 @@ private struct EffectFileReader: JSONProblemReader {
         }
         var choices: [EffectOption.Choice] = []
         if kind == .choice {
-            if let list = o["choices"] as? [String: Any], list.count > EffectDefinition.maxChoices {
-                problem("\(path).choices", "more than \(EffectDefinition.maxChoices) choices")
+            if let list = o["choices"] as? [String: Any], list.count > Limits.maxEffectChoices {
+                problem("\(path).choices", "more than \(Limits.maxEffectChoices) choices")
             } else if let list = o["choices"] as? [String: Any], !list.isEmpty {
                 var keys: Set<String>?
                 for choiceName in list.keys.sorted() {
@@ -388,8 +379,8 @@ private struct EffectFileReader: JSONProblemReader {
         var scope = base
         var lets: [(slot: Int, value: EffectExpression)] = []
         if let raw = object["let"] {
-            if let named = raw as? [String: Any], named.count > EffectDefinition.maxNames {
-                problem("\(path).let", "more than \(EffectDefinition.maxNames) named values")
+            if let named = raw as? [String: Any], named.count > Limits.maxEffectNames {
+                problem("\(path).let", "more than \(Limits.maxEffectNames) named values")
             } else if let named = raw as? [String: Any] {
                 // Each value may use others, in any order the file lists them: each is parsed once, after the
                 // values it uses.
@@ -428,12 +419,12 @@ private struct EffectFileReader: JSONProblemReader {
             perspective = expression(raw, "\(path).perspective", scope: scope, arity: [1])
         }
         var layers: [EffectDefinition.LayerProgram] = []
-        if let list = object["layers"] as? [Any], !list.isEmpty, list.count <= EffectDefinition.maxLayers {
+        if let list = object["layers"] as? [Any], !list.isEmpty, list.count <= Limits.maxEffectLayers {
             for (k, item) in list.enumerated() {
                 if let layer = layer(item, "\(path).layers[\(k)]", scope: scope, options: options) { layers.append(layer) }
             }
         } else {
-            problem("\(path).layers", "expected a list of 1 to \(EffectDefinition.maxLayers) layers, bottom to top")
+            problem("\(path).layers", "expected a list of 1 to \(Limits.maxEffectLayers) layers, bottom to top")
         }
         guard problems.count == before else { return nil }
         return EffectDefinition.Program(lets: lets, perspective: perspective, layers: layers, slotCount: scope.slotCount)
@@ -547,8 +538,8 @@ private struct EffectFileReader: JSONProblemReader {
 
         var transform: [EffectDefinition.LayerProgram.Operation] = []
         if let raw = o["transform"] {
-            if let list = raw as? [Any], list.count > EffectDefinition.maxOperations {
-                problem("\(path).transform", "more than \(EffectDefinition.maxOperations) operations")
+            if let list = raw as? [Any], list.count > Limits.maxEffectOperations {
+                problem("\(path).transform", "more than \(Limits.maxEffectOperations) operations")
             } else if let list = raw as? [Any] {
                 for (k, item) in list.enumerated() {
                     let p = "\(path).transform[\(k)]"
