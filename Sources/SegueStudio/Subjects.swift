@@ -28,7 +28,6 @@ actor Subjects {
         var version = 0
     }
 
-    let files: [File]
     private var state: [File]
     let directory: String
     /// The screens named on the command line that are files, with their stamps.
@@ -52,7 +51,6 @@ actor Subjects {
             Self.check(&file, bytes: bytes)
             files.append(file)
         }
-        self.files = files
         state = files
         self.screens = screens.map { ($0, Self.stamp($0)) }
     }
