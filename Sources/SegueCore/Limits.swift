@@ -43,6 +43,23 @@ public enum Limits {
     /// 10 KiB): the bound on what the driver is asked to compile, whose time and memory grow with the source.
     public static let maxShaderSourceBytes = 256 << 10
 
+    // MARK: Effect files
+
+    /// The most layers a direction of an effect file may list (each repeat of a repeating layer counts once
+    /// here).
+    public static let maxEffectLayers = 64
+    /// The most named values (`let`) a direction of an effect file may have.
+    public static let maxEffectNames = 256
+    /// The most options an effect file may declare.
+    public static let maxEffectOptions = 64
+    /// The most choices a choice option may have.
+    public static let maxEffectChoices = 64
+    /// The most operations a layer's transform may list.
+    public static let maxEffectOperations = 16
+    /// The longest expression an effect file may write, in characters. This and the five above are far past
+    /// any real effect, and bounds on the work of reading a hostile file.
+    public static let maxExpressionCharacters = 4096
+
     // MARK: Distribution
 
     /// The most chunks a job may be split into.

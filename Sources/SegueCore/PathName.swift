@@ -1,11 +1,14 @@
 /// A path name taken apart by its bytes. Foundation's `NSString` path methods trap on some valid Unicode (the
 /// storyboard fuzzer found `.\u{10FFFF}🇺//\u{10FFFF}` as an output's name), and a path here is whatever a user
-/// or a file names, so Segue takes paths apart only through these. `/` and `.` are ASCII, and UTF-8 never uses
-/// an ASCII byte inside a longer character, so cutting at them never splits one. A program that takes apart
-/// paths its users give (a server's, say) has the same need: it is public, and `import Segue` gives it.
+/// or a file names, so Segue takes its paths apart into directory, last component and extension here, never
+/// through `NSString`. `/` and `.` are ASCII, and UTF-8 never uses an ASCII byte inside a longer code point, so
+/// cutting at them never splits a Unicode scalar (a combining mark after a `/` is cut from it, as the kernel
+/// reads the name). A program that takes apart paths its users give (a server's, say) has the same need: it is
+/// public, and `import Segue` gives it.
 ///
-/// The results are `NSString`'s wherever it answers: repeated and trailing slashes count as one, `/` is its
-/// own last component and parent, and nothing is resolved (`..` stays `..`).
+/// `last`, `parent` and `extension` answer as `NSString` does wherever it answers: repeated and trailing
+/// slashes count as one, `/` is its own last component and parent, and nothing is resolved (`..` stays `..`).
+/// `join` only puts a `/` between the two where the directory does not end in one: `a//` + `b` is `a//b`.
 public enum PathName {
     private static let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
 

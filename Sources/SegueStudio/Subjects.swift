@@ -11,7 +11,8 @@ actor Subjects {
         enum Kind: String, Encodable { case effect, storyboard }
         let path: String
         let kind: Kind
-        /// The files a storyboard draws from (`references`): its screens, tracks, effect and shader files.
+        /// The files a storyboard draws from (`references`): its screens, tracks, effect and shader files, and
+        /// its shaders' images.
         var watched: [String] = []
         /// Size, modification time and inode when last read, its watched files' after its own: a change to any
         /// reads the file again.
@@ -28,7 +29,6 @@ actor Subjects {
         var version = 0
     }
 
-    let files: [File]
     private var state: [File]
     let directory: String
     /// The screens named on the command line that are files, with their stamps.
@@ -52,7 +52,6 @@ actor Subjects {
             Self.check(&file, bytes: bytes)
             files.append(file)
         }
-        self.files = files
         state = files
         self.screens = screens.map { ($0, Self.stamp($0)) }
     }
@@ -177,34 +176,36 @@ actor Subjects {
     /// The most files one storyboard's stamp covers: each is stat'ed at every poll.
     static let maxWatched = 64
 
-    /// The files a storyboard draws from, found without knowing its format: every string in it that names a
-    /// regular file, itself or after its first `:` (`effect:fx.json`, `shader:ripple.glsl`), relative to the
-    /// storyboard unless absolute (as its job reads them), inside `directory` (where its job may read). A name of
-    /// nothing is not watched until the storyboard is saved again.
+    /// The files a storyboard draws from, as its parser names them (`Storyboard.Parsed.files`: its screens,
+    /// tracks, effect and shader files, and the images a shader's parameters name), relative to the storyboard
+    /// unless absolute (as its job reads them), each a regular file inside `directory` (where its job may read).
+    /// A name of nothing is not watched until the storyboard is saved again.
     static func references(_ bytes: [UInt8], of path: String, within directory: String) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else { return [] }
         let base = PathName.directory(path)
-        var found: [String] = []
-        func visit(_ value: Any) {
-            guard found.count < maxWatched else { return }
-            if let text = value as? String {
-                let names = [text] + (text.firstIndex(of: ":").map { [String(text[text.index(after: $0)...])] } ?? [])
-                for name in names where !name.isEmpty && !name.hasPrefix("sample:") {
-                    let file = name.hasPrefix("/") ? name : PathName.join(base, name)
-                    var info = stat()
-                    if stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, file != path, !found.contains(file),
-                       lies(file, within: directory) {
-                        found.append(file)
-                    }
-                }
-            } else if let array = value as? [Any] {
-                array.forEach(visit)
-            } else if let dictionary = value as? [String: Any] {
-                dictionary.keys.sorted().forEach { visit(dictionary[$0]!) }
-            }
+        func resolved(_ name: String) -> String { name.hasPrefix("/") ? name : PathName.join(base, name) }
+        func isFile(_ file: String) -> Bool {
+            var info = stat()
+            return stat(file, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && lies(file, within: directory)
         }
-        visit(object)
-        return Array(found.prefix(maxWatched))
+        // Nothing is read but a shader file inside the directory, for the images its parameters take.
+        let parsed = Storyboard.parse(json: Data(bytes), loadTrack: { _ in
+            throw SegueError.failed("tracks are not read here")
+        }, loadShader: { spec in
+            // As its job reads it: a file relative to the storyboard, else a shipped transition's name.
+            let file = resolved(spec)
+            if FileManager.default.fileExists(atPath: file) {
+                guard isFile(file) else { throw SegueError.failed("'\(spec)' is not read here") }
+                return try ShaderLibrary.load(file)
+            }
+            guard let shipped = ShippedTransitions.named(spec) else { throw SegueError.failed("no shader '\(spec)'") }
+            return shipped
+        })
+        var found: [String] = []
+        for named in parsed.files where found.count < maxWatched {
+            let file = resolved(named.path)
+            if file != path, !found.contains(file), isFile(file) { found.append(file) }
+        }
+        return found
     }
 
     /// What a file's frames are cached by: its bytes, and for a storyboard its stamp too (its own and those of

@@ -1,7 +1,6 @@
 import Foundation
 import ArgumentParser
 import SegueCore
-import SegueGLES
 import SegueRender
 
 /// Parsers for the command line's compound values; each failure names the value and the expected form.
@@ -34,8 +33,6 @@ enum Parse {
 extension Direction: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
 }
-
-extension EGLPlatform: ExpressibleByArgument {}
 
 extension BackendChoice.GLESTarget: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SegueCore
-import SegueGLES
 import SegueRender
 
 /// `segue batch STORYBOARD.json`: a storyboard's whole timeline, as PNG frames, a stream or a video, split over

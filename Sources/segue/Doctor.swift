@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SegueCore
-import SegueGLES
 import SegueImageIO
 import SegueRender
 import SegueDoctor

@@ -1,7 +1,6 @@
 import Foundation
 import ArgumentParser
 import SegueCore
-import SegueGLES
 import SegueRender
 
 /// Options of every command that runs a job from arguments (`render`, `batch`): how it draws, encodes and

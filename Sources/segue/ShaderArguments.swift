@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SegueCore
-import SegueGLES
 import SegueRender
 
 /// `segue render --shader FILE.glsl [--param name=value ...]`: a transition written to the gl-transitions

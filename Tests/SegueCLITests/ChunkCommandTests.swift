@@ -125,6 +125,61 @@ struct ChunkCommandTests {
         #expect(!FileManager.default.fileExists(atPath: s.path("out.mp4")))
     }
 
+    /// `ContentHash` (Sources/SegueRender/Job/ContentHash.swift) of `bytes` followed by `zeros` zero bytes,
+    /// written again here: a chunk's record holds it, so a join of chunks recorded by an earlier segue checks them
+    /// by these very digests. The zeros are hashed without being read or held.
+    static func contentHash(_ bytes: [UInt8], zeros: Int = 0) -> String {
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        // The zeros that complete the last word of `bytes`, then whole words of zeros, then single ones.
+        let head = bytes + [UInt8](repeating: 0, count: min(zeros, (8 - bytes.count % 8) % 8))
+        let rest = zeros - (head.count - bytes.count)
+        let words = head.count / 8 * 8
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        head.withUnsafeBytes { raw in
+            for i in stride(from: 0, to: words, by: 8) {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* prime
+                h ^= h >> 29
+            }
+        }
+        for b in head[words...] { h = (h ^ UInt64(b)) &* prime }
+        for _ in 0..<rest / 8 {
+            h = h &* prime
+            h ^= h >> 29
+        }
+        for _ in 0..<rest % 8 { h = h &* prime }
+        var z = h ^ UInt64(bytes.count + zeros) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        let digits = String(z, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// A join holds a fixed buffer, whatever the chunks weigh: each chunk padded to 512 MiB (a hole: no disk
+    /// written) and recorded again joins under `ulimit -v 400000` (390 MiB of address space), where reading one
+    /// chunk whole could not fit; and the digests this test computes are the ones segue recorded.
+    @Test(.enabled(if: !LimitTests.underSanitizer, "a sanitizer's shadow memory cannot fit under ulimit -v"))
+    func largeChunksJoinInAFixedBuffer() throws {
+        let s = try Setup()
+        defer { try? FileManager.default.removeItem(at: s.dir) }
+        for i in 0..<2 { #expect(try s.batch(["--video", s.path("out.mp4"), "--chunk", "\(i)/2"]).status == 0) }
+        for i in 0..<2 {
+            let chunk = s.path(String(format: "out.mp4.chunks/chunk-%04dof0002.mp4", i))
+            let recordPath = s.path(String(format: "out.mp4.chunks/chunk-%04dof0002.json", i))
+            var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: recordPath))) as? [String: Any])
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: chunk)))
+            #expect(record["hash"] as? String == Self.contentHash(bytes) && record["bytes"] as? Int == bytes.count, "\(record)")
+            // An MP4 ends at its last box: the zeros after it (a box of size 0, to the end of the file) are skipped.
+            #expect(truncate(chunk, 512 << 20) == 0)
+            record["hash"] = Self.contentHash(bytes, zeros: (512 << 20) - bytes.count)
+            record["bytes"] = 512 << 20
+            try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: recordPath))
+        }
+        let j = try LimitTests.shell("ulimit -v 400000; exec \"$SEGUE\" join out.mp4", in: s.dir)
+        #expect(j.status == 0 && j.stderr.contains("joined 2 chunks (46 frames)"), "\(j)")
+        #expect(try Self.probe(s.path("out.mp4")).contains("nb_read_frames=46"))
+    }
+
     /// A chunk of another job (here rendered at another size, replacing the manifest) is refused by name, as is
     /// one whose bytes are not the ones recorded.
     @Test func joinRefusesForeignAndDamagedChunks() throws {

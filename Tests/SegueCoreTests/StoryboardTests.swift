@@ -227,4 +227,25 @@ import Testing
             """)
         #expect(bad.problems.map(\.path) == ["$.screens.a.speed", "$.screens.a.path", "$.screens.a.loop", "$.screens.a.start"])
     }
+
+    /// `Parsed.files` lists what the storyboard names for its job to read, each once, read or not: screens (not
+    /// samples), a track, an effect file, a shader and its sampler's image; a string elsewhere is not a file.
+    @Test func theFilesAStoryboardNamesAreListed() {
+        let json = #"""
+            {"comment": "see notes.txt", "screens": {"a": "a.png", "b": {"path": "clip.mp4"}, "c": "sample:home"},
+             "timeline": [{"hold": "a", "duration": 0.1}, {"hold": "a", "duration": 0.1},
+                          {"interactive": "fade", "from": "a", "to": "b", "track": "drag.csv"},
+                          {"transition": "effect:fx.json", "from": "b", "to": "c"},
+                          {"transition": "shader:map.glsl", "from": "a", "to": "c", "options": {"params": {"map": "maps/m.png"}}},
+                          {"transition": "shader:gone.glsl", "from": "a", "to": "c"}],
+             "output": {"video": "out.mp4"}}
+            """#
+        let parsed = Storyboard.parse(json: Data(json.utf8), loadTrack: { _ in "0,0\n1,1\n" }, loadShader: { spec in
+            guard spec == "map.glsl" else { throw SegueError.failed("cannot read '\(spec)'") }
+            return try ShaderTransition(name: spec, source: "uniform sampler2D map;\nvec4 transition(vec2 uv) { return texture2D(map, uv); }")
+        })
+        #expect(parsed.files == [.init(.screen, "a.png"), .init(.screen, "clip.mp4"), .init(.track, "drag.csv"),
+                                 .init(.effect, "fx.json"), .init(.shader, "map.glsl"), .init(.image, "maps/m.png"),
+                                 .init(.shader, "gone.glsl")])
+    }
 }

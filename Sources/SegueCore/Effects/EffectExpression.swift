@@ -280,7 +280,9 @@ private struct ExpressionParser {
     typealias Node = (EffectExpression, Int)
 
     mutating func parseWhole() throws(ExpressionError) -> Node {
-        guard chars.count <= 4096 else { throw ExpressionError("expression longer than 4096 characters") }
+        guard chars.count <= Limits.maxExpressionCharacters else {
+            throw ExpressionError("expression longer than \(Limits.maxExpressionCharacters) characters")
+        }
         let node = try conditional()
         skipSpace()
         guard i == chars.count else { throw ExpressionError("unexpected '\(String(chars[i...].prefix(12)))' at column \(i + 1)") }

@@ -60,15 +60,16 @@ final class EffectDefinition: Sendable {
             var start, end, from, to: EffectExpression
             var opacity: EffectExpression?
         }
+        /// A circle or a rounded rectangle: what a mask may be (besides a sector) and what a shadow is cast by.
+        enum Shape: Sendable {
+            case rect(EffectExpression, radius: EffectExpression?)
+            case circle(center: EffectExpression, radius: EffectExpression)
+        }
         /// A Core Animation shadow: colour, opacity, radius and offset, and the path it is cast by (a rounded
         /// rectangle or a circle; nil for the layer's own shape).
         struct ShadowProgram: Sendable {
-            enum Path: Sendable {
-                case rect(EffectExpression, radius: EffectExpression?)
-                case circle(center: EffectExpression, radius: EffectExpression)
-            }
             var color, opacity, radius, offset: EffectExpression?
-            var path: Path?
+            var path: Shape?
         }
         enum Operation: Sendable {
             case translate(EffectExpression), scale(EffectExpression), rotateX(EffectExpression), rotateY(EffectExpression), rotateZ(EffectExpression)
@@ -103,15 +104,6 @@ final class EffectDefinition: Sendable {
 extension EffectDefinition {
     /// The most bytes an effect file may have (`Limits.maxEffectFileBytes`).
     public static let maxBytes = Limits.maxEffectFileBytes
-    /// The most layers a direction may list (each repeat of a repeating layer counts once here).
-    static let maxLayers = 64
-    /// The most named values a direction may have, options an effect may declare, choices an option may
-    /// have and operations a transform may list: far more than any real effect, and bounds on the work of
-    /// reading a hostile file.
-    static let maxNames = 256
-    static let maxOptions = 64
-    static let maxChoices = 64
-    static let maxOperations = 16
 
     /// Reads `data`; an option may not take a name in `reservedOptionNames` (those its reader keeps for itself).
     static func read(_ data: Data, file: String, reservedOptionNames: Set<String> = []) throws(EffectFileError) -> EffectDefinition {
@@ -179,8 +171,8 @@ private struct EffectFileReader: JSONProblemReader {
 
         var options: [EffectOption] = []
         if let raw = object["options"] {
-            if let list = raw as? [Any], list.count > EffectDefinition.maxOptions {
-                problem("$.options", "more than \(EffectDefinition.maxOptions) options")
+            if let list = raw as? [Any], list.count > Limits.maxEffectOptions {
+                problem("$.options", "more than \(Limits.maxEffectOptions) options")
             } else if let list = raw as? [Any] {
                 for (k, item) in list.enumerated() {
                     guard let option = self.option(item, "$.options[\(k)]", scope: scope) else { continue }
@@ -305,8 +297,8 @@ private struct EffectFileReader: JSONProblemReader {
         }
         var choices: [EffectOption.Choice] = []
         if kind == .choice {
-            if let list = o["choices"] as? [String: Any], list.count > EffectDefinition.maxChoices {
-                problem("\(path).choices", "more than \(EffectDefinition.maxChoices) choices")
+            if let list = o["choices"] as? [String: Any], list.count > Limits.maxEffectChoices {
+                problem("\(path).choices", "more than \(Limits.maxEffectChoices) choices")
             } else if let list = o["choices"] as? [String: Any], !list.isEmpty {
                 var keys: Set<String>?
                 for choiceName in list.keys.sorted() {
@@ -387,8 +379,8 @@ private struct EffectFileReader: JSONProblemReader {
         var scope = base
         var lets: [(slot: Int, value: EffectExpression)] = []
         if let raw = object["let"] {
-            if let named = raw as? [String: Any], named.count > EffectDefinition.maxNames {
-                problem("\(path).let", "more than \(EffectDefinition.maxNames) named values")
+            if let named = raw as? [String: Any], named.count > Limits.maxEffectNames {
+                problem("\(path).let", "more than \(Limits.maxEffectNames) named values")
             } else if let named = raw as? [String: Any] {
                 // Each value may use others, in any order the file lists them: each is parsed once, after the
                 // values it uses.
@@ -427,12 +419,12 @@ private struct EffectFileReader: JSONProblemReader {
             perspective = expression(raw, "\(path).perspective", scope: scope, arity: [1])
         }
         var layers: [EffectDefinition.LayerProgram] = []
-        if let list = object["layers"] as? [Any], !list.isEmpty, list.count <= EffectDefinition.maxLayers {
+        if let list = object["layers"] as? [Any], !list.isEmpty, list.count <= Limits.maxEffectLayers {
             for (k, item) in list.enumerated() {
                 if let layer = layer(item, "\(path).layers[\(k)]", scope: scope, options: options) { layers.append(layer) }
             }
         } else {
-            problem("\(path).layers", "expected a list of 1 to \(EffectDefinition.maxLayers) layers, bottom to top")
+            problem("\(path).layers", "expected a list of 1 to \(Limits.maxEffectLayers) layers, bottom to top")
         }
         guard problems.count == before else { return nil }
         return EffectDefinition.Program(lets: lets, perspective: perspective, layers: layers, slotCount: scope.slotCount)
@@ -546,8 +538,8 @@ private struct EffectFileReader: JSONProblemReader {
 
         var transform: [EffectDefinition.LayerProgram.Operation] = []
         if let raw = o["transform"] {
-            if let list = raw as? [Any], list.count > EffectDefinition.maxOperations {
-                problem("\(path).transform", "more than \(EffectDefinition.maxOperations) operations")
+            if let list = raw as? [Any], list.count > Limits.maxEffectOperations {
+                problem("\(path).transform", "more than \(Limits.maxEffectOperations) operations")
             } else if let list = raw as? [Any] {
                 for (k, item) in list.enumerated() {
                     let p = "\(path).transform[\(k)]"
@@ -572,32 +564,23 @@ private struct EffectFileReader: JSONProblemReader {
         var mask: EffectDefinition.LayerProgram.MaskProgram?
         if let raw = o["mask"] {
             let p = "\(path).mask"
-            if let m = raw as? [String: Any], let circle = m["circle"] as? [String: Any] {
-                unknownKeys(m, p, allowed: ["circle"]); unknownKeys(circle, "\(p).circle", allowed: ["center", "radius"])
-                if let c = required(circle, "center", "\(p).circle", scope, [2]), let r = required(circle, "radius", "\(p).circle", scope, [1]) {
-                    mask = .circle(center: c, radius: r)
-                }
-            } else if let m = raw as? [String: Any], let rect = m["rect"] {
-                unknownKeys(m, p, allowed: ["rect", "radius", "corner"])
-                var continuous = false
-                if let corner = m["corner"] {
-                    switch corner as? String {
-                    case "continuous": continuous = true
-                    case "circular": continuous = false
-                    default: problem("\(p).corner", "expected \"circular\" (the default) or \"continuous\" (iOS's continuous corner curve)")
+            switch shape(raw, p, scope: scope, corner: true) {
+            case let .shape(.circle(center, radius), _):
+                mask = .circle(center: center, radius: radius)
+            case let .shape(.rect(r, radius), continuous):
+                mask = .rect(r, radius: radius, continuous: continuous)
+            case .problems:
+                break
+            case .neither:
+                if let m = raw as? [String: Any], let sector = m["sector"] as? [String: Any] {
+                    unknownKeys(m, p, allowed: ["sector"]); unknownKeys(sector, "\(p).sector", allowed: ["center", "start", "sweep"])
+                    if let c = required(sector, "center", "\(p).sector", scope, [2]), let a = required(sector, "start", "\(p).sector", scope, [1]),
+                       let s = required(sector, "sweep", "\(p).sector", scope, [1]) {
+                        mask = .sector(center: c, start: a, sweep: s)
                     }
+                } else {
+                    problem(p, "expected {\"circle\": {\"center\", \"radius\"}}, {\"rect\": [x, y, w, h], \"radius\": r, \"corner\": \"continuous\"} or {\"sector\": {\"center\", \"start\", \"sweep\"}}")
                 }
-                if let r = expression(rect, "\(p).rect", scope: scope, arity: [4]) {
-                    mask = .rect(r, radius: m["radius"].flatMap { expression($0, "\(p).radius", scope: scope, arity: [1]) }, continuous: continuous)
-                }
-            } else if let m = raw as? [String: Any], let sector = m["sector"] as? [String: Any] {
-                unknownKeys(m, p, allowed: ["sector"]); unknownKeys(sector, "\(p).sector", allowed: ["center", "start", "sweep"])
-                if let c = required(sector, "center", "\(p).sector", scope, [2]), let a = required(sector, "start", "\(p).sector", scope, [1]),
-                   let s = required(sector, "sweep", "\(p).sector", scope, [1]) {
-                    mask = .sector(center: c, start: a, sweep: s)
-                }
-            } else {
-                problem(p, "expected {\"circle\": {\"center\", \"radius\"}}, {\"rect\": [x, y, w, h], \"radius\": r, \"corner\": \"continuous\"} or {\"sector\": {\"center\", \"start\", \"sweep\"}}")
             }
         }
 
@@ -629,20 +612,10 @@ private struct EffectFileReader: JSONProblemReader {
                     color: part("color", [4]), opacity: required(c, "opacity", p, scope, [1]), radius: part("radius", [1]),
                     offset: part("offset", [2]))
                 if let raw = c["path"] {
-                    let pp = "\(p).path"
-                    if let m = raw as? [String: Any], let circle = m["circle"] as? [String: Any] {
-                        unknownKeys(m, pp, allowed: ["circle"]); unknownKeys(circle, "\(pp).circle", allowed: ["center", "radius"])
-                        if let center = required(circle, "center", "\(pp).circle", scope, [2]),
-                           let radius = required(circle, "radius", "\(pp).circle", scope, [1]) {
-                            program.path = .circle(center: center, radius: radius)
-                        }
-                    } else if let m = raw as? [String: Any], let rect = m["rect"] {
-                        unknownKeys(m, pp, allowed: ["rect", "radius"])
-                        if let r = expression(rect, "\(pp).rect", scope: scope, arity: [4]) {
-                            program.path = .rect(r, radius: m["radius"].flatMap { expression($0, "\(pp).radius", scope: scope, arity: [1]) })
-                        }
-                    } else {
-                        problem(pp, "expected {\"rect\": [x, y, w, h], \"radius\": r} or {\"circle\": {\"center\", \"radius\"}}")
+                    switch shape(raw, "\(p).path", scope: scope) {
+                    case let .shape(shape, _): program.path = shape
+                    case .problems: break
+                    case .neither: problem("\(p).path", "expected {\"rect\": [x, y, w, h], \"radius\": r} or {\"circle\": {\"center\", \"radius\"}}")
                     }
                 }
                 shadow = program
@@ -666,6 +639,46 @@ private struct EffectFileReader: JSONProblemReader {
             anchor: value("anchor", [2]), transform: transform, opacity: value("opacity", [1]), mask: mask, overlay: overlay,
             shadow: shadow, doubleSided: doubleSided, visible: value("visible", [1]), repeatOver: repeatOver)
         return problems.count == before ? layer : nil
+    }
+
+    /// What `shape` read.
+    enum ShapeReading {
+        /// A circle or a rounded rectangle; `continuous`: its corners are iOS's continuous curve (a mask's
+        /// `"corner": "continuous"`), not circular arcs.
+        case shape(EffectDefinition.LayerProgram.Shape, continuous: Bool)
+        /// A circle or a rectangle with problems, each reported.
+        case problems
+        /// Neither a circle nor a rectangle: the caller says what it expected (a mask may be a sector too).
+        case neither
+    }
+
+    /// The shapes a mask and a shadow's path share, read once for both: `{"circle": {"center": [x, y],
+    /// "radius": r}}`, or `{"rect": [x, y, w, h], "radius": r}` and, where `corner` allows it (a mask),
+    /// `"corner": "circular"` or `"continuous"`.
+    mutating func shape(_ raw: Any, _ path: String, scope: ExpressionScope, corner: Bool = false) -> ShapeReading {
+        guard let m = raw as? [String: Any] else { return .neither }
+        let before = problems.count
+        if let circle = m["circle"] as? [String: Any] {
+            unknownKeys(m, path, allowed: ["circle"]); unknownKeys(circle, "\(path).circle", allowed: ["center", "radius"])
+            if let center = required(circle, "center", "\(path).circle", scope, [2]),
+               let radius = required(circle, "radius", "\(path).circle", scope, [1]), problems.count == before {
+                return .shape(.circle(center: center, radius: radius), continuous: false)
+            }
+            return .problems
+        }
+        guard let rect = m["rect"] else { return .neither }
+        unknownKeys(m, path, allowed: corner ? ["rect", "radius", "corner"] : ["rect", "radius"])
+        var continuous = false
+        if corner, let raw = m["corner"] {
+            switch raw as? String {
+            case "continuous": continuous = true
+            case "circular": continuous = false
+            default: problem("\(path).corner", "expected \"circular\" (the default) or \"continuous\" (iOS's continuous corner curve)")
+            }
+        }
+        guard let r = expression(rect, "\(path).rect", scope: scope, arity: [4]) else { return .problems }
+        let radius = m["radius"].flatMap { expression($0, "\(path).radius", scope: scope, arity: [1]) }
+        return problems.count == before ? .shape(.rect(r, radius: radius), continuous: continuous) : .problems
     }
 
     func snapshot(_ name: String) -> SnapshotID? { ["from": .from, "to": .to][name] }

@@ -37,17 +37,47 @@ extension Storyboard {
             withoutActuallyEscaping(loadImage) { image in withoutActuallyEscaping(loadEffect) { effect in
                 var p = Parser(loadTrack: load, loadShader: shader, loadImage: image, loadEffect: effect)
                 let board = p.storyboard(data)
-                return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths)
+                return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths, files: p.named.files)
             } }
         } }
     }
 
-    /// What `parse` found: the storyboard (without the steps that have problems), the problems, and the JSON
-    /// path of each step kept.
+    /// What `parse` found: the storyboard (without the steps that have problems), the problems, the JSON
+    /// path of each step kept, and the files the storyboard names.
     public struct Parsed: Sendable {
         public var storyboard: Storyboard
         public var problems: [JSONProblem]
         public var stepPaths: [String]
+        /// Every file the storyboard names for its job to read, once each, in the order the parser meets them:
+        /// its screens (not `sample:` ones), interactive steps' tracks, effect files (`effect:FILE`), custom
+        /// shaders (`shader:FILE`) and the images their `sampler2D` parameters name. Steps with problems name
+        /// theirs too, up to the problem: a shader's images are known only when `loadShader` read it.
+        public var files: [NamedFile] = []
+    }
+
+    /// A file a storyboard names, as it writes it: relative to the storyboard unless absolute.
+    public struct NamedFile: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
+            /// A screen's image or video clip.
+            case screen
+            /// An interactive step's track (CSV).
+            case track
+            /// An effect file (`"transition": "effect:FILE"`).
+            case effect
+            /// A custom shader (`"transition": "shader:FILE"`); its job reads a shipped transition of that name
+            /// when no such file is there.
+            case shader
+            /// The image a custom shader's `sampler2D` parameter names.
+            case image
+        }
+
+        public var kind: Kind
+        public var path: String
+
+        public init(_ kind: Kind, _ path: String) {
+            self.kind = kind
+            self.path = path
+        }
     }
 
     /// Problems of the transitions on a frame of `frame` points (`Transition.validate(frame:)` for each step),
@@ -90,13 +120,29 @@ private struct Parser: JSONProblemReader {
     var problems: [JSONProblem] = []
     /// The JSON path of each kept step (steps with problems are dropped, so indices shift).
     var stepPaths: [String] = []
+    /// The files named so far (`Storyboard.Parsed.files`): a reference, so that the loaders record theirs.
+    let named: NamedFiles
+
+    /// The files a storyboard names, each recorded once as the parser meets it.
+    final class NamedFiles {
+        private(set) var files: [Storyboard.NamedFile] = []
+        private var seen: Set<Storyboard.NamedFile> = []
+
+        func add(_ kind: Storyboard.NamedFile.Kind, _ path: String) {
+            let file = Storyboard.NamedFile(kind, path)
+            if seen.insert(file).inserted { files.append(file) }
+        }
+    }
 
     init(loadTrack: @escaping (String) throws -> String, loadShader: @escaping (String) throws -> ShaderTransition,
          loadImage: @escaping (String) throws -> Pixmap, loadEffect: @escaping (String) throws -> Effect) {
-        self.loadTrack = loadTrack
-        self.loadShader = loadShader
-        self.loadImage = loadImage
-        self.loadEffect = loadEffect
+        // Each file is named before it is read, so one that cannot be read is named too.
+        let named = NamedFiles()
+        self.named = named
+        self.loadTrack = { named.add(.track, $0); return try loadTrack($0) }
+        self.loadShader = { named.add(.shader, $0); return try loadShader($0) }
+        self.loadImage = { named.add(.image, $0); return try loadImage($0) }
+        self.loadEffect = { named.add(.effect, $0); return try loadEffect($0) }
     }
 
     mutating func storyboard(_ data: Data) -> Storyboard {
@@ -142,11 +188,13 @@ private struct Parser: JSONProblemReader {
                     screenNames.insert(name)
                     if let s = screens[name] as? String, !s.isEmpty {
                         board.screens[name] = s
+                        if !s.hasPrefix("sample:") { named.add(.screen, s) }
                     } else if let clip = screens[name] as? [String: Any] {
                         // A clip with how it plays: {"path": "a.mp4", "loop": true, "start": 1.5}.
                         unknownKeys(clip, path, allowed: ["path", "loop", "start"])
                         if let s = clip["path"] as? String, !s.isEmpty {
                             board.screens[name] = s
+                            if !s.hasPrefix("sample:") { named.add(.screen, s) }
                         } else {
                             problem(path + ".path", "expected a video or image path, relative to the storyboard")
                         }

@@ -5,7 +5,9 @@ import SegueGLES
 
 /// Which renderer draws a job.
 public enum BackendChoice: String, CaseIterable, Sendable {
-    /// GLES when an EGL context can be made, else the CPU compositor.
+    /// What `Calibration` measured fastest here for the job's frame size and output (RGBA or YCbCr planes): the
+    /// CPU compositor, or GLES on its raster or compute path; the CPU compositor when no EGL context can be made
+    /// or GLES cannot be timed (`makeRenderer`).
     case auto
     /// The CPU compositor, on all cores (or `RenderJob.threads`).
     case cpu

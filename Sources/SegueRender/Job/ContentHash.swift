@@ -1,3 +1,5 @@
+import Glibc
+
 /// A 64-bit content hash (FNV-1a over 8-byte words, then the SplitMix64 finaliser), written as 16 hex digits.
 /// It detects changed inputs and damaged files; it is not cryptographic (it does not stand up to someone forging
 /// a file on purpose).
@@ -47,5 +49,36 @@ struct ContentHash {
         var h = ContentHash()
         h.combine(bytes)
         return h.hex
+    }
+
+    /// How much of a file `of(file:)` holds at once.
+    static let fileBufferBytes = 1 << 20
+
+    /// The hash of a file's bytes (the same as `of` its whole contents) and how many there are, read
+    /// `fileBufferBytes` at a time: hashing a video of any size holds 1 MiB. Nil when it cannot be opened or
+    /// read.
+    static func of(file path: String) -> (hash: String, bytes: Int)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: fileBufferBytes, alignment: 8)
+        defer { buffer.deallocate() }
+        var h = ContentHash()
+        var total = 0
+        while true {
+            // Each read but the last fills the buffer whole: `combine` takes 8-byte words and then single bytes,
+            // so only the file's last piece may end off a word, as it does when the whole file is combined once.
+            var filled = 0
+            while filled < buffer.count {
+                let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { return nil }
+                if n == 0 { break }
+                filled += n
+            }
+            h.combine(UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+            total += filled
+            if filled < buffer.count { return (h.hex, total) }
+        }
     }
 }

@@ -186,20 +186,19 @@ public struct ChunkedVideo: Sendable {
         let chunk = chunkPath(index, of: manifest.chunks)
         guard lstat(chunk, &info) == 0 else { return .missing }
         guard info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == record.bytes,
-              let bytes = FileManager.default.contents(atPath: chunk),
-              ContentHash.of([UInt8](bytes)) == record.hash else { return .damaged }
+              let read = ContentHash.of(file: chunk), read.hash == record.hash, read.bytes == record.bytes else { return .damaged }
         return .complete
     }
 
     /// Records chunk `chunk` once its file is in place.
     func record(_ chunk: Chunk, of manifest: Manifest) throws {
         let path = chunkPath(chunk.index, of: chunk.count)
-        guard let bytes = FileManager.default.contents(atPath: path) else {
+        guard let read = ContentHash.of(file: path) else {
             throw SegueError.failed("cannot read the chunk just written, '\(path)'")
         }
         let range = Chunk.frames(chunk.index, of: chunk.count, in: manifest.frames)
         let record = Record(job: manifest.job, chunk: chunk.index, chunks: chunk.count, first: range.lowerBound,
-                            end: range.upperBound, hash: ContentHash.of([UInt8](bytes)), bytes: bytes.count)
+                            end: range.upperBound, hash: read.hash, bytes: read.bytes)
         try Self.write(Self.json(record), to: recordPath(chunk.index, of: chunk.count))
     }
 
@@ -264,8 +263,8 @@ public struct ChunkedVideo: Sendable {
             throw problem
         }
         let joinedPath = file("joined")
-        if let data = FileManager.default.contents(atPath: joinedPath), let out = FileManager.default.contents(atPath: path),
-           String(decoding: data, as: UTF8.self) == "\(manifest.job) \(ContentHash.of([UInt8](out)))\n" {
+        if let data = FileManager.default.contents(atPath: joinedPath), let out = ContentHash.of(file: path),
+           String(decoding: data, as: UTF8.self) == "\(manifest.job) \(out.hash)\n" {
             return .alreadyJoined(chunks: manifest.chunks, frames: manifest.frames)
         }
 
@@ -328,8 +327,8 @@ public struct ChunkedVideo: Sendable {
             unlink(temporary)
             throw SegueError.failed("cannot write '\(path)': \(reason)")
         }
-        if let out = FileManager.default.contents(atPath: path) {
-            try? FileWriter.writeAtomically(Array("\(manifest.job) \(ContentHash.of([UInt8](out)))\n".utf8), to: joinedPath)
+        if let out = ContentHash.of(file: path) {
+            try? FileWriter.writeAtomically(Array("\(manifest.job) \(out.hash)\n".utf8), to: joinedPath)
         }
         return .joined(chunks: manifest.chunks, frames: manifest.frames)
     }

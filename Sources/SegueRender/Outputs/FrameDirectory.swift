@@ -221,8 +221,8 @@ final class FrameDirectory: @unchecked Sendable {
         var complete = Set<Int>()
         for (k, hash) in hashes {
             let name = Self.fileName(k)
-            guard isRegular(name), let bytes = FileManager.default.contents(atPath: file(name)) else { continue }
-            if ContentHash.of([UInt8](bytes)) == hash { complete.insert(k) }
+            guard isRegular(name), let read = ContentHash.of(file: file(name)) else { continue }
+            if read.hash == hash { complete.insert(k) }
         }
         return complete
     }
