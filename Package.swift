@@ -115,7 +115,8 @@ let package = Package(
         // Runs the `segue` binary: declared so that building the tests builds it (found beside the test bundle).
         .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueCore", "SegueImageIO", "SegueTestSupport"]),
         // The studio's server in process (its routes, token, refusals and frames); the browser tests are Tests/Studio.
-        .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "Segue", .product(name: "FlyingFox", package: "FlyingFox")]),
+        // It imports `segue` (testable) for the command line's words, as `segue studio` gives them to the studio.
+        .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "Segue", "segue", .product(name: "FlyingFox", package: "FlyingFox")]),
         .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueGLES", "SegueRender", "SegueDoctor", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -214,7 +214,15 @@ struct StudioHandler: HTTPHandler {
                 throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is more than the \(limit) bytes an upload may have")
             }
         }
-        let entry = try await studio.uploads.add(bytes, label: String(label.prefix(100)))
+        let entry: Uploads.Entry
+        do throws(SegueError) {
+            entry = try await studio.uploads.add(bytes, label: String(label.prefix(100)))
+        } catch {
+            // Bytes that are no image the decoder reads are what the page sent (422), not a failure of the server
+            // (a file on disk that cannot be read is the latter); an image over a limit stays 413.
+            guard case let .inputUnreadable(path) = error.kind else { throw error }
+            throw SegueError(.invalidInput(path: path), error.message)
+        }
         return try Self.json(entry)
     }
 

@@ -48,7 +48,8 @@ struct StudioCommand: ParsableCommand {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be > 0") }
     }
 
-    func run() throws {
+    /// What the studio is started with: the options, and the command line's words.
+    var settings: Studio.Settings {
         var settings = Studio.Settings()
         settings.files = files
         settings.from = from
@@ -58,6 +59,10 @@ struct StudioCommand: ParsableCommand {
         settings.maxPixels = maxPixels
         // The page speaks the command line's words: the command it shows and its errors name flags.
         settings.naming = { CommandWords.flag($0) }
+        return settings
+    }
+
+    func run() throws {
         let studio = try Studio(settings)
         if !studio.isLoopback {
             FileHandle.standardError.write(Data("segue studio: warning: listening on \(host), which other machines can reach; every request still needs the token\n".utf8))

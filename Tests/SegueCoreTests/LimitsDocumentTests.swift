@@ -44,8 +44,4 @@ import Testing
     func rowStatesTheLimit(row: String, name: String) {
         #expect(Self.document.contains(row), "docs/reliability.md should say \(row) (Limits.\(name))")
     }
-
-    @Test func theDefaultPixelLimitIsASquareOfTheLongestSide() {
-        #expect(Limits.maxPixels == Limits.maxSide * Limits.maxSide)
-    }
 }

@@ -56,6 +56,23 @@ import Testing
         #expect(message == "'huge.png' is 100000x100000 pixels, over the limit of 268435456 pixels (maxPixels)")
     }
 
+    /// What the default pixel limit (`Limits.maxPixels`, 16384 x 16384) protects: a header one row over it is
+    /// refused from the header alone (the file holds no pixel data to decode), and one at it is let through to
+    /// decoding (which then fails on the missing data, not on the limit). A job's own limit is where the
+    /// decoder draws the line too: an image of exactly that many pixels decodes, one more pixel does not.
+    @Test func thePixelLimitRefusesFromTheHeaderAndLetsTheLimitThrough() throws {
+        let side = UInt32(Limits.maxSide)
+        let over = thrownMessage { try ImageDecoder.decode(data: Self.headerOnlyPNG(width: side, height: side + 1), name: "over.png") }
+        #expect(over == "'over.png' is \(side)x\(side + 1) pixels, over the limit of \(Limits.maxPixels) pixels (maxPixels)")
+        let at = thrownMessage { try ImageDecoder.decode(data: Self.headerOnlyPNG(width: side, height: side), name: "at.png") }
+        #expect(at?.hasPrefix("'at.png': corrupt PNG data") == true, "a \(side)x\(side) header: \(at ?? "decoded")")
+
+        let png = try PNGEncoder.encode(Pixmap(width: 10, height: 10, fill: Pixmap.pack(r: 9, g: 8, b: 7, a: 255)))
+        #expect(try ImageDecoder.decode(data: png, name: "ten.png", maxPixels: 100).pixels.count == 100)
+        let small = thrownMessage { try ImageDecoder.decode(data: png, name: "ten.png", maxPixels: 99) }
+        #expect(small == "'ten.png' is 10x10 pixels, over the limit of 99 pixels (maxPixels)")
+    }
+
     @Test func wideImageOverASmallLimit() {
         // 100000 × 1 is over a 50000-pixel limit on one side alone (libspng's own limit fires first).
         let png = Self.headerOnlyPNG(width: 100_000, height: 1)

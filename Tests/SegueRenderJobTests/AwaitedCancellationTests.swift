@@ -2,7 +2,6 @@ import Foundation
 import SegueCore
 @testable import SegueRender
 import SegueTestSupport
-import Synchronization
 import Testing
 
 /// Cancellation a program can await (`JobControl.ended()`, `FrameSequence.cancel()`): once it returns, the
@@ -17,6 +16,8 @@ import Testing
         return job
     }
 
+    /// Whether ffmpeg is on the PATH (it is in CI: a test that needs it records a failure without it, rather
+    /// than testing something else).
     static var hasFFmpeg: Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
@@ -35,34 +36,37 @@ import Testing
         }
     }
 
-    /// A long job writing a video (ffmpeg) or frames, cancelled once it has drawn frames and awaited: when
-    /// `ended()` returns, the job has thrown `interrupted`, its thread is gone, no child of this process that
-    /// wrote its output remains (not even a zombie) and no temporary file is left.
+    /// A long job writing a video through ffmpeg, stepped by a recording renderer that lets exactly 3 frames
+    /// through and holds the 4th, then cancelled and awaited: when `ended()` returns, the job has thrown
+    /// `interrupted` after the frame in flight (4 frames asked for, no 5th), its thread is gone, no child of
+    /// this process that wrote its output remains (not even a zombie) and no temporary file is left.
     @Test func cancelAndWaitLeavesNoThreadChildOrTemporary() async throws {
+        try #require(Self.hasFFmpeg, "ffmpeg is not on the PATH: this test needs the job's ffmpeg child to check that it is reaped")
         let dir = try temporaryDirectory("cancel")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let output: RenderJob.Output = Self.hasFFmpeg ? .video(dir.appendingPathComponent("long.mp4").path)
-                                                      : .frames(directory: dir.appendingPathComponent("frames").path)
-        let job = Self.longJob(output)
+        let job = Self.longJob(.video(dir.appendingPathComponent("long.mp4").path))
+        let gate = FrameGate(allowing: 3)
+        let renderer = RecordingRenderer(gate: gate)
         let control = JobControl()
-        let drawn = Atomic<Int>(0)
-        let task = Task { try await job.run(control: control, observer: RenderJob.Observer(progress: { done, _ in drawn.store(done, ordering: .relaxed) })) }
-        // Until it has drawn frames. The whole suite runs in parallel on two cores (in CI one run of this waited
-        // more than 120 s for its first frames), so the wait is long.
-        let deadline = Date(timeIntervalSinceNow: 600)
-        while drawn.load(ordering: .relaxed) < 3 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(drawn.load(ordering: .relaxed) >= 3, "the job did not draw 3 frames within 600 s")
+        let task = Task {
+            defer { gate.finish() }
+            return try await job.run(renderer: renderer, control: control)
+        }
+        // The job has drawn frames 0, 1 and 2 and holds at frame 3.
+        let reached = await gate.arrival(of: 4)
+        try #require(reached == 4, "the job ended after \(reached) frames, before its 4th")
+        #expect(control.running > 0)
         #if !SEGUE_SANITIZED
         // Under ThreadSanitizer the job's ffmpeg was never seen among this process's children while the job wrote
-        // all 18,001 frames through it: the /proc check that it ran holds in the builds users run.
-        if Self.hasFFmpeg {
-            let seen = Date(timeIntervalSinceNow: 60)
-            while Self.children(naming: dir.path).isEmpty && Date() < seen { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(!Self.children(naming: dir.path).isEmpty, "ffmpeg was not seen running within 60 s of the job's third frame")
-        }
+        // all 18,001 frames through it: the /proc check that it ran holds in the builds users run. (ffmpeg is
+        // started with the job's output, before its first frame is drawn.)
+        #expect(!Self.children(naming: dir.path).isEmpty, "ffmpeg is not running while the job holds its 4th frame")
         #endif
+        control.cancel()
+        gate.open()
         await control.cancelAndWait()
         #expect(control.running == 0)
+        #expect(renderer.frames.count == 4, "the job went on past the frame in flight: \(renderer.frames.count) frames asked for")
         #expect(Self.children(naming: dir.path).isEmpty)
         let left = Self.listing(dir)
         #expect(!left.contains { $0.contains(".tmp-") } && !left.contains("long.mp4"), "\(left)")

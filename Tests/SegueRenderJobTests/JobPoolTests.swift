@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueCPU
 @testable import SegueRender
 import SegueTestSupport
 import Synchronization
@@ -14,23 +15,20 @@ import Testing
         return job
     }
 
-    /// Holds its first frame until `release` says so, and keeps every frame's bytes.
-    final class GateSink: FrameSink, @unchecked Sendable {
-        let release: @Sendable () -> Bool
+    /// Keeps every frame's bytes.
+    final class KeepingSink: FrameSink, @unchecked Sendable {
         private let lock = NSLock()
         private var frames: [[UInt8]] = []
         var written: [[UInt8]] { lock.withLock { frames } }
-        init(release: @escaping @Sendable () -> Bool = { true }) { self.release = release }
         func write(frame index: Int, bytes: [UInt8]) throws {
-            let deadline = Date(timeIntervalSinceNow: 60)
-            while index == 0 && !release() && Date() < deadline { usleep(5_000) }
             lock.withLock { frames.append(bytes) }
         }
     }
 
     /// Two jobs at once in one process, with different outputs, sharing a pool of 2 threads (each needs 2):
     /// the second waits while the first holds the pool, the pool never lends more than it has, and each job's
-    /// frames are those it writes alone.
+    /// frames are those it writes alone. The first is stepped by a recording renderer (drawing with the CPU
+    /// compositor): it holds its first frame until the second waits for the pool.
     @Test func twoJobsShareAPoolAndOneWaits() async throws {
         let dir = try temporaryDirectory("pool")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -40,23 +38,38 @@ import Testing
             mostThreads.max(pool.threadsInUse)
             if pool.waiting > 0 { sawWaiting.store(true, ordering: .relaxed) }
         })
-        // A holds its first frame until B waits for the pool.
-        let gate = GateSink(release: { pool.waiting == 1 })
-        let a = Self.job(Transition(.door, duration: 0.5), .sink(gate, format: .png), pool: pool)
+        let gate = FrameGate(allowing: 0)
+        let stepped = RecordingRenderer(gate: gate, drawing: CPUCompositor(threads: 1))
+        let kept = KeepingSink()
+        let a = Self.job(Transition(.door, duration: 0.5), .sink(kept, format: .png), pool: pool)
         let b = Self.job(Transition(.circleSpread, duration: 0.4), .frames(directory: dir.appendingPathComponent("b").path), pool: pool)
-        let first = Task { try await a.run(observer: watch) }
-        while pool.threadsInUse == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        let second = Task { try await b.run(observer: watch) }
+        let first = Task {
+            defer { gate.finish() }
+            return try await a.run(renderer: stepped, observer: watch)
+        }
+        // A holds the whole pool and its first frame.
+        #expect(await gate.arrival(of: 1) == 1)
+        #expect(pool.threadsInUse == 2)
+        let bEnded = Atomic<Bool>(false)
+        let second = Task {
+            defer { bEnded.store(true, ordering: .relaxed) }
+            return try await b.run(observer: watch)
+        }
+        // B asks for the pool and waits (or, were the pool to lend more than it has, runs to its end).
+        while pool.waiting == 0 && !bEnded.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(pool.waiting == 1, "the second job did not wait for the pool the first holds")
+        gate.open()
         let ra = try await first.value, rb = try await second.value
         #expect(ra.rendered == 16 && rb.rendered == 13)
+        #expect(stepped.frames.count == 16)
         let waited = sawWaiting.load(ordering: .relaxed), most = mostThreads.load(ordering: .relaxed)
         #expect(waited && most <= 2)
         #expect(pool.threadsInUse == 0 && pool.memoryInUse == 0 && pool.waiting == 0)
 
         // Each alone, without a pool.
-        let alone = GateSink()
+        let alone = KeepingSink()
         try await Self.job(Transition(.door, duration: 0.5), .sink(alone, format: .png), pool: nil).run()
-        #expect(gate.written == alone.written)
+        #expect(kept.written == alone.written)
         try await Self.job(Transition(.circleSpread, duration: 0.4), .frames(directory: dir.appendingPathComponent("b-alone").path), pool: nil).run()
         for k in 0..<13 {
             let name = String(format: "frame_%05d.png", k)
@@ -68,11 +81,11 @@ import Testing
 
     /// A job that needs more than the whole pool is refused at once, naming the limit.
     @Test func aJobLargerThanThePoolIsRefusedAtOnce() async throws {
-        let tooFewThreads = Self.job(Transition(.door, duration: 0.2), .sink(GateSink(), format: .png), pool: JobPool(threads: 1, memoryBytes: 4 << 30))
+        let tooFewThreads = Self.job(Transition(.door, duration: 0.2), .sink(KeepingSink(), format: .png), pool: JobPool(threads: 1, memoryBytes: 4 << 30))
         #expect(throws: SegueError(.resourceLimit(name: "threads"), "a job needs at least 2 threads (one drawing, one encoding), but its job pool has 1")) {
             try tooFewThreads.run()
         }
-        let tooLittleMemory = Self.job(Transition(.door, duration: 0.2), .sink(GateSink(), format: .png), pool: JobPool(threads: 4, memoryBytes: 1 << 20))
+        let tooLittleMemory = Self.job(Transition(.door, duration: 0.2), .sink(KeepingSink(), format: .png), pool: JobPool(threads: 4, memoryBytes: 1 << 20))
         #expect { try tooLittleMemory.run() } throws: { error in
             let e = error as? SegueError
             return e?.kind == .resourceLimit(name: "memory") && e?.message.hasSuffix("but 1 MiB are available in its job pool") == true

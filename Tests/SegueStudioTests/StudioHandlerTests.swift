@@ -1,13 +1,16 @@
 import FlyingFox
 import Foundation
 import Segue
+@testable import segue
 @testable import SegueStudio
 import Testing
 
 /// The studio's server in process, without a socket or a browser (those are Tests/Studio's): its routes, its
 /// token, its refusals, and its frames against the library's own job. The browser tests run the same server
 /// behind a real socket.
-@Suite struct StudioHandlerTests {
+// A class, so that `deinit` removes the test's directory whatever its expectations found: a test that changes a
+// file changes it there, and nothing it changed outlives it.
+@Suite final class StudioHandlerTests {
     let studio: Studio
     let handler: StudioHandler
     let directory: URL
@@ -17,18 +20,19 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var settings = Studio.Settings()
         settings.directory = directory.path
-        settings.naming = Self.flags
+        settings.naming = try Self.naming()
         studio = try Studio(settings)
         handler = StudioHandler(studio: studio)
     }
 
-    /// The command line's words, as `segue studio` gives them (`CommandWords.flag`, which this target cannot see).
-    static let flags: @Sendable (SegueError.Reference) -> String = { reference in
-        switch reference {
-        case .option(.output): return "--out"
-        case let .option(option): return "--" + option.rawValue
-        case let .effectOption(name): return "--" + name
-        }
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The command line's words, as `segue studio` gives them to the studio (its `Studio.Settings.naming`, over
+    /// the one table of flags, `CommandWords.flags`).
+    static func naming() throws -> @Sendable (SegueError.Reference) -> String {
+        try StudioCommand.parse([]).settings.naming
     }
 
     /// A request as the decoder makes it from a target (path and query, percent-decoded as FlyingFox does).
@@ -104,9 +108,13 @@ import Testing
         header += [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] + Array("IHDR".utf8)
         header += [0, 0, 0x4e, 0x20, 0, 0, 0x4e, 0x20, 8, 6, 0, 0, 0, 0, 0, 0, 0]  // 20000x20000, the CRC unchecked first
         let huge = try await get("/api/upload?name=huge.png", method: .POST, body: Data(header))
-        #expect(huge.statusCode == .payloadTooLarge || huge.statusCode == .unprocessableContent)
+        let hugeSaid = String(decoding: try await huge.bodyData, as: UTF8.self)
+        // An image over the pixel limit is refused from its header as too large (413).
+        #expect(huge.statusCode == .payloadTooLarge && hugeSaid.contains("is 20000x20000 pixels, over the limit of"), "\(hugeSaid)")
         let garbage = try await get("/api/upload?name=x.png", method: .POST, body: Data("not an image".utf8))
-        #expect(garbage.statusCode != .ok)
+        let garbageSaid = String(decoding: try await garbage.bodyData, as: UTF8.self)
+        // Bytes that are no image are the request's fault (422), not the server's (500).
+        #expect(garbage.statusCode == .unprocessableContent && garbageSaid.contains("'x.png'"), "\(garbageSaid)")
         let sample = try await get("/api/frame?subject=effect:fade&t=0")
         let upload = try await get("/api/upload?name=first.png", method: .POST, body: try await sample.bodyData)
         #expect(upload.statusCode == .ok)

@@ -118,6 +118,17 @@ def render(directory, *arguments):
     return data
 
 
+def restore(path, value):
+    """Writes `value` back to the shared file `path` as the class wrote it, unless it holds it already: a test
+    that changes one does this in `finally`, so that a failed assertion leaves the next test its file."""
+    text = json.dumps(value, indent=2)
+    with open(path) as f:
+        if f.read() == text:
+            return
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -226,35 +237,38 @@ class StudioTests(unittest.TestCase):
         self.show_progress(0.5)
         before = self.shown_png()
         reloads = self.driver.execute_script("return window.studio.reloads || 0")
-        edited = dict(SLIDE_UP, layers=[{"content": "from", "opacity": "1 - fade * e"},
-                                        {"content": "to", "transform": [{"translate": "[H * (1 - e), 0]"}]}])
-        with open(self.effect, "w") as f:
-            json.dump(edited, f, indent=2)
-        written = time.monotonic()
-        self.wait(lambda d: d.execute_script("return (window.studio.reloads || 0)") > reloads
-                  and d.execute_script("return window.studio.lastPNG !== null"), 5)
-        self.wait(lambda d: self.shown_png() != before, 5)
-        elapsed = time.monotonic() - written
-        print(f"studio: a saved edit reached the page in {elapsed * 1000:.0f} ms")
-        self.assertLess(elapsed, RELOAD_SECONDS)
-        self.assertEqual(self.shown_png(), render(self.directory, "./slide-up.json", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5"))
-        good = self.shown_png()
+        try:
+            edited = dict(SLIDE_UP, layers=[{"content": "from", "opacity": "1 - fade * e"},
+                                            {"content": "to", "transform": [{"translate": "[H * (1 - e), 0]"}]}])
+            with open(self.effect, "w") as f:
+                json.dump(edited, f, indent=2)
+            written = time.monotonic()
+            self.wait(lambda d: d.execute_script("return (window.studio.reloads || 0)") > reloads
+                      and d.execute_script("return window.studio.lastPNG !== null"), 5)
+            self.wait(lambda d: self.shown_png() != before, 5)
+            elapsed = time.monotonic() - written
+            print(f"studio: a saved edit reached the page in {elapsed * 1000:.0f} ms")
+            self.assertLess(elapsed, RELOAD_SECONDS)
+            self.assertEqual(self.shown_png(), render(self.directory, "./slide-up.json", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5"))
+            good = self.shown_png()
 
-        broken = dict(edited, options=[dict(SLIDE_UP["options"][0], range="sideways")])
-        with open(self.effect, "w") as f:
-            json.dump(broken, f, indent=2)
-        written = time.monotonic()
-        self.wait(lambda d: not d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
-        elapsed = time.monotonic() - written
-        print(f"studio: a broken edit's problem reached the page in {elapsed * 1000:.0f} ms")
-        self.assertLess(elapsed, RELOAD_SECONDS)
-        problems = self.driver.find_element(By.ID, "problem-list").text
-        self.assertIn("$.options[0].range", problems)
-        self.assertEqual(self.shown_png(), good, "the last good picture stays beside the problem")
-        self.screenshot("problem")
-        with open(self.effect, "w") as f:
-            json.dump(SLIDE_UP, f, indent=2)
-        self.wait(lambda d: d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+            broken = dict(edited, options=[dict(SLIDE_UP["options"][0], range="sideways")])
+            with open(self.effect, "w") as f:
+                json.dump(broken, f, indent=2)
+            written = time.monotonic()
+            self.wait(lambda d: not d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+            elapsed = time.monotonic() - written
+            print(f"studio: a broken edit's problem reached the page in {elapsed * 1000:.0f} ms")
+            self.assertLess(elapsed, RELOAD_SECONDS)
+            problems = self.driver.find_element(By.ID, "problem-list").text
+            self.assertIn("$.options[0].range", problems)
+            self.assertEqual(self.shown_png(), good, "the last good picture stays beside the problem")
+            self.screenshot("problem")
+            with open(self.effect, "w") as f:
+                json.dump(SLIDE_UP, f, indent=2)
+            self.wait(lambda d: d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+        finally:
+            restore(self.effect, SLIDE_UP)
 
     def upload(self, path):
         field = self.driver.find_element(By.ID, "upload")
@@ -353,15 +367,18 @@ class StudioTests(unittest.TestCase):
         self.screenshot("storyboard")
         # A broken storyboard shows its problem at its path beside the last good picture, and goes when fixed.
         story = os.path.join(self.directory, "story.json")
-        broken = dict(STORY, timeline=[dict(STORY["timeline"][0], duration=-1)] + STORY["timeline"][1:])
-        with open(story, "w") as f:
-            json.dump(broken, f, indent=2)
-        self.wait(lambda d: "$.timeline[0].duration" in d.find_element(By.ID, "problem-list").text, 5)
-        self.assertFalse(self.driver.find_element(By.ID, "problems").get_attribute("hidden"))
-        self.assertEqual(self.shown_png(), shown)
-        with open(story, "w") as f:
-            json.dump(STORY, f, indent=2)
-        self.wait(lambda d: d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+        try:
+            broken = dict(STORY, timeline=[dict(STORY["timeline"][0], duration=-1)] + STORY["timeline"][1:])
+            with open(story, "w") as f:
+                json.dump(broken, f, indent=2)
+            self.wait(lambda d: "$.timeline[0].duration" in d.find_element(By.ID, "problem-list").text, 5)
+            self.assertFalse(self.driver.find_element(By.ID, "problems").get_attribute("hidden"))
+            self.assertEqual(self.shown_png(), shown)
+            with open(story, "w") as f:
+                json.dump(STORY, f, indent=2)
+            self.wait(lambda d: d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+        finally:
+            restore(story, STORY)
 
     def test_11_render_writes_inside_the_directory_and_replaces_nothing(self):
         self.open(self.catalogue, "effect:fade")

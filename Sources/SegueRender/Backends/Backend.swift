@@ -120,9 +120,13 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         do {
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let calibration = try Calibration.load(gles: gles, cores: cores, sizeClass: .fullHD, file: calibrationFile)
+            // The decision in words, here where it is shown.
             func say(_ d: Calibration.Decision) -> String {
                 let name = d.backend == .cpu ? "cpu" : "\(d.backend.rawValue) on \(gles.platform.rawValue)" + (d.planesOnGPU ? ", planes on the GPU" : "")
-                let ratio = d.runnerUp.map { String(format: ", %.2fx faster than %@", $0.milliseconds / max(d.milliseconds, 1e-9), $0.name) } ?? ""
+                let ratio = d.runnerUp.map {
+                    let other = $0.candidate.backend.rawValue + ($0.candidate.planesOnGPU ? " (planes on the GPU)" : "")
+                    return String(format: ", %.2fx faster than %@", $0.milliseconds / max(d.milliseconds, 1e-9), other)
+                } ?? ""
                 return "\(name) (\(String(format: "%.2f", d.milliseconds)) ms a frame\(ratio))"
             }
             return "RGBA outputs: \(say(calibration.decision(planes: false))); planes outputs: \(say(calibration.decision(planes: true))); "

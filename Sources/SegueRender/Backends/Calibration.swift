@@ -7,11 +7,14 @@ import SegueSamples
 /// path take a frame at a size class, read back as RGBA and as YCbCr planes, so that `auto` takes the fastest
 /// for a job's output by measurement rather than by the GPU's name.
 ///
-/// The first time a machine (GL renderer and version, cores) meets a size class, a calibration of about a
-/// second draws a door half open between the sample screens at that class's size on each candidate (frames
-/// drawn as a run, pipelined as a job draws them), and the figures are kept in the user's cache directory
-/// (`$XDG_CACHE_HOME/segue/calibration.json`, else `~/.cache/...`) for the next job. Where that directory
-/// cannot be written the calibration is run again each time, and a job is told once.
+/// The first time a machine (its GLES device, its cores, and whether this is a debug build) meets a size class,
+/// each candidate draws a door between the sample screens, one frame at a time at that class's size, in turn
+/// until about a second has passed (after one small frame each, to compile what it needs); a candidate more
+/// than 4x slower than the fastest is not timed again. The figures are kept in the user's cache directory
+/// (`$XDG_CACHE_HOME/segue/calibration.json`, else `~/.cache/...`) for the next job. Where that file cannot be
+/// written the calibration is measured again by each job that needs it, and each such job is told so once. A
+/// cache this version cannot read (another shape, or too large) is measured again and replaced; a candidate it
+/// names that this version does not know is not taken.
 public struct Calibration: Codable, Sendable, Equatable {
     /// A job's frame size, to the nearest class measured: 1280x720, 1920x1080, 3840x2160 or 7680x4320.
     public enum SizeClass: String, Codable, Sendable, CaseIterable {
@@ -66,39 +69,76 @@ public struct Calibration: Codable, Sendable, Equatable {
     /// How long the calibration took, in seconds.
     public var seconds: Double
 
-    /// What `auto` draws with for a job whose output is read back as `planes` or RGBA.
-    public struct Decision: Sendable, Equatable {
-        /// `cpu`, `gles-raster`, `gles-compute`.
+    /// One way `auto` can draw a job: the CPU compositor or a GLES path (`cpu`, `gles-raster`, `gles-compute`),
+    /// and for GLES whether a job's planes are converted on the GPU (else by the C kernel).
+    public struct Candidate: Sendable, Equatable {
+        /// `.cpu`, `.glesRaster` or `.glesCompute`.
         public var backend: BackendChoice
-        /// For GLES: whether the planes are converted on the GPU (else by the C kernel).
+        /// For GLES: whether the planes are converted on the GPU.
         public var planesOnGPU: Bool
-        /// Milliseconds a frame, as measured.
-        public var milliseconds: Double
-        /// The next fastest candidate and its milliseconds a frame (nil when only one was measured).
-        public var runnerUp: (name: String, milliseconds: Double)?
 
-        public static func == (l: Decision, r: Decision) -> Bool {
-            l.backend == r.backend && l.planesOnGPU == r.planesOnGPU && l.milliseconds == r.milliseconds
+        public init(backend: BackendChoice, planesOnGPU: Bool = false) {
+            self.backend = backend
+            self.planesOnGPU = planesOnGPU
+        }
+
+        /// The backends a calibration times, by the names its figures are kept under (`BackendChoice`'s raw values).
+        static let measured: [BackendChoice] = [.cpu, .glesRaster, .glesCompute]
+
+        /// The candidate a cached figure's key names; nil for a key this version does not time.
+        init?(key: String, planesOnGPU: Bool) {
+            guard let backend = BackendChoice(rawValue: key), Self.measured.contains(backend) else { return nil }
+            self.init(backend: backend, planesOnGPU: planesOnGPU && backend != .cpu)
         }
     }
 
-    /// The fastest candidate for a job whose frames leave as planes (a Y4M stream or a video) or as RGBA.
+    /// A candidate and the milliseconds a frame it was measured at, for the job's output.
+    public struct Timed: Sendable, Equatable {
+        public var candidate: Candidate
+        public var milliseconds: Double
+    }
+
+    /// What `auto` draws with for a job whose output is read back as planes or RGBA, and why: the fastest
+    /// candidate as measured, and the next fastest of another backend.
+    public struct Decision: Sendable, Equatable {
+        /// The candidate taken, with its milliseconds a frame; the CPU compositor at 0 ms when nothing was measured.
+        public var taken: Timed
+        /// The next fastest candidate of another backend (else the next fastest), nil when only one was measured.
+        public var runnerUp: Timed?
+
+        /// `cpu`, `gles-raster`, `gles-compute`.
+        public var backend: BackendChoice { taken.candidate.backend }
+        /// For GLES: whether the planes are converted on the GPU (else by the C kernel).
+        public var planesOnGPU: Bool { taken.candidate.planesOnGPU }
+        /// Milliseconds a frame, as measured.
+        public var milliseconds: Double { taken.milliseconds }
+    }
+
+    /// The fastest candidate for a job whose frames leave as planes (a Y4M stream or a video) or as RGBA: a
+    /// candidate that reads back RGBA pays the C kernel's conversion for planes; a GLES path may convert them
+    /// on the GPU instead. Figures under a name this version does not time are left out.
     public func decision(planes: Bool) -> Decision {
-        var costs: [(name: String, ms: Double, onGPU: Bool)] = []
-        for (name, ms) in figures.rgba {
-            costs.append((name, planes ? ms + figures.convert : ms, false))
+        var timed: [Timed] = []
+        for (key, ms) in figures.rgba {
+            guard let candidate = Candidate(key: key, planesOnGPU: false) else { continue }
+            timed.append(Timed(candidate: candidate, milliseconds: planes ? ms + figures.convert : ms))
         }
         if planes {
-            for (name, ms) in figures.planes where name != BackendChoice.cpu.rawValue {
-                costs.append((name + " (planes on the GPU)", ms, true))
+            for (key, ms) in figures.planes {
+                guard let candidate = Candidate(key: key, planesOnGPU: true), candidate.planesOnGPU else { continue }
+                timed.append(Timed(candidate: candidate, milliseconds: ms))
             }
         }
-        costs.sort { $0.ms < $1.ms }
-        let best = costs.first ?? ("cpu", 0, false)
-        let backend = BackendChoice(rawValue: String(best.name.prefix { $0 != " " })) ?? .cpu
-        let runner = costs.dropFirst().first { !$0.name.hasPrefix(backend.rawValue) } ?? costs.dropFirst().first
-        return Decision(backend: backend, planesOnGPU: best.onGPU, milliseconds: best.ms,
-                        runnerUp: runner.map { ($0.name, $0.ms) })
+        // Fastest first; equal times in a fixed order (the figures are a dictionary).
+        timed.sort {
+            ($0.milliseconds, $0.candidate.backend.rawValue, $0.candidate.planesOnGPU ? 1 : 0)
+                < ($1.milliseconds, $1.candidate.backend.rawValue, $1.candidate.planesOnGPU ? 1 : 0)
+        }
+        guard let best = timed.first else {
+            return Decision(taken: Timed(candidate: Candidate(backend: .cpu), milliseconds: 0), runnerUp: nil)
+        }
+        let rest = timed.dropFirst()
+        return Decision(taken: best, runnerUp: rest.first { $0.candidate.backend != best.candidate.backend } ?? rest.first)
     }
 
     /// One line for `segue info` and doctor: `cpu 3.2 ms, gles-raster 41.0 ms, gles-compute 55.1 ms a frame as
@@ -143,14 +183,18 @@ extension Calibration {
         return (try? JSONDecoder().decode([Calibration].self, from: data)) ?? []
     }
 
-    /// The cached calibration for this machine and size class, else a new one, measured now and cached (`note`
-    /// says so once when the cache cannot be written).
+    /// How a calibration is measured: `measure(gles:cores:sizeClass:budget:)`, or a test's stand-in.
+    typealias Measure = (_ gles: any MultiPathRenderer, _ cores: Int, _ sizeClass: SizeClass) throws -> Calibration
+
+    /// The cached calibration for this machine and size class, else a new one, measured now by `measure` and
+    /// cached (`note` says so once when the cache cannot be written: it is then measured again next time).
     static func load(gles: any MultiPathRenderer, cores: Int, sizeClass: SizeClass, file: URL? = cacheFile(),
-                     note: (String) -> Void = { _ in }) throws -> Calibration {
+                     note: (String) -> Void = { _ in },
+                     measure: Measure = { try Calibration.measure(gles: $0, cores: $1, sizeClass: $2) }) throws -> Calibration {
         let machine = machine(gles, cores: cores)
         var all = cached(in: file)
         if let known = all.first(where: { $0.machine == machine && $0.sizeClass == sizeClass }) { return known }
-        let measured = try measure(gles: gles, cores: cores, sizeClass: sizeClass)
+        let measured = try measure(gles, cores, sizeClass)
         all.removeAll { $0.machine == machine && $0.sizeClass == sizeClass }
         all.append(measured)
         do {
