@@ -92,14 +92,8 @@ final class GLPipeline {
         deleteTextures()
         sizes = snapshots.map { ($0.width, $0.height) }
         for s in snapshots {
-            var texture = ledger.generate(.texture, glGenTextures)
+            var texture = GLTextures.bilinear(ledger)
             textures.append(texture)
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            // Bilinear, no mipmaps, held to the edge texels (see sampleSnapshot in layer.frag).
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
             guard s.width > 0, s.height > 0 else { continue }
             glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(s.width), GLsizei(s.height))
             s.pixels.withUnsafeBytes { bytes in
@@ -491,12 +485,7 @@ final class GLPipeline {
         guard image.width > 0, image.height > 0, image.width <= limit, image.height <= limit else {
             throw GLError.limitExceeded(what: "the image of \(name) (\(image.width)x\(image.height))", limit: "GL_MAX_TEXTURE_SIZE", value: limit)
         }
-        var texture = ledger.generate(.texture, glGenTextures)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        var texture = GLTextures.bilinear(ledger)
         glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(image.width), GLsizei(image.height))
         var flipped = [UInt32]()
         flipped.reserveCapacity(image.pixels.count)

@@ -80,12 +80,7 @@ final class ShutterAccumulator {
     func drawMean() throws {
         glUseProgram(meanProgram)
         glUniform1f(countUniform, GLfloat(max(count, 1)))
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), sum.texture)
-        glDisable(GLenum(GL_BLEND))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glEnable(GLenum(GL_BLEND))
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        GLTextures.drawReplacing(from: sum.texture)
         try GLError.check("glDrawArrays(\(Self.meanFile))")
     }
 

@@ -49,13 +49,7 @@ final class YCbCrPlanesPass {
         try target.bind(width: packed.width, height: packed.height)
         glUseProgram(program)
         setUniforms(width: width, height: height, packedWidth: packed.width, planes: planes)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), frame)
-        glDisable(GLenum(GL_BLEND))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glEnable(GLenum(GL_BLEND))
-        // Unbound, so the next frame, drawn into that texture, never reads it.
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        GLTextures.drawReplacing(from: frame)
         try GLError.check("glDrawArrays(\(Self.fragmentFile), \(width)x\(height))")
     }
 

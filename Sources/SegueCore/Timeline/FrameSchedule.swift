@@ -93,15 +93,7 @@ public struct FrameSchedule: Sendable {
             precondition(!steps.isEmpty, "an empty timeline shows nothing")
             let total = ends.last!
             let time = min(max(time, 0), total)
-            var low = 0, high = ends.count - 1
-            if let fixed {
-                low = fixed
-            } else {
-                while low < high {
-                    let mid = (low + high) / 2
-                    if time < ends[mid] { high = mid } else { low = mid + 1 }
-                }
-            }
+            let low = fixed ?? Self.step(at: time, ends: ends)
             let start = low == 0 ? 0 : ends[low - 1]
             let local = min(max(time - start, 0), steps[low].duration)
             return Frame(index: index, step: low, t: Self.progress(of: steps[low], at: local))
@@ -137,12 +129,7 @@ public struct FrameSchedule: Sendable {
             return Frame(index: k, step: 0, t: values[k])
         case let .timeline(steps, ends, fps):
             let time = Double(k) / fps
-            // The first step whose end is after `time` (the later step on a boundary), else the last.
-            var low = 0, high = ends.count - 1
-            while low < high {
-                let mid = (low + high) / 2
-                if time < ends[mid] { high = mid } else { low = mid + 1 }
-            }
+            let low = Self.step(at: time, ends: ends)
             let start = low == 0 ? 0 : ends[low - 1]
             // The last frame is the end of the last step exactly, whatever `k / fps - start` rounds to.
             let local = k == count - 1 ? steps[low].duration : time - start
@@ -151,6 +138,17 @@ public struct FrameSchedule: Sendable {
     }
 
     /// Progress of `step` at `local` seconds from its start.
+    /// The first step whose end is after `time` (the later step on a boundary), else the last: a binary search
+    /// of the steps' `ends`.
+    static func step(at time: Double, ends: [Double]) -> Int {
+        var low = 0, high = ends.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if time < ends[mid] { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+
     static func progress(of step: Storyboard.Step, at local: Double) -> Double {
         switch step {
         case .hold:

@@ -63,10 +63,8 @@ public struct Y4M: Sendable {
     /// -> 0.38 s with the kernel, 4:2:0 0.88 -> 0.33 s.
     package func frame(_ given: Pixmap, avx2: Bool = Self.avx2) -> [UInt8] {
         let pixmap = given.width == width && given.height == height ? given : given.edgeExtended(width: width, height: height)
-        let n = width * height
-        let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
-        var out = [UInt8](repeating: 0, count: 6 + n + 2 * cw * ch)
-        out.replaceSubrange(0..<6, with: Array("FRAME\n".utf8))
+        let (blank, n, cw, ch) = blankFrame()
+        var out = blank
         precondition(pixmap.width == width && pixmap.height == height, "a \(pixmap.width)x\(pixmap.height) frame in a \(width)x\(height) stream")
         guard n > 0 else { return out }
         var weights = encoding.weights
@@ -121,12 +119,19 @@ public struct Y4M: Sendable {
         return out
     }
 
-    /// `frame` written plainly in Swift, pixel by pixel: the function the kernel is tested against.
-    func referenceFrame(_ pixmap: Pixmap) -> [UInt8] {
+    /// A `FRAME` line and zeroed planes, with the luma's size and the chroma planes' width and height.
+    private func blankFrame() -> (out: [UInt8], n: Int, cw: Int, ch: Int) {
         let n = width * height
         let cw = chroma == .c444 ? width : (width + 1) / 2, ch = chroma == .c444 ? height : (height + 1) / 2
         var out = [UInt8](repeating: 0, count: 6 + n + 2 * cw * ch)
         out.replaceSubrange(0..<6, with: Array("FRAME\n".utf8))
+        return (out, n, cw, ch)
+    }
+
+    /// `frame` written plainly in Swift, pixel by pixel: the function the kernel is tested against.
+    func referenceFrame(_ pixmap: Pixmap) -> [UInt8] {
+        let (blank, n, cw, ch) = blankFrame()
+        var out = blank
         let w = encoding.weights
         out.withUnsafeMutableBufferPointer { buffer in
             let y = buffer.baseAddress! + 6, u = y + n, v = u + cw * ch

@@ -110,13 +110,17 @@ package final class ChildProcess: @unchecked Sendable {
             self.pid = pid
             control?.register(processGroup: pid)
             control?.endSpawn()
-            if control?.isCancelled == true {
-                // A signal came while the child was being spawned, before its group was known: the handler
-                // left the child to us (`JobControl.isSpawning`).
+            /// Ends the child's group and reaps the child, before it was ever handed to anyone.
+            func killAndReap() {
                 Foundation.kill(-pid, SIGKILL)
                 var ignored: Int32 = 0
                 waitpid(pid, &ignored, 0)
                 control?.forget(processGroup: pid)
+            }
+            if control?.isCancelled == true {
+                // A signal came while the child was being spawned, before its group was known: the handler
+                // left the child to us (`JobControl.isSpawning`).
+                killAndReap()
                 throw SegueError.interrupted
             }
 
@@ -129,10 +133,7 @@ package final class ChildProcess: @unchecked Sendable {
             do {
                 try errors.start(reading: errorEnd, name: "segue \(PathName.last(executable)) stderr")
             } catch {
-                Foundation.kill(-pid, SIGKILL)
-                var ignored: Int32 = 0
-                waitpid(pid, &ignored, 0)
-                control?.forget(processGroup: pid)
+                killAndReap()
                 throw error
             }
         } catch {
