@@ -77,6 +77,7 @@ public struct Calibration: Codable, Sendable, Equatable {
         /// For GLES: whether the planes are converted on the GPU.
         public var planesOnGPU: Bool
 
+        /// A candidate: `backend`, and for GLES whether it converts a job's planes on the GPU.
         public init(backend: BackendChoice, planesOnGPU: Bool = false) {
             self.backend = backend
             self.planesOnGPU = planesOnGPU
@@ -94,7 +95,9 @@ public struct Calibration: Codable, Sendable, Equatable {
 
     /// A candidate and the milliseconds a frame it was measured at, for the job's output.
     public struct Timed: Sendable, Equatable {
+        /// The candidate measured.
         public var candidate: Candidate
+        /// Milliseconds a frame, as measured for the job's output (RGBA, or planes with their conversion).
         public var milliseconds: Double
     }
 
