@@ -62,12 +62,7 @@ final class ComputeCompositor {
         }
 
         /// Every kind of item: the program that draws any frame.
-        static var every: Kinds {
-            var kinds = Kinds([])
-            kinds.masks = MaskKind.allCases.reduce(0) { $0 | 1 << Int($1.rawValue) } & ~(1 << Int(MaskKind.none.rawValue))
-            (kinds.perspective, kinds.overlay, kinds.snapshot, kinds.blit) = (true, true, true, true)
-            return kinds
-        }
+        static var every: Kinds { Kinds([LayerVariant.all]) }
 
         /// The lines inserted after `#version`.
         var defines: String {

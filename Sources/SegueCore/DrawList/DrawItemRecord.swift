@@ -124,7 +124,7 @@ public struct DrawItemRecord: Sendable, Equatable {
     }()
 
     /// 32-bit words a record takes (the GLSL struct's size in std430 and std140 alike).
-    public static let words = 76
+    public static var words: Int { MemoryLayout<DrawItemRecord>.size / 4 }
 
     /// The lines a shader that includes `draw-item.glsl` gets after its `#version` line: each mask kind by
     /// name, how many there are, and the compute path's limits.
@@ -180,13 +180,13 @@ extension DrawItemRecord {
         let view = item.visibleLocalBox
         // The local origin moves to the middle of what shows when it lies too far for single precision.
         var shift = (u: 0.0, v: 0.0)
-        if let view, case let pixel = item.largestPixelLength, pixel > 0,
-           max(abs(view.center.x), abs(view.center.y)) > Self.rebaseReach * pixel {
+        let pixel = item.largestPixelLength
+        if let view, pixel > 0, max(abs(view.center.x), abs(view.center.y)) > Self.rebaseReach * pixel {
             shift = (view.center.x.rounded(), view.center.y.rounded())
         }
         // Edges farther than `reach` outside what shows are moved to `reach` outside it: coverage is 1 half a
         // pixel inside an edge, so an edge a frame's width away clips nothing, there or where it was.
-        let reach = view.map { max($0.width, $0.height) + 4 * item.largestPixelLength }
+        let reach = view.map { max($0.width, $0.height) + 4 * pixel }
         func heldU(_ t: Double) -> Double {
             guard let view, let reach else { return t - shift.u }
             return min(max(t, view.minX - reach), view.maxX + reach) - shift.u
