@@ -25,6 +25,9 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// Whether this choice draws with GLES only.
     public var isGLES: Bool { self == .gles || self == .glesRaster || self == .glesCompute }
 
+    /// Whether this choice forces a compute path (`gles-compute`): a job tells of frames that path could not draw.
+    var forcesCompute: Bool { forcedPath?.isCompute == true }
+
     /// The GLES path a forced choice names.
     var forcedPath: GLESPath? {
         switch self {
