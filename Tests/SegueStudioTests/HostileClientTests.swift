@@ -81,34 +81,4 @@ import Testing
         #expect((400..<500).contains(response.statusCode.code), "\(response.statusCode)")
         #expect(try await message(response) != "")
     }
-
-    /// A `--from` image replaced by a FIFO is refused at once (opening one waits for a writer: every preview froze).
-    @Test(.timeLimit(.minutes(1))) func aScreenReplacedByAFIFOIsRefusedAtOnce() async throws {
-        let screen = directory.appendingPathComponent("from.png").path
-        try await StudioHandlerTests.writeScreen(screen, fade: 0)
-        var settings = Studio.Settings()
-        settings.directory = directory.path
-        settings.from = screen
-        let given = StudioHandler(studio: try Studio(settings))
-        try FileManager.default.removeItem(atPath: screen)
-        #expect(mkfifo(screen, 0o600) == 0)
-        let response = try await get("/api/frame?subject=effect:fade&t=0&from=arg:from", to: given)
-        #expect((400..<500).contains(response.statusCode.code))
-        #expect(try await message(response).contains("regular file"))
-    }
-
-    /// A storyboard whose screen is a FIFO is refused at once, as a named file is.
-    @Test(.timeLimit(.minutes(1))) func aStoryboardsScreenThatIsAFIFOIsRefusedAtOnce() async throws {
-        let screen = directory.appendingPathComponent("screen.png").path
-        #expect(mkfifo(screen, 0o600) == 0)
-        let story = directory.appendingPathComponent("story.json")
-        try Data(#"{"fps": 10, "screens": {"a": "screen.png"}, "timeline": [{"hold": "a", "duration": 0.2}]}"#.utf8).write(to: story)
-        var settings = Studio.Settings()
-        settings.directory = directory.path
-        settings.files = [story.path]
-        let given = StudioHandler(studio: try Studio(settings))
-        let response = try await get("/api/frame?subject=file:0&frame=0", to: given)
-        #expect((400..<500).contains(response.statusCode.code))
-        #expect(try await message(response).contains("regular file"))
-    }
 }
