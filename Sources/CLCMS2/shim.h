@@ -11,3 +11,4 @@ static const cmsUInt32Number CLCMS2_TYPE_RGB_DBL = TYPE_RGB_DBL;
 static const cmsUInt32Number CLCMS2_FLAGS_COPY_ALPHA = cmsFLAGS_COPY_ALPHA;
 static const cmsUInt32Number CLCMS2_FLAGS_NOCACHE = cmsFLAGS_NOCACHE;
 static const cmsUInt32Number CLCMS2_TYPE_GRAY_8 = TYPE_GRAY_8;
+static const cmsUInt32Number CLCMS2_FLAGS_NOOPTIMIZE = cmsFLAGS_NOOPTIMIZE;
