@@ -197,6 +197,53 @@ import Testing
         #expect(a != nil && a === b)
     }
 
+    // MARK: - Outputs and colours given as numbers
+
+    @Test func displayP3OutputCarriesItsProfileAndCICP() throws {
+        let red = Pixmap(width: 2, height: 1, pixels: [Pixmap.pack(r: 234, g: 51, b: 35, a: 255), Pixmap.pack(r: 117, g: 251, b: 76, a: 255)])
+        let png = try PNGEncoder.encode(red, colourSpace: .displayP3)
+        #expect(Self.contains(png, "iCCP") && Self.contains(png, "cICP"))
+        // Read back by its profile: the colours it stands for in sRGB, and its own values in Display P3.
+        let srgb = try ImageDecoder.decode(data: png, name: "out.png")
+        #expect(close(srgb.pixels[0], 255, 0, 0, tolerance: 3), "\(rgba(srgb.pixels[0]))")
+        #expect(close(srgb.pixels[1], 0, 255, 0, tolerance: 3), "\(rgba(srgb.pixels[1]))")
+        let p3 = try ImageDecoder.decode(data: png, name: "out.png", into: .displayP3)
+        #expect(close(p3.pixels[0], 234, 51, 35, tolerance: 1), "\(rgba(p3.pixels[0]))")
+        #expect(try ImageDecoder.colour(data: png, name: "out.png") == ImageColour(tag: .cicp, isSRGB: false, isWide: true))
+    }
+
+    /// sRGB output says nothing (an untagged PNG is sRGB): the bytes of earlier releases.
+    @Test func srgbOutputIsUntagged() throws {
+        let pixmap = Pixmap(width: 3, height: 2, pixels: [UInt32](repeating: Pixmap.pack(r: 9, g: 99, b: 199, a: 255), count: 6))
+        let png = try PNGEncoder.encode(pixmap, colourSpace: .srgb)
+        #expect(png == (try PNGEncoder.encode(pixmap)))
+        #expect(!Self.contains(png, "iCCP") && !Self.contains(png, "sRGB") && !Self.contains(png, "cICP"))
+    }
+
+    /// An effect's #ff0000 in Display P3 is the red of sRGB's primaries there: about 0.917, 0.200, 0.139.
+    @Test func srgbColourIntoDisplayP3() {
+        let red = ColourSpace.displayP3.converting(sRGB: Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+        #expect(abs(red.red - 0.9175) < 0.005 && abs(red.green - 0.2003) < 0.005 && abs(red.blue - 0.1387) < 0.005, "\(red)")
+        #expect(red.alpha == 0.5)
+        #expect(ColourSpace.srgb.converting(sRGB: Color(red: 1, green: 0, blue: 0)) == Color(red: 1, green: 0, blue: 0))
+        let white = ColourSpace.displayP3.converting(sRGB: .white)
+        #expect(abs(white.red - 1) < 0.002 && abs(white.green - 1) < 0.002 && abs(white.blue - 1) < 0.002, "\(white)")
+    }
+
+    @Test func srgbPixmapIntoDisplayP3() {
+        let pixmap = Pixmap(width: 2, height: 1, pixels: [Pixmap.pack(r: 255, g: 0, b: 0, a: 255), Pixmap.premultiply(r: 255, g: 0, b: 0, a: 128)])
+        let p3 = ColourSpace.displayP3.converting(sRGB: pixmap)
+        #expect(close(p3.pixels[0], 234, 51, 35, tolerance: 1), "\(rgba(p3.pixels[0]))")
+        let half = rgba(Pixmap.premultiply(r: 234, g: 51, b: 35, a: 128))
+        #expect(close(p3.pixels[1], half.r, half.g, half.b, 128, tolerance: 1), "\(rgba(p3.pixels[1]))")
+        #expect(ColourSpace.srgb.converting(sRGB: pixmap) == pixmap)
+    }
+
+    static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        return bytes.indices.dropLast(needle.count).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
+    }
+
     // MARK: - Making tagged files
 
     static func p3PNG(samples: [UInt8]) throws -> [UInt8] {
