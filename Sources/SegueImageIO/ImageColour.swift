@@ -17,6 +17,7 @@ public struct ImageColour: Sendable, Equatable {
         case gamma
     }
 
+    /// Where the file says it.
     public var tag: Tag
     /// The image is sRGB (untagged, or tagged with sRGB itself): read into sRGB, its values are kept exactly.
     public var isSRGB: Bool
