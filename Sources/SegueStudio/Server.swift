@@ -145,7 +145,13 @@ final class StudioServer: Sendable {
                 registry.withLock { _ = $0.said.removeAll() }
                 start(Socket(file: file))
             } catch SocketError.blocked {
-                do { try await pool.suspendSocket(listener, untilReadyFor: .connection) } catch { return }
+                do {
+                    try await pool.suspendSocket(listener, untilReadyFor: .connection)
+                } catch {
+                    // Cancelled: the server stops. Anything else: waited for again after a pause.
+                    if Task.isCancelled { return }
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
             } catch {
                 let code: Int32
                 if case let SocketError.failed(_, errno, _) = error { code = errno } else { code = -1 }
@@ -367,7 +373,7 @@ final class StudioServer: Sendable {
         }
     }
 
-    /// Sends a response: its length when known, else chunk by chunk (the event stream).
+    /// Sends a response: with its length when known, else chunk by chunk (the event stream).
     private func send(_ response: HTTPResponse, on connection: Connection, keepAlive: Bool) async throws {
         guard case let .httpBody(body) = response.payload else { throw SocketError.disconnected }
         var headers = response.headers
@@ -378,6 +384,11 @@ final class StudioServer: Sendable {
         for (name, value) in headers { head += "\(name.rawValue): \(value)\r\n" }
         head += "\r\n"
         connection.enter(.writing, deadline: .now + limits.idle)
+        if !chunked {
+            // A body of known length (a frame, the page, JSON) goes out with its head in one write.
+            try await connection.socket.write(Data(head.utf8) + (try await response.bodyData))
+            return
+        }
         try await connection.socket.write(Data(head.utf8))
         var iterator = body.makeAsyncIterator()
         while true {
@@ -385,17 +396,11 @@ final class StudioServer: Sendable {
             connection.enter(.handling, deadline: nil)
             guard let chunk = try await iterator.next() else { break }
             connection.enter(.writing, deadline: .now + limits.idle)
-            if chunked {
-                guard !chunk.isEmpty else { continue }
-                try await connection.socket.write(Data(String(chunk.count, radix: 16).utf8 + [13, 10]) + chunk + Data([13, 10]))
-            } else {
-                try await connection.socket.write(chunk)
-            }
+            guard !chunk.isEmpty else { continue }
+            try await connection.socket.write(Data(String(chunk.count, radix: 16).utf8 + [13, 10]) + chunk + Data([13, 10]))
         }
-        if chunked {
-            connection.enter(.writing, deadline: .now + limits.idle)
-            try await connection.socket.write(Data("0\r\n\r\n".utf8))
-        }
+        connection.enter(.writing, deadline: .now + limits.idle)
+        try await connection.socket.write(Data("0\r\n\r\n".utf8))
     }
 
     /// Answers a request that cannot be served and closes its connection: the refusal, then the client's
