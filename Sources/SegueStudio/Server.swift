@@ -142,7 +142,7 @@ final class StudioServer: Sendable {
         while !Task.isCancelled {
             do {
                 let file = try listener.accept().file
-                registry.withLock { _ = $0.said.removeAll() }
+                registry.withLock { $0.said.removeAll() }
                 start(Socket(file: file))
             } catch SocketError.blocked {
                 do {
