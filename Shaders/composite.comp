@@ -40,7 +40,16 @@
 #define HAS_OVERLAY (OVERLAY != 0)
 #define HAS_SNAPSHOT (SNAPSHOT != 0)
 
-layout(local_size_x = 8, local_size_y = 8) in;
+// A workgroup is a row of 32 invocations (a warp on NVIDIA) by 4 (WORKGROUP_X, WORKGROUP_Y: inserted from
+// ComputeCompositor.workgroup): 32 neighbouring invocations store neighbouring words, so a warp writes whole
+// 128-byte lines of the output (of each plane), which matters where the output is host memory across the bus.
+#ifndef WORKGROUP_X
+#define WORKGROUP_X 32
+#endif
+#ifndef WORKGROUP_Y
+#define WORKGROUP_Y 4
+#endif
+layout(local_size_x = WORKGROUP_X, local_size_y = WORKGROUP_Y) in;
 
 precision highp float;
 precision highp int;
@@ -64,6 +73,11 @@ layout(std430, binding = 0) readonly buffer Items { DrawItemRecord items[]; };
 layout(std430, binding = 1) readonly buffer Samples { ivec4 samples[]; };
 #if OUTPUT == 0 || OUTPUT == 2 || OUTPUT == 3
 layout(std430, binding = 2) writeonly buffer Output { uint words[]; };
+#if OUTPUT == 2
+// The same buffer as pairs of words (bound to both points): an invocation's two luma words of a row in one
+// 8-byte store, so a warp's luma store is 256 contiguous bytes.
+layout(std430, binding = 3) writeonly buffer OutputPairs { uvec2 pairs[]; };
+#endif
 #else
 layout(rgba8, binding = 0) writeonly uniform highp image2D uImage;
 #endif
@@ -137,8 +151,15 @@ uvec4 pixelLevels(ivec2 p) {
         uint bg = uint(frameSample.z);
         vec4 dst = vec4(uvec4(bg, bg >> 8, bg >> 16, bg >> 24) & 255u) / 255.0;
         int end = frameSample.x + frameSample.y;
+        // The tile's items from the first worth drawing, in order, by their set bits (findLSB), not by index.
         for (int i = tileFirst[s]; i < end; i++) {
-            if ((tileItems[i >> 5] & (1u << uint(i & 31))) == 0u) continue;
+            uint word = tileItems[i >> 5] & (0xFFFFFFFFu << uint(i & 31));
+            if (word == 0u) {
+                i |= 31;  // the rest of this word is empty; the loop's i++ moves to the next word
+                continue;
+            }
+            i = (i & ~31) + findLSB(word);
+            if (i >= end) break;
             ivec4 b = items[i].bounds;
             if (p.x < b.x || p.y < b.y || p.x >= b.z || p.y >= b.w) continue;
             vec4 src = itemColor(i, centre);
@@ -167,7 +188,7 @@ void main() {
 #elif OUTPUT == 1
     imageStore(uImage, origin, vec4(pixelLevels(origin)) / 255.0);
 #elif OUTPUT == 2
-    // 8x2 pixels: two words of Y in each row, and four 2x2 blocks, one word each of Cb and Cr.
+    // 8x2 pixels: two words of Y in each row (one pair), and four 2x2 blocks, one word each of Cb and Cr.
     int lumaWords = uFrameSize.x * uFrameSize.y / 4;
     int chromaWords = lumaWords / 4;
     ivec3 blocks[4] = ivec3[4](ivec3(0), ivec3(0), ivec3(0), ivec3(0));
@@ -178,9 +199,7 @@ void main() {
             luma[column >> 2] |= weighted(uLuma.xyz, rgb, uLuma.w) << uint(8 * (column & 3));
             blocks[column >> 1] += rgb;
         }
-        int at = ((origin.y + row) * uFrameSize.x + origin.x) / 4;
-        words[at] = luma[0];
-        words[at + 1] = luma[1];
+        pairs[((origin.y + row) * uFrameSize.x + origin.x) / 8] = uvec2(luma[0], luma[1]);
     }
     uint cb = 0u, cr = 0u;
     for (int k = 0; k < 4; k++) {

@@ -6,12 +6,14 @@
 # Usage: scripts/gpu-check.sh OUTDIR [ARCHIVE.tar.gz | UNPACKED_DIR]
 #   default: the newest dist/segue-*.tar.gz beside this script's project, or the directory this script was
 #   unpacked in (ARCHIVE/scripts/gpu-check.sh).
-# Writes into OUTDIR: info.txt, doctor.txt, doctor.json (with the GPU's PCIe link from sysfs and nvidia-smi's
-# P-state and clocks, at rest and during a read-back, and the read-back's GB/s against the link), job.md and
-# job.json (whole jobs: GPU_CHECK_JOB_FRAMES frames, 120 by default, at GPU_CHECK_JOB_SIZE, 3840x2160, into raw,
-# Y4M 4:2:0, PNG and .mp4 on each backend), bench.json (every built-in effect, draw figures on GLES and the CPU
-# compositor at 1920x1080, 3840x2160 and 7680x4320), bench.log, and summary.md.
-# Each step has a time limit (30 + 60 + 120 + 90 + 210 s: the whole within 8.5 minutes); a step that fails is
+# Writes into OUTDIR: info.txt; premise.json/.log (fade at 4K on each GLES path, in the first minute) with
+# link.txt (the GPU's PCIe link read from sysfs during it); doctor.txt, doctor.json (with nvidia-smi's P-state and
+# clocks, at rest and during a read-back); gles.json/.log (every built-in effect at 3840x2160 and 7680x4320 on
+# each GLES path: draw, the GPU clock's kernel and transfer times, RGBA and 4:2:0 through the read-back ring) and
+# cpu.json/.log (the CPU compositor on all cores), in steps of their own; job.md and job.json (whole jobs, warm:
+# GPU_CHECK_JOB_FRAMES frames, 600 by default, at GPU_CHECK_JOB_SIZE, 3840x2160, as Y4M 4:2:0 and .mp4 on each
+# backend); targets.md (issue 45's targets, met or missed, by segue-bench --targets); and summary.md.
+# Each step has a time limit (20 + 60 + 90 + 150 + 60 + 100 s: the whole within 8 minutes); a step that fails is
 # reported, not fatal.
 set -uo pipefail
 
@@ -52,14 +54,48 @@ seconds_of() { cut -d' ' -f2 "$1.status"; }
 
 # Every built-in effect (GPU_CHECK_EFFECTS and GPU_CHECK_SCALES narrow the bench, for a trial on llvmpipe).
 effects=${GPU_CHECK_EFFECTS:-$("$segue" effects 2>/dev/null | sed '/^Custom GLSL/,$d' | grep -E '^[a-z][a-z0-9-]* - ' | cut -d' ' -f1 | paste -sd, -)}
-scales=${GPU_CHECK_SCALES:-1.5,3,6}
-step 30 "$out/info.txt" "$segue" info
-# The premise first, in the first minute: two full-screen layers (fade) at 4K drawn by the raster pass and by one
-# compute dispatch, and read back (RGBA and 4:2:0), on each path.
-step 60 "$out/premise.log" "$bench" --only gles --draw-only --no-peers --chromium none --scales 3 --runs 3 --effects fade \
-  --out "$out/premise.json"
+scales=${GPU_CHECK_SCALES:-3,6}
+
+# The GPU's PCIe link, sampled every 0.2 s while a step runs (a link trains down at rest): the fastest
+# generation and width seen, and that link's rate device to host in GB/s (128b/130b from Gen3 on), into FILE.
+link_sampler() {
+  local file=$1 dev best=0 line=""
+  dev=$(for d in /sys/bus/pci/devices/*; do
+          [ "$(cat "$d/vendor" 2>/dev/null)" = 0x10de ] && case $(cat "$d/class" 2>/dev/null) in 0x03*) echo "$d";; esac
+        done | head -1)
+  [ -n "$dev" ] || { echo "no NVIDIA display device in /sys/bus/pci/devices" >"$file"; return; }
+  while :; do
+    local speed width
+    speed=$(sed 's/ .*//' "$dev/current_link_speed" 2>/dev/null); width=$(cat "$dev/current_link_width" 2>/dev/null)
+    if [ -n "$speed" ] && [ -n "$width" ]; then
+      local gbps
+      gbps=$(awk -v s="$speed" -v w="$width" 'BEGIN { e = s >= 8 ? 128 / 130 : 0.8; printf "%.1f", s * w * e / 8 }')
+      if awk -v a="$gbps" -v b="$best" 'BEGIN { exit !(a > b) }'; then
+        best=$gbps; line="$(basename "$dev"): $speed GT/s x$width = $gbps GB/s"
+        echo "$line" >"$file"
+      fi
+    fi
+    sleep 0.2
+  done
+}
+# The link sampler beside a step: sampled while it runs, stopped when it ends.
+with_link() {
+  local file=$1; shift
+  link_sampler "$file" &
+  local sampler=$!
+  "$@"
+  kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
+}
+
+step 20 "$out/info.txt" "$segue" info
+# The premise first, in the first minute: fade at 4K (two full-screen layers) on each GLES path (raster, compute
+# writing the pinned ring, compute-staged copying into it): drawn, read back as RGBA and 4:2:0 through the ring,
+# with the GPU's clock for the kernel and the copy; the PCIe link read during it.
+with_link "$out/link.txt" step 60 "$out/premise.log" "$bench" --only gles --draw-only --no-peers --chromium none --scales 3 \
+  --runs 3 --effects fade --out "$out/premise.json"
 cat "$out/premise.log.err" >>"$out/premise.log"
-# nvidia-smi at rest, before anything here has touched the GPU (doctor reads it again, at rest and busy).
+link_gbps=$(sed -n 's/.* = \([0-9.]*\) GB\/s$/\1/p' "$out/link.txt" 2>/dev/null)
+# nvidia-smi now (doctor reads it again, at rest and busy).
 smi_query=pstate,clocks.sm,clocks.mem,clocks.max.sm,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,utilization.gpu
 if command -v nvidia-smi >/dev/null; then
   timeout --kill-after=5 10 nvidia-smi --query-gpu=$smi_query --format=csv >"$out/nvidia-smi.csv" 2>&1
@@ -67,14 +103,21 @@ else
   echo "nvidia-smi not present (not on PATH)" >"$out/nvidia-smi.csv"
 fi
 # (GPU_CHECK_DOCTOR_ARGS adds to doctor's arguments: --quick, for a trial on llvmpipe.)
-step 120 "$out/doctor.txt" "$segue" doctor --report "$out/doctor.json" ${GPU_CHECK_DOCTOR_ARGS:-}
-# Whole jobs on every backend this build has; the table on standard output, each job's line on stderr as it ends.
-step 90 "$out/job.md" "$bench" --job --job-frames "${GPU_CHECK_JOB_FRAMES:-120}" --job-size "${GPU_CHECK_JOB_SIZE:-3840x2160}" \
-  --out "$out/job.json"
-step 210 "$out/bench.log" "$bench" --scales "$scales" --runs 2 --draw-only --all-cores-only --no-peers --chromium none \
-  ${effects:+--effects "$effects"} --out "$out/bench.json"
-# The bench writes its figures on standard error as it goes.
-cat "$out/bench.log.err" >>"$out/bench.log"
+step 90 "$out/doctor.txt" "$segue" doctor --report "$out/doctor.json" ${GPU_CHECK_DOCTOR_ARGS:-}
+# Per effect at 4K and 8K, GLES and the CPU in steps of their own, so a slow GLES step cannot eat the CPU's: each
+# GLES path's draw, the GPU's kernel and transfer times, RGBA and 4:2:0 through the ring; the CPU on all cores.
+with_link "$out/link-bench.txt" step 150 "$out/gles.log" "$bench" --only gles --scales "$scales" --runs 2 --draw-only \
+  --video-every-effect --no-peers --chromium none ${effects:+--effects "$effects"} --out "$out/gles.json"
+cat "$out/gles.log.err" >>"$out/gles.log"
+step 60 "$out/cpu.log" "$bench" --only cpu --scales "$scales" --runs 2 --draw-only --all-cores-only --no-peers --chromium none \
+  ${effects:+--effects "$effects"} --out "$out/cpu.json"
+cat "$out/cpu.log.err" >>"$out/cpu.log"
+# Whole jobs, warm: Y4M 4:2:0 and .mp4, 600 frames at 4K on the CPU and each GLES choice.
+step 100 "$out/job.md" "$bench" --job --job-frames "${GPU_CHECK_JOB_FRAMES:-600}" --job-size "${GPU_CHECK_JOB_SIZE:-3840x2160}" \
+  --job-outputs y4m,mp4 --job-backends cpu,gles,gles-raster,gles-compute --out "$out/job.json"
+# Each target of issue 45, met or missed, from the reports (the link's rate where it was read).
+"$bench" --targets "$out/premise.json" "$out/gles.json" "$out/cpu.json" "$out/job.json" ${link_gbps:+--link-gbps "$link_gbps"} \
+  >"$out/targets.md" 2>>"$out/targets.md"
 
 {
   echo "# GPU check, $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -82,6 +125,12 @@ cat "$out/bench.log.err" >>"$out/bench.log"
   echo "Machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')."
   command -v nvidia-smi >/dev/null && echo "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)."
   echo "Archive: $(basename "$root")."
+  echo
+  echo "## Targets (issue 45)"
+  echo
+  echo "PCIe link during the premise: $(cat "$out/link.txt" 2>/dev/null || echo "not read"); during the bench: $(cat "$out/link-bench.txt" 2>/dev/null || echo "not read")."
+  echo
+  cat "$out/targets.md"
   echo
   echo "## The premise: fade at 3840x2160 on each GLES path (exit $(status_of "$out/premise.log"), $(seconds_of "$out/premise.log") s)"
   echo
@@ -122,11 +171,14 @@ cat "$out/bench.log.err" >>"$out/bench.log"
   tail -3 "$out/doctor.txt.err"
   echo '```'
   echo
-  echo "## segue-bench (exit $(status_of "$out/bench.log"), $(seconds_of "$out/bench.log") s): ms per frame, median"
-  echo
-  echo "| size | effect | backend/threads | stage | ms/frame |"
-  echo "|---|---|---|---|---|"
-  sed -n 's/^segue-bench: \([0-9]*x[0-9]*\) \([^ ]*\) \([a-z-]*\/[0-9]*\) \(.*\): \([0-9.]*\) ms\/frame$/| \1 | \2 | \3 | \4 | \5 |/p' "$out/bench.log"
+  for part in gles cpu; do
+    echo "## segue-bench, $part (exit $(status_of "$out/$part.log"), $(seconds_of "$out/$part.log") s): ms per frame, median"
+    echo
+    echo "| size | effect | backend/threads | stage | ms/frame |"
+    echo "|---|---|---|---|---|"
+    sed -n 's/^segue-bench: \([0-9]*x[0-9]*\) \([^ ]*\) \([a-z-]*\/[0-9]*\) \(.*\): \([0-9.]*\) ms\/frame$/| \1 | \2 | \3 | \4 | \5 |/p' "$out/$part.log"
+    echo
+  done
 } >"$out/summary.md"
 say "wrote $out/summary.md"
 # The check's verdict is the doctor's.

@@ -26,7 +26,7 @@ final class ComputeCompositor {
         /// YCbCr 4:4:4 planes into a buffer, an invocation 4x1 pixels.
         case planes444 = 3
 
-        /// Pixels per invocation; a workgroup is 8x8 invocations.
+        /// Pixels per invocation; a workgroup is `ComputeCompositor.workgroup` invocations.
         var pixelsPerInvocation: (x: Int, y: Int) {
             switch self {
             case .rgba, .image: return (1, 1)
@@ -35,6 +35,11 @@ final class ComputeCompositor {
             }
         }
     }
+
+    /// Invocations a workgroup (composite.comp's `WORKGROUP_X`, `WORKGROUP_Y`): rows of 32, so that on NVIDIA a
+    /// warp is one row and its stores of neighbouring words fill whole 128-byte lines; 128 in all, the least
+    /// GLES 3.1 promises (`GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS`).
+    static let workgroup = (x: 32, y: 4)
 
     private let ledger: GLObjectLedger
     private var programs: [Program: (program: GLuint, uniforms: Uniforms)] = [:]
@@ -73,7 +78,7 @@ final class ComputeCompositor {
 
     /// The `#define`s of a program: its output and kinds (`ShaderSources.text(of:defines:)` adds the record's).
     static func defines(output: Output, kinds: Kinds) -> String {
-        "#define OUTPUT \(output.rawValue)\n" + kinds.defines
+        "#define OUTPUT \(output.rawValue)\n#define WORKGROUP_X \(workgroup.x)\n#define WORKGROUP_Y \(workgroup.y)\n" + kinds.defines
     }
 
     private struct Program: Hashable {
@@ -101,7 +106,7 @@ final class ComputeCompositor {
 
     /// Whether the current context runs compute shaders: OpenGL ES 3.1 or later, with the entry points there.
     static func isAvailable(_ info: GLInfo) -> Bool {
-        guard segue_gles_has_compute() != 0 else { return false }
+        guard segue_gles_has_compute() != 0, segue_gles_has_buffer_copy() != 0 else { return false }
         // "OpenGL ES 3.2 Mesa 22.3.6", "OpenGL ES 3.2 NVIDIA 550.54.15"
         let words = info.version.split(separator: " ")
         guard let number = words.first(where: { $0.first?.isNumber == true }) else { return false }
@@ -117,17 +122,22 @@ final class ComputeCompositor {
         maxOutputBytes = Int(size)
     }
 
-    /// Whether one dispatch can draw `lists` (one frame, or motion blur's samples, all `width` x `height`)
-    /// writing `outputBytes`.
-    func accepts(_ lists: [DrawList], outputBytes: Int) -> Bool {
-        guard let first = lists.first, lists.count <= Self.maxSamples, outputBytes <= maxOutputBytes else { return false }
+    /// Why one dispatch cannot draw `lists` (one frame, or motion blur's samples, all one size) writing
+    /// `outputBytes`; nil when it can. The reasons are few and fixed, so a count of them by reason stays short.
+    func refusal(_ lists: [DrawList], outputBytes: Int) -> String? {
+        guard let first = lists.first else { return "no draw list" }
+        if lists.count > Self.maxSamples { return "over \(Self.maxSamples) motion blur samples" }
+        if outputBytes > maxOutputBytes { return "over GL_MAX_SHADER_STORAGE_BLOCK_SIZE (\(maxOutputBytes) bytes)" }
         var items = 0
         for list in lists {
-            guard list.width == first.width, list.height == first.height else { return false }
+            if list.width != first.width || list.height != first.height { return "samples of different sizes" }
             items += list.items.count
         }
-        return items <= Self.maxItems
+        return items > Self.maxItems ? "over \(Self.maxItems) items" : nil
     }
+
+    /// Whether one dispatch can draw `lists` writing `outputBytes` (`refusal` is nil).
+    func accepts(_ lists: [DrawList], outputBytes: Int) -> Bool { refusal(lists, outputBytes: outputBytes) == nil }
 
     /// Whether `planes` of a `width` x `height` frame come out of the dispatch itself (whole words of each plane
     /// per invocation): 4:2:0 needs a width a multiple of 8 and an even height, 4:4:4 a width a multiple of 4.
@@ -170,13 +180,16 @@ final class ComputeCompositor {
             glBindImageTexture(0, target, 0, GLboolean(GL_FALSE), 0, GLenum(GL_WRITE_ONLY), GLenum(GL_RGBA8))
         } else {
             glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), 2, target)
+            // composite.comp's OutputPairs: the same buffer, as pairs of words (4:2:0's luma).
+            if output == .planes420 { glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), 3, target) }
         }
         let per = output.pixelsPerInvocation
-        let groupsX = (width + 8 * per.x - 1) / (8 * per.x), groupsY = (height + 8 * per.y - 1) / (8 * per.y)
+        let tileX = Self.workgroup.x * per.x, tileY = Self.workgroup.y * per.y
+        let groupsX = (width + tileX - 1) / tileX, groupsY = (height + tileY - 1) / tileY
         glDispatchCompute(GLuint(groupsX), GLuint(groupsY), 1)
         glMemoryBarrier(GLbitfield(GL_BUFFER_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT
                                    | GL_FRAMEBUFFER_BARRIER_BIT | (clientMappedBarrier ? GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT : 0)))
-        for k in 0..<3 { glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), GLuint(k), 0) }
+        for k in 0..<4 { glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), GLuint(k), 0) }
         try GLError.check("glDispatchCompute(\(Self.shaderFile), OUTPUT \(output.rawValue), \(width)x\(height), \(lists.count) sample(s))")
     }
 

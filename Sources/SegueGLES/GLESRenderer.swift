@@ -251,32 +251,48 @@ public final class GLESRenderer: MultiPathRenderer {
         }
     }
 
+    /// Whether pipelined frames are timed on the GPU's own clock (`GL_EXT_disjoint_timer_query`): then
+    /// `stats.gpuDrawSeconds` and `gpuTransferSeconds` are the GPU's.
+    public var timesOnGPU: Bool {
+        (try? thread.sync { pipeline.timesOnGPU }) ?? false
+    }
+
     /// Whether the context runs the compute path (OpenGL ES 3.1 compute shaders).
     public var supportsCompute: Bool {
         (try? thread.sync { pipeline.compositor != nil }) ?? false
     }
 
-    /// Which path draws draw lists: `.raster` (the default) or `.compute` (one dispatch a frame, `composite.comp`).
-    /// Both draw the same picture. Setting `.compute` where the context lacks compute shaders
+    /// Which path draws draw lists: `.raster` (the default), `.compute` (one dispatch a frame, `composite.comp`,
+    /// writing the read-back buffer) or `.computeStaged` (the same dispatch into GPU memory, then one copy).
+    /// All draw the same picture. Setting a compute path where the context lacks compute shaders
     /// (`supportsCompute` false) throws `GLError.invalidInput`. A frame beyond one dispatch (over 1,024 items or
     /// 64 motion blur samples, or a frame larger than the context's largest storage buffer) is drawn by the
-    /// raster path either way.
+    /// raster path either way, counted with its reason in `stats.fallbacks`.
     public var path: GLESPath {
         (try? thread.sync { pipeline.path }) ?? .raster
     }
 
-    public var paths: [String] { supportsCompute ? ["raster", "compute"] : ["raster"] }
+    /// `raster`, and `compute` and `compute-staged` where the context runs compute shaders.
+    public var paths: [String] {
+        supportsCompute ? GLESPath.allCases.map(\.rawValue) : [GLESPath.raster.rawValue]
+    }
     public var currentPath: String { path.rawValue }
+    /// `stats.pathFrames`.
+    public var framesByPath: [String: Int] { stats.pathFrames }
+    /// `stats.fallbacks`.
+    public var fallbacks: [String: Int] { stats.fallbacks }
 
     public func use(path name: String) throws {
-        guard let path = GLESPath(rawValue: name) else { throw GLError.invalidInput("no GLES path '\(name)' (raster, compute)") }
+        guard let path = GLESPath(rawValue: name) else {
+            throw GLError.invalidInput("no GLES path '\(name)' (\(GLESPath.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         try use(path)
     }
 
     public func use(_ path: GLESPath) throws {
         try thread.sync {
-            if path == .compute, pipeline.compositor == nil {
-                throw GLError.invalidInput("the compute path needs OpenGL ES 3.1 compute shaders; this context is \(info.version)")
+            if path.isCompute, pipeline.compositor == nil {
+                throw GLError.invalidInput("the \(path.rawValue) path needs OpenGL ES 3.1 compute shaders; this context is \(info.version)")
             }
             pipeline.path = path
         }

@@ -4,7 +4,7 @@ import CEGL
 /// drawing many frames leaks nothing and that a renderer's deinit releases everything.
 final class GLObjectLedger {
     enum Kind: String, CaseIterable {
-        case texture, renderbuffer, framebuffer, buffer, shader, program, sync, vertexArray
+        case texture, renderbuffer, framebuffer, buffer, shader, program, sync, vertexArray, query
     }
 
     private(set) var live: [Kind: Int] = [:]

@@ -25,7 +25,14 @@ final class GLPipeline {
     private var planesPass: YCbCrPlanesPass?
     /// The pixel unpack buffer clip frames are uploaded through (`update`); 0 until the first.
     private var unpackBuffer: GLuint = 0
+    /// The loaded snapshots' textures, `[id.rawValue]`.
     private var textures: [GLuint] = []
+    /// Textures uploaded by `load`, with the pixels each holds, kept while they are loaded and for the next few
+    /// loads (a storyboard's steps share screens; a job's runs load the same ones again): a snapshot with the
+    /// same pixels is not uploaded again. An entry whose texture a clip's frame has replaced (`update`) is nil.
+    private var uploaded: [(pixels: Pixmap?, texture: GLuint)] = []
+    /// Textures kept beyond those loaded now.
+    static let keptTextures = 4
     /// `SEGUE_GLES_FAULT=perspective`: the perspective variants of the layer program are compiled without
     /// their perspective divide, so every 3D effect draws wrong while the flat ones stay right. For testing
     /// that `segue doctor` catches a driver that draws wrong, and names the effect.
@@ -53,6 +60,7 @@ final class GLPipeline {
         ring = ReadbackRing(count: GLESRenderer.readbackBuffers, persistent: environment[Self.persistentSwitch] != "0", ledger: ledger)
         shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger, info: context.info) : nil
         compositor = ComputeCompositor.isAvailable(context.info) ? ComputeCompositor(ledger: ledger) : nil
+        timer = GPUTimer(slots: GLESRenderer.readbackBuffers, ledger: ledger)
         compositor?.clientMappedBarrier = ring.persistent
         // The driver's KHR_debug messages are kept for doctor (GLESRenderer.driverMessages).
         if GLInfo.currentExtensions().contains("GL_KHR_debug") { segue_gles_debug_install() }
@@ -82,34 +90,53 @@ final class GLPipeline {
 
     // MARK: Snapshots
 
-    /// Replaces the snapshots with `snapshots`, one immutable RGBA8 texture each, uploaded once.
+    /// Replaces the snapshots with `snapshots`, one immutable RGBA8 texture each, uploaded once: a snapshot whose
+    /// pixels a texture still holds from an earlier load is not uploaded again. No wait: the upload overlaps
+    /// the first frame.
     func load(_ snapshots: [Pixmap]) throws {
         let start = ContinuousClock.now
         let limit = context.info.maxTextureSize
         for (k, s) in snapshots.enumerated() where s.width > limit || s.height > limit {
             throw GLError.limitExceeded(what: "snapshot \(k) (\(s.width)x\(s.height))", limit: "GL_MAX_TEXTURE_SIZE", value: limit)
         }
-        deleteTextures()
-        sizes = snapshots.map { ($0.width, $0.height) }
+        var loaded: [GLuint] = []
+        var used = Set<Int>()
+        defer { glBindTexture(GLenum(GL_TEXTURE_2D), 0) }
         for s in snapshots {
+            // The same pixels (the same storage is found at once; equal pixels are compared).
+            if let k = uploaded.indices.first(where: { !used.contains($0) && uploaded[$0].pixels == s }) {
+                used.insert(k)
+                loaded.append(uploaded[k].texture)
+                stats.snapshotsKept += 1
+                continue
+            }
             var texture = GLTextures.bilinear(ledger)
-            textures.append(texture)
-            guard s.width > 0, s.height > 0 else { continue }
-            glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(s.width), GLsizei(s.height))
-            s.pixels.withUnsafeBytes { bytes in
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(s.width), GLsizei(s.height),
-                                GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            if s.width > 0, s.height > 0 {
+                glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(s.width), GLsizei(s.height))
+                s.pixels.withUnsafeBytes { bytes in
+                    glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(s.width), GLsizei(s.height),
+                                    GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+                }
+                do {
+                    try GLError.check("glTexSubImage2D(snapshot \(loaded.count), \(s.width)x\(s.height))")
+                } catch {
+                    ledger.delete(.texture, &texture, glDeleteTextures)
+                    throw error
+                }
             }
-            do {
-                try GLError.check("glTexSubImage2D(snapshot \(textures.count - 1), \(s.width)x\(s.height))")
-            } catch {
-                textures.removeLast()
-                ledger.delete(.texture, &texture, glDeleteTextures)
-                throw error
-            }
+            uploaded.append((s, texture))
+            used.insert(uploaded.count - 1)
+            loaded.append(texture)
         }
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-        glFinish()  // once per transition: so the upload is timed, not folded into the first frame
+        // The loaded ones last (most recently used), then drop the oldest of the rest beyond the few kept.
+        let rest = uploaded.indices.filter { !used.contains($0) }.map { uploaded[$0] }
+        let current = used.sorted().map { uploaded[$0] }
+        var dropped = rest.dropLast(Self.keptTextures).map(\.texture)
+        for k in dropped.indices { ledger.delete(.texture, &dropped[k], glDeleteTextures) }
+        uploaded = Array(rest.suffix(Self.keptTextures)) + current
+        textures = loaded
+        sizes = snapshots.map { ($0.width, $0.height) }
+        glFlush()
         stats.uploadSeconds += (ContinuousClock.now - start).seconds
     }
 
@@ -138,6 +165,8 @@ final class GLPipeline {
         guard glUnmapBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER)) == GLboolean(GL_TRUE) else {
             throw GLError.call("glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER)", code: glGetError())
         }
+        // The texture no longer holds the pixels it was loaded with: never found by a later `load`.
+        if let k = uploaded.firstIndex(where: { $0.texture == textures[index] }) { uploaded[k].pixels = nil }
         glBindTexture(GLenum(GL_TEXTURE_2D), textures[index])
         glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(pixmap.width), GLsizei(pixmap.height),
                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
@@ -162,6 +191,8 @@ final class GLPipeline {
         /// The frame as draw lists, where it is only that: one list, or motion blur's samples (their mean). The
         /// compute path draws these in one dispatch; nil for a custom transition or an uploaded frame.
         var lists: [DrawList]?
+        /// What draws it where no dispatch does (`GLESStats.pathFrames`): `raster`, `transition`, `uploaded`.
+        var drawnBy = GLESPath.raster.rawValue
         /// The raster path's commands.
         var issue: () throws -> Void
     }
@@ -171,31 +202,67 @@ final class GLPipeline {
         Frame(width: list.width, height: list.height, lists: [list], issue: { try self.issue(list) })
     }
 
-    /// Which path draws draw lists (`GLESRenderer.path`): compute only where `compositor` exists.
+    /// Which path draws draw lists (`GLESRenderer.path`): a compute one only where `compositor` exists.
     var path: GLESPath = .raster
-    /// The compute path, where the context runs compute shaders (GLES 3.1); nil elsewhere.
+    /// The compute paths, where the context runs compute shaders (GLES 3.1); nil elsewhere.
     private(set) var compositor: ComputeCompositor?
+    /// The GPU's clock for pipelined frames, where the context has `GL_EXT_disjoint_timer_query`.
+    private let timer: GPUTimer?
+    var timesOnGPU: Bool { timer != nil }
 
-    /// The compositor, when the compute path is on and can draw `frame` writing `bytes`.
-    private func compute(_ frame: Frame, bytes: Int) -> (ComputeCompositor, [DrawList])? {
-        guard path == .compute, let compositor, let lists = frame.lists,
-              compositor.accepts(lists, outputBytes: bytes) else { return nil }
-        return (compositor, lists)
+    /// Which path draws `frame`, whose dispatch would write `bytes`: the compositor and the frame's lists when
+    /// a compute path is on and one dispatch can draw it, else nil (the raster path's commands). Counts the
+    /// frame under the path that draws it, and under its reason when a compute path could not
+    /// (`GLESStats.pathFrames`, `fallbacks`). Call once per frame drawn.
+    private func route(_ frame: Frame, bytes: Int) -> (ComputeCompositor, [DrawList])? {
+        if path.isCompute, let compositor {
+            if let lists = frame.lists {
+                guard let refusal = compositor.refusal(lists, outputBytes: bytes) else {
+                    stats.pathFrames[path.rawValue, default: 0] += 1
+                    return (compositor, lists)
+                }
+                stats.fallbacks[refusal, default: 0] += 1
+            } else if frame.drawnBy == GLESPath.raster.rawValue {
+                stats.fallbacks["motion blur one dispatch cannot take", default: 0] += 1
+            }
+        }
+        stats.pathFrames[frame.drawnBy, default: 0] += 1
+        return nil
     }
 
-    /// On the compute path, draws `next` with its RGBA words written straight into read-back slot `slot`'s
-    /// buffer and fences it; false (nothing done) where the raster path draws it.
-    private func computeRGBA(_ next: Frame, slot: Int) throws -> Bool {
-        guard let (compositor, lists) = compute(next, bytes: next.width * next.height * 4) else { return false }
-        try compositor.draw(lists, output: .rgba, into: ring.buffer(slot), textures: texture)
+    /// Draws `lists` in one dispatch into read-back slot `slot` (`output` a buffer layout: RGBA words or planes,
+    /// `bytes` long) and fences it: on `compute` the dispatch writes the slot's buffer itself; on
+    /// `compute-staged` it writes the slot's buffer in GPU memory and one copy moves it into the slot's.
+    private func dispatch(_ compositor: ComputeCompositor, _ lists: [DrawList], output: ComputeCompositor.Output,
+                          planes: YCbCrPlanes? = nil, bytes: Int, slot: Int) throws {
+        if path == .computeStaged {
+            let staging = try ring.staging(slot)
+            try timed(slot, .draw) { try compositor.draw(lists, output: output, into: staging, planes: planes, textures: texture) }
+            try timed(slot, .transfer) { try ring.copy(stagedInto: slot, bytes: bytes) }
+        } else {
+            try timed(slot, .draw) { try compositor.draw(lists, output: output, into: ring.buffer(slot), planes: planes, textures: texture) }
+        }
         try ring.fence(slot)
+    }
+
+    /// Runs `body` under the GPU's clock as `stage` of slot `slot`'s frame, where the context has one.
+    private func timed(_ slot: Int, _ stage: GPUTimer.Stage, _ body: () throws -> Void) rethrows {
+        if let timer { try timer.measure(slot, stage, body) } else { try body() }
+    }
+
+    /// On a compute path, draws `next` with its RGBA words written into read-back slot `slot`'s buffer and fences
+    /// it; false (nothing done) where the raster path draws it.
+    private func computeRGBA(_ next: Frame, slot: Int) throws -> Bool {
+        let bytes = next.width * next.height * 4
+        guard let (compositor, lists) = route(next, bytes: bytes) else { return false }
+        try dispatch(compositor, lists, output: .rgba, bytes: bytes, slot: slot)
         return true
     }
 
     /// Whether the compute path would draw this motion-blurred frame in one dispatch (its samples all draw lists).
     func computeDraws(samples: [DrawList]) -> Bool {
         guard let first = samples.first else { return false }
-        return path == .compute && compositor?.accepts(samples, outputBytes: first.width * first.height * 4) == true
+        return path.isCompute && compositor?.accepts(samples, outputBytes: first.width * first.height * 4) == true
     }
 
     /// A frame of motion blur whose samples are all draw lists, for the compute path (the mean in one dispatch),
@@ -243,7 +310,7 @@ final class GLPipeline {
     /// A frame whose pixels are already drawn (`pixmap`, on the CPU): uploaded into the render target, for a
     /// later pass to read.
     func uploadedFrame(_ pixmap: Pixmap) -> Frame {
-        Frame(width: pixmap.width, height: pixmap.height, lists: nil, issue: {
+        Frame(width: pixmap.width, height: pixmap.height, lists: nil, drawnBy: "uploaded", issue: {
             glBindTexture(GLenum(GL_TEXTURE_2D), self.target.texture)
             pixmap.pixels.withUnsafeBytes { bytes in
                 glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(pixmap.width), GLsizei(pixmap.height),
@@ -303,7 +370,7 @@ final class GLPipeline {
         guard width > 0, height > 0 else { return }
         let start = ContinuousClock.now
         try target.bind(width: width, height: height)
-        if let (compositor, lists) = compute(next, bytes: width * height * 4) {
+        if let (compositor, lists) = route(next, bytes: 0) {
             try compositor.draw(lists, output: .image, into: target.texture, textures: texture)
         } else {
             try next.issue()
@@ -378,15 +445,15 @@ final class GLPipeline {
             try pass.packedSize(width: width, height: height, planes: planes)
         }, direct: { next, slot in
             let (width, height) = (next.width, next.height)
-            if ComputeCompositor.writesPlanes(planes, width: width, height: height),
-               let (compositor, lists) = self.compute(next, bytes: planes.byteCount(width: width, height: height)) {
+            let fromDispatch = ComputeCompositor.writesPlanes(planes, width: width, height: height)
+            let bytes = fromDispatch ? planes.byteCount(width: width, height: height) : 0
+            guard let (compositor, lists) = self.route(next, bytes: bytes) else { return false }
+            if fromDispatch {
                 // The planes out of the dispatch itself, into the slot's pack buffer.
-                try compositor.draw(lists, output: planes.subsampled ? .planes420 : .planes444, into: self.ring.buffer(slot),
-                                    planes: planes, textures: self.texture)
-                try self.ring.fence(slot)
+                try self.dispatch(compositor, lists, output: planes.subsampled ? .planes420 : .planes444, planes: planes,
+                                  bytes: bytes, slot: slot)
                 return true
             }
-            guard let (compositor, lists) = self.compute(next, bytes: width * height * 4) else { return false }
             // A size whose planes are not whole words an invocation: the frame into the render target, then the pass.
             try self.target.bind(width: width, height: height)
             try compositor.draw(lists, output: .image, into: self.target.texture, textures: self.texture)
@@ -427,6 +494,12 @@ final class GLPipeline {
                 copied = try consume(index, width, height, UnsafeRawBufferPointer(rebasing: bytes.prefix(read.bytes)))
             }
             stats.readbackSeconds += (ContinuousClock.now - start).seconds
+            stats.transferBytes += read.bytes
+            if let gpu = timer?.take(slot), gpu.draw != nil || gpu.transfer != nil {
+                stats.gpuTimedFrames += 1
+                stats.gpuDrawSeconds += gpu.draw ?? 0
+                stats.gpuTransferSeconds += gpu.transfer ?? 0
+            }
             if let copied { try then(index, copied) }
         }
 
@@ -449,10 +522,13 @@ final class GLPipeline {
             if pending.count == ring.count { try finishOldest() }
             let start = ContinuousClock.now
             if try !direct(next, nextSlot) {
+                let slot = nextSlot
                 try self.target.bind(width: next.width, height: next.height)
-                try next.issue()
-                try convert?(next.width, next.height)
-                try ring.startRead(into: nextSlot, width: read.width, height: read.height)
+                try timed(slot, .draw) {
+                    try next.issue()
+                    try convert?(next.width, next.height)
+                }
+                try timed(slot, .transfer) { try ring.startRead(into: slot, width: read.width, height: read.height) }
             }
             stats.drawSeconds += (ContinuousClock.now - start).seconds
             stats.frames += 1
@@ -511,7 +587,7 @@ final class GLPipeline {
     /// textures of its `sampler2D` parameters, bound to units 2, 3, ...
     func transitionFrame(_ program: TransitionProgram, values: [String: ShaderValue], images: [GLuint] = [],
                          progress: Double, width: Int, height: Int, background: UInt32) -> Frame {
-        Frame(width: width, height: height, lists: nil, issue: {
+        Frame(width: width, height: height, lists: nil, drawnBy: "transition", issue: {
             let from = try self.texture(.from), to = try self.texture(.to)
             program.use(values: values, progress: progress, width: width, height: height, background: background)
             for (k, image) in images.enumerated() {
@@ -539,7 +615,8 @@ final class GLPipeline {
     // MARK: Teardown
 
     private func deleteTextures() {
-        for k in textures.indices { ledger.delete(.texture, &textures[k], glDeleteTextures) }
+        for k in uploaded.indices { ledger.delete(.texture, &uploaded[k].texture, glDeleteTextures) }
+        uploaded.removeAll()
         textures.removeAll()
     }
 
@@ -550,6 +627,7 @@ final class GLPipeline {
         deleteTextures()
         ledger.delete(.buffer, &unpackBuffer, glDeleteBuffers)
         ring.delete()
+        timer?.delete()
         target.delete()
         shutter?.delete()
         planesPass?.delete()

@@ -17,6 +17,9 @@ final class ReadbackRing {
     private var fences: [GLsync?]
     /// Each buffer's persistent map, when `persistent`.
     private var maps: [UnsafeMutableRawPointer?]
+    /// Each slot's buffer in the GPU's own memory, for the `compute-staged` path (`staging`); 0 until asked for.
+    private var staged: [GLuint]
+    private var stagedBytes = 0
     private let ledger: GLObjectLedger
 
     /// `persistent` where the context offers `GL_EXT_buffer_storage` (`canMapPersistently`) and the caller wants it.
@@ -27,6 +30,7 @@ final class ReadbackRing {
         buffers = Array(repeating: 0, count: count)
         fences = Array(repeating: nil, count: count)
         maps = Array(repeating: nil, count: count)
+        staged = Array(repeating: 0, count: count)
     }
 
     /// Whether the current context has `GL_EXT_buffer_storage` and its entry point.
@@ -34,9 +38,11 @@ final class ReadbackRing {
         segue_gles_has_buffer_storage() != 0 && GLInfo.currentExtensions().contains("GL_EXT_buffer_storage")
     }
 
-    /// Makes every buffer `bytes` long. Only call with no frame in flight.
+    /// Makes every buffer at least `bytes` long. Only call with no frame in flight. Buffers only grow: a job
+    /// whose frames change size (or a calibration's RGBA and planes runs) keeps the largest ring it needed, and
+    /// a persistent map (pinned memory, costly to make on a GPU's driver) is made again only to grow.
     func resize(bytes: Int) throws {
-        guard bytes != byteCount || buffers.contains(0) else { return }
+        guard bytes > byteCount || buffers.contains(0) else { return }
         if persistent { return try remakePersistent(bytes: bytes) }
         for k in 0..<count {
             if buffers[k] == 0 { buffers[k] = ledger.generate(.buffer, glGenBuffers) }
@@ -50,6 +56,35 @@ final class ReadbackRing {
 
     /// Slot `k`'s pack buffer, for a pass that writes the frame into it itself (the compute path).
     func buffer(_ k: Int) -> GLuint { buffers[k] }
+
+    /// Slot `k`'s buffer in the GPU's own memory (`GL_DYNAMIC_COPY`: written by the GPU, read by the GPU), as
+    /// long as the ring's: the `compute-staged` path's dispatch writes it and `copy` moves it into slot `k`.
+    /// One a slot, so a dispatch never waits on the copy of the frame before it.
+    func staging(_ k: Int) throws -> GLuint {
+        if stagedBytes != byteCount {
+            for j in 0..<count { ledger.delete(.buffer, &staged[j], glDeleteBuffers) }
+            stagedBytes = byteCount
+        }
+        if staged[k] == 0 {
+            staged[k] = ledger.generate(.buffer, glGenBuffers)
+            glBindBuffer(GLenum(GL_COPY_WRITE_BUFFER), staged[k])
+            glBufferData(GLenum(GL_COPY_WRITE_BUFFER), GLsizeiptr(byteCount), nil, GLenum(GL_DYNAMIC_COPY))
+            glBindBuffer(GLenum(GL_COPY_WRITE_BUFFER), 0)
+            try GLError.check("glBufferData(staging buffer, \(byteCount) bytes, GL_DYNAMIC_COPY)")
+        }
+        return staged[k]
+    }
+
+    /// Copies the first `bytes` of slot `k`'s staging buffer into its read-back buffer (one transfer, by the copy
+    /// engine where the GPU has one). The dispatch that wrote it must have left `GL_BUFFER_UPDATE_BARRIER_BIT`.
+    func copy(stagedInto k: Int, bytes: Int) throws {
+        glBindBuffer(GLenum(GL_COPY_READ_BUFFER), staged[k])
+        glBindBuffer(GLenum(GL_COPY_WRITE_BUFFER), buffers[k])
+        glCopyBufferSubData(GLenum(GL_COPY_READ_BUFFER), GLenum(GL_COPY_WRITE_BUFFER), 0, 0, GLsizeiptr(bytes))
+        glBindBuffer(GLenum(GL_COPY_READ_BUFFER), 0)
+        glBindBuffer(GLenum(GL_COPY_WRITE_BUFFER), 0)
+        try GLError.check("glCopyBufferSubData(staging buffer into read-back buffer \(k), \(bytes) bytes)")
+    }
 
     /// Fences slot `k` once its frame's writes are issued (by `startRead`, or by a pass that wrote the buffer).
     func fence(_ k: Int) throws {
@@ -126,6 +161,7 @@ final class ReadbackRing {
     func delete() {
         for k in 0..<count { dropFence(k) }
         deleteBuffers()
+        for k in 0..<count { ledger.delete(.buffer, &staged[k], glDeleteBuffers) }
     }
 
     /// Unmaps (persistent ones) and deletes every buffer. Only with no frame in flight.

@@ -32,7 +32,10 @@ struct FrameRequest: Sendable {
             backend = choice
         }
         if let f = query["frame"] {
-            guard let k = Int(f), k >= 0 else { throw Self.bad("frame", f, "a frame is a whole number from 0") }
+            // Bounded as a job's frames are: the frame after the largest Int overflowed and ended the process.
+            guard let k = Int(f), (0..<Limits.maxFrames).contains(k) else {
+                throw Self.bad("frame", f, "a frame is a whole number from 0 to \(Limits.maxFrames - 1)")
+            }
             frame = k
         }
         if let t = query["t"] {
@@ -55,7 +58,8 @@ struct FrameRequest: Sendable {
             fps = value
         }
         if let s = query["size"], !s.isEmpty {
-            let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
+            // Spaces around the sides are allowed (`300 x 534`), as a person types them.
+            let parts = s.lowercased().split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, (1...Limits.maxSide).contains(parts[0]), (1...Limits.maxSide).contains(parts[1]),
                   parts[0] * parts[1] <= Studio.maxPreviewPixels else {
                 throw Self.bad("size", s, "the size is WIDTHxHEIGHT, each side 1...\(Limits.maxSide) and at most \(Studio.maxPreviewPixels) pixels in all")
@@ -138,6 +142,8 @@ final class Previews: Sendable {
     func job(_ request: FrameRequest, sink: some FrameSink) async throws(SegueError) -> RenderJob {
         var job: RenderJob
         if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
+            // A storyboard that is no JSON at all: its problem is known without a job (which would read nothing).
+            if file.unparsed { throw SegueError(.invalidInput(path: file.path), problems: file.problems, file: file.path) }
             do {
                 job = try RenderJob(storyboardFile: file.path, output: .sink(sink, format: .png), root: settings.directory)
             } catch {

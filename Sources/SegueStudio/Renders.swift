@@ -29,8 +29,10 @@ actor Renders {
         return name
     }
 
-    /// Starts `job` (its output is set here); the render's id. Refused while another runs.
-    func start(_ make: (RenderJob.Output) async throws(SegueError) -> RenderJob, name: String,
+    /// Starts the job `make` gives (its outputs are set here, as `RenderJob.OutputPlan` says a path is: one PNG
+    /// for a job of one frame, a video by its extension, else a directory of frames); the render's id. Refused
+    /// while another runs.
+    func start(_ make: () async throws(SegueError) -> RenderJob, name: String,
                events: Events) async throws(SegueError) -> Int {
         if running != nil { throw SegueError(.outputInUse(path: running!.output, byRunningJob: true), "a render is running ('\(running!.output)'): wait for it, or cancel it") }
         let name = try Self.checkName(name)
@@ -40,10 +42,10 @@ actor Renders {
         guard lstat(path, &info) != 0 else {
             throw SegueError(.outputInUse(path: name, byRunningJob: false), "'\(name)' exists in the studio's directory: pick another name (studio replaces nothing)")
         }
-        let isVideo = RenderJob.isVideoPath(name)
         // The output is a plain name in the directory: the page's renders write nothing outside it. (A
         // storyboard's job also reads within it: `Previews.job` gives it the root.)
-        let job = try await make(isVideo ? .video(path, ffmpegArguments: nil) : .frames(directory: path))
+        var job = try await make()
+        job.outputs = try RenderJob.OutputPlan(path: path, oneFrame: job.progress?.count == 1).outputs()
         let id = next
         next += 1
         let control = JobControl()
@@ -81,4 +83,9 @@ actor Renders {
     }
 
     func cancelAll() async { await cancel() }
+
+    /// Returns once the running render (if any) has ended.
+    func wait() async {
+        await running?.task.value
+    }
 }

@@ -94,10 +94,18 @@ public final class Studio: Sendable {
         }
     }
 
-    /// Whether the host is a loopback address (127.0.0.0/8, ::1, localhost).
+    /// Whether the host is a loopback address (127.0.0.0/8, ::1, localhost), in any form its address takes
+    /// (`0:0:0:0:0:0:0:1`; IPv4's mapped into IPv6, `::ffff:127.0.0.1`).
     public var isLoopback: Bool {
         let host = settings.host
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+        return bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1 || mapped && bytes[12] == 127
     }
 
     /// Serves until the task is cancelled: `ready` gets the page's URL (with its token) once the server listens.

@@ -228,13 +228,10 @@ struct StudioHandler: HTTPHandler {
 
     func render(_ request: FrameRequest, out: String) async throws(SegueError) -> HTTPResponse {
         let previews = studio.previews
-        let id = try await studio.renders.start({ (output: RenderJob.Output) async throws(SegueError) -> RenderJob in
-            var request = request
-            request.progress = nil
+        // At a progress (an effect's one frame, as the command shows it) the render is that frame; else every frame.
+        let id = try await studio.renders.start({ () async throws(SegueError) -> RenderJob in
             var job = try await previews.job(request, sink: CollectingSink())
-            job.outputs = [output]
             job.frameRange = nil
-            job.progress = nil
             job.threads = nil
             return job
         }, name: out, events: studio.events)

@@ -10,7 +10,11 @@ actor Subjects {
     struct File {
         enum Kind: String, Encodable { case effect, storyboard }
         let path: String
-        let kind: Kind
+        /// What the file is, decided again at each read that is JSON: one broken at its first read is taken
+        /// for what its text suggests (`guessedKind`) until it parses.
+        var kind: Kind
+        /// The file is not JSON (its one problem says where): a storyboard so has nothing for its job to read.
+        var unparsed = false
         /// The files a storyboard draws from (`references`): its screens, tracks, effect and shader files, and
         /// its shaders' images.
         var watched: [String] = []
@@ -42,7 +46,7 @@ actor Subjects {
         var files: [File] = []
         for path in paths {
             let bytes = try Self.read(path)
-            let kind = Self.kind(of: bytes)
+            let kind = Self.kind(of: bytes) ?? Self.guessedKind(of: bytes)
             if kind == .storyboard, !Self.lies(path, within: directory) {
                 throw SegueError.invalidOption("file", value: path, "the storyboard '\(path)' is outside the directory studio was started in ('\(directory)'), which a storyboard's paths must stay within: start studio where the storyboard is")
             }
@@ -86,6 +90,19 @@ actor Subjects {
                 state[i].version += 1
                 changed.append("file:\(i)")
                 continue
+            }
+            if let kind = Self.kind(of: bytes), kind != state[i].kind {
+                // Mended (or rewritten) into the other kind: it is what it now says it is.
+                if kind == .storyboard, !Self.lies(state[i].path, within: directory) {
+                    state[i].problems = [JSONProblem("$", "the storyboard '\(state[i].path)' is outside the directory studio was started in ('\(directory)'): start studio where the storyboard is")]
+                    state[i].version += 1
+                    changed.append("file:\(i)")
+                    continue
+                }
+                state[i].kind = kind
+                state[i].effect = nil
+                state[i].goodDigest = nil
+                state[i].digest = ""
             }
             if state[i].kind == .storyboard {
                 // What it names may have changed with it.
@@ -136,15 +153,29 @@ actor Subjects {
         return [UInt8](data)
     }
 
-    /// A storyboard has a timeline; anything else is read as an effect file (and says what is wrong with it).
-    static func kind(of bytes: [UInt8]) -> File.Kind {
-        let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-        return object?["timeline"] != nil ? .storyboard : .effect
+    /// A storyboard has a timeline; any other JSON is read as an effect file (and says what is wrong with it);
+    /// nil when the bytes are no JSON object, which says nothing of what the file is.
+    static func kind(of bytes: [UInt8]) -> File.Kind? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return nil }
+        return object["timeline"] != nil ? .storyboard : .effect
+    }
+
+    /// What a file that is no JSON yet is taken for: a storyboard when its text names a timeline.
+    static func guessedKind(of bytes: [UInt8]) -> File.Kind {
+        String(decoding: bytes, as: UTF8.self).contains("\"timeline\"") ? .storyboard : .effect
     }
 
     /// An effect file is read here; a storyboard's problems come from its first job (`storyboardChecked`).
     static func check(_ file: inout File, bytes: [UInt8]) {
-        guard file.kind == .effect else { return }
+        file.unparsed = (try? JSONSerialization.jsonObject(with: Data(bytes))) == nil
+        guard file.kind == .effect else {
+            // A storyboard's problems are its job's, bar JSON that does not parse: the parser says where.
+            if file.unparsed {
+                let parsed = Storyboard.parse(json: Data(bytes), loadTrack: { _ in "" })
+                file.problems = parsed.problems.isEmpty ? [JSONProblem("$", "the file is not JSON")] : parsed.problems
+            }
+            return
+        }
         do {
             file.effect = try Effect(json: Data(bytes), file: file.path)
             file.goodDigest = Self.digest(bytes)

@@ -67,9 +67,13 @@ struct StudioCommand: ParsableCommand {
         if !studio.isLoopback {
             FileHandle.standardError.write(Data("segue studio: warning: listening on \(host), which other machines can reach; every request still needs the token\n".utf8))
         }
-        // Ctrl-C and SIGTERM stop the server here rather than ending the process in the handler: a render the page
-        // started is cancelled and its partial output removed first (within 5 s, else the process ends anyway).
-        for sig in [SIGINT, SIGTERM] {
+        // Ctrl-C, SIGTERM and SIGHUP (a closed terminal) stop the server here rather than ending the process in the
+        // handler: a render the page started is cancelled and its partial output removed first (within 5 s, else
+        // the process ends anyway). An ignored SIGHUP (`nohup`) stays ignored.
+        var hangup = sigaction()
+        sigaction(SIGHUP, nil, &hangup)
+        let hangupIgnored = unsafeBitCast(hangup.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        for sig in [SIGINT, SIGTERM, SIGHUP] where !(sig == SIGHUP && hangupIgnored) {
             signal(sig) { _ in Signals.control.cancel() }
         }
         let ended = DispatchSemaphore(value: 0)

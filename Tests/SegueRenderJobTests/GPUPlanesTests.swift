@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import SegueRender
 import SegueCore
 import SegueGLES
@@ -59,6 +60,15 @@ import Testing
                         "\(what): \(differing) of \(kernel.count) samples differ, by up to \(worst) levels")
             }
         }
+        Self.expectDrew(renderer, on: backend)
+    }
+
+    /// Every frame drawn on the path `backend` names (`GLESStats.pathFrames`), none fallen back.
+    static func expectDrew(_ renderer: any Renderer, on backend: BackendChoice) {
+        guard let gles = renderer as? GLESRenderer, let path = backend.forcedPath else { return }
+        let stats = gles.stats
+        #expect(stats.frames(by: path) == stats.frames && stats.frames > 0 && stats.fallbacks.isEmpty,
+                "\(backend.rawValue): \(stats.frames) frames; \(stats.pathSummary)")
     }
 
     /// Frames of several sizes in one run, pipelined: each frame's planes are its own (no frame delivered
@@ -81,6 +91,7 @@ import Testing
         try renderer.drawFrames(count: sizes.count, frame: { .layers(list($0)) }, planes: encoding.planes(subsampled: true),
                                 deliver: { planes.append(Array($1)) })
         #expect(planes.count == sizes.count)
+        Self.expectDrew(renderer, on: backend)
         for (k, frame) in rgba.enumerated() where k < planes.count {
             let kernel = Y4M(width: frame.width, height: frame.height, fps: 30, chroma: .c420, encoding: encoding).frame(frame).dropFirst(6)
             #expect(planes[k] == Array(kernel), "frame \(k) (\(frame.width)x\(frame.height))")
@@ -180,5 +191,31 @@ import Testing
         }
         #expect(outputs[0].count == 13 * 188 * 334 * 4)
         #expect(outputs[0] == outputs[1], "a lent frame's bytes differ from the copied frame's")
+    }
+}
+
+/// A job that forces a compute path is told, once, of the frames that path could not draw: here a 5800x5800
+/// frame, whose RGBA words (134.6 MB) are more than one storage buffer may hold on llvmpipe (128 MiB).
+@Suite(.serialized) struct ComputeFallbackJobTests {
+    #if SEGUE_SANITIZED
+    static let runs = false  // a gigabyte of frames and textures: not under a sanitizer's shadow memory
+    #else
+    static let runs = true
+    #endif
+
+    @Test(.enabled(if: runs)) func aForcedComputeJobThatFallsBackSaysSoOnce() throws {
+        let gles = try GLESRenderer()
+        let side = 5800
+        guard gles.supportsCompute, side * side * 4 > 134_217_728 else { return }
+        let picture = Pixmap(width: side, height: side, fill: 0xFF20_4060)
+        var job = RenderJob(Transition(.fade, curve: .linear, duration: 1), from: picture, to: picture, fps: 10,
+                            size: (side, side), output: .stream("/dev/null", format: .rgba))
+        job.progress = [0.25, 0.5]
+        job.backend = .glesCompute
+        let notes = Mutex<[String]>([])
+        try job.run(observer: RenderJob.Observer(note: { line in notes.withLock { $0.append(line) } }))
+        let said = notes.withLock { $0 }
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?.contains("could not draw every frame of 2 (2 over GL_MAX_SHADER_STORAGE_BLOCK_SIZE") == true, "\(said)")
     }
 }

@@ -111,4 +111,34 @@ import Testing
         #expect(Self.error { try Plan.checkForm(of: .frames(directory: ".mp4/")) } == nil)
         #expect(Self.error { try Plan.checkForm(of: .stream("-", format: .y4m)) } == nil)
     }
+
+    /// A name with an extension that is neither an image nor a video (`out.avi`) is refused, not made a
+    /// directory of frames; the plan says so before anything is written. A trailing '/' is a directory on purpose.
+    @Test func aDirectoryIsNotNamedAsAFileOfAnotherType() throws {
+        for path in ["out.avi", "dir/clip.MKV", "notes.txt"] {
+            #expect(Self.error { _ = try Plan(path: path).outputs() }?.kind == Self.output(path), "\(path)")
+        }
+        for path in ["out.avi/", "frames", "shots.png", "run-2.5", "take.2024", ".hidden", "a.b.c/"] {
+            #expect(Self.error { _ = try Plan(path: path).outputs() } == nil, "\(path)")
+        }
+        #expect(try Plan(path: "out.avi/").outputs() == [.frames(directory: "out.avi/")])
+    }
+
+    /// A directory of frames is created without following a link: one planted at its name after the output was
+    /// checked (a render's name in segue studio) is refused, and nothing is written where it points.
+    @Test func aDirectoryOfFramesIsNeverCreatedThroughALink() throws {
+        let dir = try temporaryDirectory("frames-link")
+        let away = try temporaryDirectory("frames-away")
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: away) }
+        let link = dir.appendingPathComponent("frames").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: away.path)
+        #expect(throws: SegueError.self) { _ = try FrameDirectory(creating: link) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: away.path).isEmpty)
+        // Its parents are made as needed, and a directory already there is used.
+        let nested = dir.appendingPathComponent("a/b/frames").path
+        _ = try FrameDirectory(creating: nested)
+        _ = try FrameDirectory(creating: nested)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: nested, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
 }

@@ -96,6 +96,7 @@ extension GLESSuite {
             }
             #expect(wrong == 0, "\(backend): \(wrong) of \(checked) pixels wrong, the first at \(firstWrong)")
             #expect(checked > 20000)
+            try backend.expectDrewOnItsPath(renderer, name: "matchesTheCurve")
         }
 
         static let transforms: [String: (layer: Transform3D, sublayer: Transform3D)] = [

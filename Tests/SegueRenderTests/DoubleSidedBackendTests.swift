@@ -41,6 +41,7 @@ extension GLESSuite {
             for y in 0..<480 { for x in 0..<270 { mirror.pixels[y * 270 + x] = Self.noise[269 - x, y] } }
             let comparison = ImageComparison(actual: mirrored, expected: mirror, levels: backend.tolerance.maxLevelDiff)
             #expect(comparison.passes(backend.tolerance), "\(backend): not the mirrored snapshot: \(comparison), needs \(backend.tolerance)")
+            try backend.expectDrewOnItsPath(renderer, name: "turnedRoundItShowsItsMirrorImageOnlyWhenDoubleSided")
         }
 
         @Test("double-sided: just short of edge-on in perspective it shows its front", arguments: TestBackend.all)
@@ -55,6 +56,7 @@ extension GLESSuite {
             #expect(goneList.items.isEmpty)
             let gone = try renderer.render(goneList)
             #expect(gone.pixels.allSatisfy { $0 == Self.background.backgroundPixel })
+            try backend.expectDrewOnItsPath(renderer, name: "justShortOfEdgeOnInPerspectiveItShowsItsFront")
         }
 
         /// Turned round with and without perspective, double-sided or not, and either side of edge-on: what
@@ -82,6 +84,7 @@ extension GLESSuite {
                 #expect(comparison.passes(backend.tolerance), "\(what): \(comparison), needs \(backend.tolerance)")
                 #expect(actual.pixels.contains { $0 != Self.background.backgroundPixel } == shows, "\(what)")
             }
+            try backend.expectDrewOnItsPath(renderer, name: "againstTheReference")
         }
     }
 }

@@ -54,6 +54,7 @@ extension GLESSuite {
                                                 tolerance: tolerance, context: ["actual": renderer.details])
                 Issue.record("\(name): \(comparison), needs \(tolerance)\n  \(paths)")
             }
+            try backend.expectDrewOnItsPath(renderer, name: "heroRectangles")
         }
     }
 }

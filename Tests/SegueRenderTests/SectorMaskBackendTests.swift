@@ -117,6 +117,7 @@ extension GLESSuite {
             }
             #expect(wrong == 0, "\(backend): \(wrong) pixels more than \(levels) levels wrong, the first at \(firstWrong)")
             #expect(inside > 0 && outside > 0, "the sector should leave pixels on both sides")
+            try backend.expectDrewOnItsPath(renderer, name: "matchesTheAnalyticSector")
         }
 
         /// A whole turn (either way, or more) is no mask: byte for byte the unmasked layer, under a transform too.
@@ -132,6 +133,7 @@ extension GLESSuite {
                 let plain = try renderer.render(Self.list([Self.masked(frame, nil, transform: transform)], frame: frame, scale: 1))
                 #expect(masked == plain, "\(backend): sweep \(sweep / .pi)π")
             }
+            try backend.expectDrewOnItsPath(renderer, name: "wholeTurnIsUnmasked")
         }
 
         static let transforms: [String: (layer: Transform3D, sublayer: Transform3D)] = [
@@ -190,6 +192,7 @@ extension GLESSuite {
             }
             print("\(backend)-vs-cpu.sector.\(transformName): \(Self.referenceCases.count) frames, worst max diff \(worstDiff) (\(worstName)), lowest PSNR "
                   + String(format: "%.1f dB, lowest %.3f%% within %d levels", lowestPSNR, lowestWithin * 100, tolerance.maxLevelDiff))
+            try backend.expectDrewOnItsPath(renderer, name: "sectors")
         }
 
         static let interiorTransforms: [String: Transform3D] = [

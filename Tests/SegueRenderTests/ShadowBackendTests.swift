@@ -101,6 +101,7 @@ extension GLESSuite {
             print("shadow \(backend) \(c): worst \(String(format: "%.2f", worst)) levels at \(worstAt), \(shaded) pixels shaded")
             #expect(worst <= allowed, "\(backend) \(c): \(worst) levels from the blurred shape at \(worstAt), allowed \(allowed)")
             #expect(shaded > 1000)
+            try backend.expectDrewOnItsPath(renderer, name: "matchesTheBlurredShape")
         }
 
         static let transforms: [String: (layer: Transform3D, sublayer: Transform3D)] = [

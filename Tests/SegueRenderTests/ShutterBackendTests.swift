@@ -46,6 +46,7 @@ extension GLESSuite {
             var first = Pixmap(width: 0, height: 0)
             try renderer.draw(samples[0], into: &first)
             #expect(got != first, "the blur changes the picture")
+            try backend.expectDrewOnItsPath(renderer, name: "theRenderersSumEqualsTheSumOfReadBacks")
         }
 
         @Test(arguments: TestBackend.all)
@@ -66,6 +67,7 @@ extension GLESSuite {
                 try renderer.draw(frame(k), into: &single)
                 #expect(delivered[k] == single, "\(backend): blurred frame \(k) differs between drawFrames and draw")
             }
+            try backend.expectDrewOnItsPath(renderer, name: "blurredFramesInFlightMatchBlurredFramesOneByOne")
         }
 
         /// Against the reference within the backend's tolerance (the original GLES check compared at 2 levels:
@@ -94,6 +96,7 @@ extension GLESSuite {
                 let comparison = ImageComparison(actual: delivered[k], expected: expected, levels: backend.tolerance.maxLevelDiff)
                 #expect(comparison.passes(backend.tolerance), "\(backend): frame \(k): \(comparison), needs \(backend.tolerance)")
             }
+            try backend.expectDrewOnItsPath(renderer, name: "clipFramesUploadedMidRunShowTheirOwnPicture")
         }
     }
 }

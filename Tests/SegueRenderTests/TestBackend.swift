@@ -59,6 +59,7 @@ extension TestBackend {
         try renderer.load(snapshots: snapshots)
         try reference.load(snapshots: snapshots)
         let actual = try renderer.render(list), expected = try reference.render(list)
+        try expectDrewOnItsPath(renderer, frames: 1, name: name)
         let comparison = ImageComparison(actual: actual, expected: expected, levels: tolerance.maxLevelDiff)
         let label = "\(self)-vs-cpu.\(name)"
         print("\(label): \(comparison)")
@@ -67,6 +68,21 @@ extension TestBackend {
                                             tolerance: tolerance, context: ["actual": renderer.details, "expected": reference.details])
             Issue.record("\(label): \(comparison), needs \(tolerance)\n  \(paths)")
         }
+    }
+
+    /// Records a failure unless `renderer` (made by `makeRenderer`) drew its last `frames` frames on this backend's
+    /// GLES path (`GLESStats.pathFrames`): a GLES case that fell back to another path passes for the wrong reason.
+    /// Resets the counts.
+    /// With `frames` nil: at least one frame, and every frame, on that path.
+    func expectDrewOnItsPath(_ renderer: any Renderer, frames: Int? = nil, name: String) throws {
+        guard let gles = renderer as? GLESRenderer else { return }
+        let stats = gles.stats
+        gles.resetStats()
+        let path: GLESPath = self == .glesCompute ? .compute : .raster
+        let drawn = stats.frames(by: path)
+        let meant = frames.map { drawn == $0 } ?? (drawn > 0 && stats.pathFrames.keys.allSatisfy { $0 == path.rawValue })
+        #expect(meant && stats.fallbacks.isEmpty,
+                "\(self).\(name): \(frames.map(String.init) ?? "every") frame(s) meant for the \(path.rawValue) path; drawn: \(stats.pathSummary)")
     }
 
     /// How many pixels of `list` the CPU compositor's shortcuts draw otherwise than its general per-pixel

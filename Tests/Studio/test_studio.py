@@ -389,7 +389,7 @@ class StudioTests(unittest.TestCase):
         self.wait(lambda d: "written" in d.find_element(By.ID, "render-message").text, 60)
         self.assertTrue(os.path.exists(os.path.join(self.directory, "fade-frames", "frame_00000.png")))
         self.driver.find_element(By.ID, "render-button").click()
-        self.wait(lambda d: "exists" in d.find_element(By.ID, "render-message").text)
+        self.wait(lambda d: "exists" in d.find_element(By.ID, "render-refusal").text)
         for name in ["../escape", "/tmp/escape", ".hidden"]:
             status, body = self.catalogue.request(f"/api/render?subject=effect:fade&out={urllib.parse.quote(name)}&token={self.catalogue.token}", "POST")
             self.assertEqual(status, 422, name)
@@ -407,6 +407,182 @@ class StudioTests(unittest.TestCase):
         self.screenshot("compare")
         errors = self.console_errors()
         self.assertEqual(errors, [], "\n".join(e["message"] for e in errors))
+
+
+    # ---- issue 47: broken states found by trying the page ---------------------------------------------------
+
+    def frame_key(self):
+        return self.driver.execute_script("return window.studio.shownKey") or ""
+
+    def set_field(self, element, text):
+        element.clear()
+        element.send_keys(text)
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+
+    def test_13_spaces_in_fields_are_spaces_not_plus(self):
+        self.open(self.catalogue, "effect:circle-spread")
+        self.show_progress(0.5)
+        self.set_field(self.driver.find_element(By.CSS_SELECTOR, "#options input[name=center]"), "110, 150")
+        self.wait(lambda d: "110" in d.find_element(By.ID, "command").text)
+        command = self.driver.find_element(By.ID, "command").text
+        self.assertIn("--center '110, 150'", command)
+        self.assertNotIn("+", command)
+        self.set_field(self.driver.find_element(By.ID, "curve"), "cubic(0.4, 0, 0.2, 1)")
+        self.wait(lambda d: "cubic" in d.find_element(By.ID, "command").text)
+        self.set_field(self.driver.find_element(By.ID, "size"), "300 x 534")
+        self.wait(lambda d: "--size 300x534" in d.find_element(By.ID, "command").text)
+        self.wait(lambda d: "size=300" in self.frame_key())
+        self.assertNotIn("+", self.driver.find_element(By.ID, "status").text)
+        self.assertEqual(self.shown_png(), render(self.directory, "circle-spread", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--center", "110,150", "--curve", "cubic(0.4,0,0.2,1)", "--size", "300x534"))
+
+    def test_14_a_storyboard_made_invalid_json_shows_its_problem(self):
+        self.open(self.files, "file:1")
+        story = os.path.join(self.directory, "story.json")
+        try:
+            with open(story, "w") as f:
+                f.write(json.dumps(STORY, indent=2)[:-20])
+            self.wait(lambda d: not d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+            self.assertNotEqual(self.driver.find_element(By.ID, "problem-list").text.strip(), "")
+            self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "#strip .step"), "the strip keeps its steps")
+            status, _ = self.files.request(f"/api/timeline?subject=file:1&token={self.files.token}")
+            self.assertEqual(status, 422)
+            state = json.loads(self.files.request(f"/api/state?token={self.files.token}")[1])
+            self.assertNotEqual(state["subjects"][1]["problems"], [])
+            # The timeline's 422 is the network's to log; the script throws nothing.
+            errors = [e for e in self.console_errors() if e["source"] != "network"]
+            self.assertEqual(errors, [], "\n".join(e["message"] for e in errors))
+            with open(story, "w") as f:
+                json.dump(STORY, f, indent=2)
+            self.wait(lambda d: d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+        finally:
+            restore(story, STORY)
+
+    def test_15_files_broken_at_start_are_what_they_are_once_mended(self):
+        directory = tempfile.mkdtemp(prefix="segue-studio-broken-")
+        story = os.path.join(directory, "story.json")
+        effect = os.path.join(directory, "fx.json")
+        with open(story, "w") as f:
+            f.write(json.dumps(STORY, indent=2)[:-20])
+        with open(effect, "w") as f:
+            json.dump(dict(SLIDE_UP, options=[dict(SLIDE_UP["options"][0], range="sideways")]), f, indent=2)
+        studio = Studio(directory, "story.json", "fx.json")
+        try:
+            self.open(studio)  # file:0, which has no picture to settle on
+            self.wait(lambda d: not d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+            problems = self.driver.find_element(By.ID, "problem-list").text
+            self.assertNotIn("unknown key", problems)
+            self.assertNotIn('missing "name"', problems)
+            # No picture has been drawn: nothing says "the last good one".
+            self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#problems .note").is_displayed())
+            self.screenshot("broken-at-start")
+            with open(story, "w") as f:
+                json.dump(STORY, f, indent=2)
+            self.wait(lambda d: [s.text for s in d.find_elements(By.CSS_SELECTOR, "#strip .step")] == ["hold", "door", "hold"], 5)
+            self.wait(lambda d: d.find_element(By.ID, "command").text.startswith("segue batch"), 5)
+            self.wait(lambda d: d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+            Select(self.driver.find_element(By.ID, "subject")).select_by_value("file:1")
+            self.wait(lambda d: "$.options[0].range" in d.find_element(By.ID, "problem-list").text, 5)
+            self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#problems .note").is_displayed())
+        finally:
+            studio.stop()
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def test_16_a_storyboards_filmstrip_click_shows_that_frame(self):
+        self.open(self.files, "file:1")
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        figures = self.driver.find_elements(By.CSS_SELECTOR, "#filmstrip figure")
+        figures[2].click()
+        self.wait(lambda d: f"frame={round(0.5 * (count - 1))}&" in self.frame_key())
+        figures[4].click()
+        self.wait(lambda d: f"frame={count - 1}&" in self.frame_key())
+        self.assertEqual(int(self.driver.find_element(By.ID, "scrubber").get_attribute("value")), count - 1)
+
+    def test_17_an_effect_missing_a_required_option_shows_no_stale_picture(self):
+        self.open(self.catalogue, "effect:fade")
+        Select(self.driver.find_element(By.ID, "subject")).select_by_value("effect:hero")
+        self.wait(lambda d: "from-rect" in d.find_element(By.ID, "status").text, 10)
+        self.assertFalse(self.driver.find_element(By.ID, "frame").is_displayed(), "fade's picture is not shown as hero's")
+        self.assertFalse(self.driver.execute_script("return window.studio.playing"))
+        time.sleep(0.5)
+        for image in self.driver.find_elements(By.CSS_SELECTOR, "#filmstrip img"):
+            self.assertTrue(not image.is_displayed() or image.get_attribute("alt") != "failed")
+        self.screenshot("required-option")
+        self.set_field(self.driver.find_element(By.CSS_SELECTOR, "#options input[name=from-rect]"), "20,20,100,100")
+        self.set_field(self.driver.find_element(By.CSS_SELECTOR, "#options input[name=to-rect]"), "0,0,375,300")
+        self.wait(lambda d: d.find_element(By.ID, "frame").is_displayed() and "o.to-rect" in self.frame_key(), 10)
+
+    def test_18_a_render_refusal_stays_and_the_button_waits_for_the_render(self):
+        self.open(self.catalogue, "effect:fade")
+        self.set_field(self.driver.find_element(By.ID, "duration"), "6")
+        out = self.driver.find_element(By.ID, "out")
+        out.clear()
+        out.send_keys("long-frames")
+        self.driver.find_element(By.ID, "render-button").click()
+        self.wait(lambda d: "of" in d.find_element(By.ID, "render-message").text, 20)
+        self.assertFalse(self.driver.find_element(By.ID, "render-button").is_enabled(), "Render waits while a render runs")
+        # A refusal (here: a render is running, as another client started it) stays while progress arrives.
+        status, _ = self.catalogue.request(f"/api/render?subject=effect:fade&out=other&token={self.catalogue.token}", "POST")
+        self.assertEqual(status, 409)
+        self.driver.execute_script("window.studio.render()")
+        self.wait(lambda d: "running" in d.find_element(By.ID, "render").text)
+        time.sleep(0.5)
+        self.assertIn("running", self.driver.find_element(By.ID, "render").text)
+        self.driver.find_element(By.ID, "cancel").click()
+        self.wait(lambda d: d.find_element(By.ID, "render-button").is_enabled(), 20)
+
+    def test_19_show_moves_the_scrubber_and_render_writes_the_one_frame(self):
+        self.open(self.catalogue, "effect:door")
+        self.show_progress(0.5)
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        k = round(0.5 * (count - 1))
+        self.assertEqual(int(self.driver.find_element(By.ID, "scrubber").get_attribute("value")), k)
+        out = self.driver.find_element(By.ID, "out")
+        out.clear()
+        out.send_keys("exact.png")
+        self.driver.find_element(By.ID, "render-button").click()
+        self.wait(lambda d: "written" in d.find_element(By.ID, "render-message").text, 60)
+        path = os.path.join(self.directory, "exact.png")
+        self.assertTrue(os.path.isfile(path), "one frame is one PNG file")
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), render(self.directory, "door", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5"))
+        self.driver.find_element(By.TAG_NAME, "body").send_keys("\ue014")  # arrow right: the next frame from there
+        self.wait(lambda d: f"frame={k + 1}&" in self.frame_key())
+        out.clear()
+        out.send_keys("out.avi")
+        self.driver.find_element(By.ID, "render-button").click()
+        self.wait(lambda d: "avi" in d.find_element(By.ID, "render").text and "out.avi:" not in d.find_element(By.ID, "render-message").text)
+        self.assertFalse(os.path.exists(os.path.join(self.directory, "out.avi")))
+
+
+    # ---- issue 47: hostile clients, against the server's socket ---------------------------------------------
+
+    def test_20_sighup_during_a_render_leaves_nothing_behind(self):
+        directory = tempfile.mkdtemp(prefix="segue-studio-hup-")
+        studio = Studio(directory)
+        try:
+            # A video, written under a temporary name until it is whole (ffmpeg is one of studio's dependencies).
+            status, body = studio.request(f"/api/render?subject=effect:fade&duration=8&out=long.mp4&token={studio.token}", "POST")
+            self.assertEqual(status, 200, body)
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not os.listdir(directory):
+                time.sleep(0.05)
+            time.sleep(0.3)
+            self.assertTrue(os.listdir(directory), "the render has begun writing")
+            os.killpg(studio.process.pid, signal.SIGHUP)
+            studio.process.wait(timeout=10)
+            self.assertEqual(os.listdir(directory), [], "a render cut short by SIGHUP removes its partial output")
+        finally:
+            studio.stop()
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def test_21_a_huge_frame_number_is_refused_and_the_server_lives(self):
+        token = self.catalogue.token
+        for route, method in [("/api/frame", "GET"), ("/api/timeline", "GET"), ("/api/compare", "GET"), ("/api/render", "POST")]:
+            status, body = self.catalogue.request(f"{route}?subject=effect:fade&frame=9223372036854775807&out=huge&token={token}", method)
+            self.assertEqual(status, 422, f"{route}: {body!r}")
+        status, _ = self.catalogue.request(f"/api/state?token={token}")
+        self.assertEqual(status, 200)
 
 
 if __name__ == "__main__":

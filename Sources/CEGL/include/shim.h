@@ -132,7 +132,14 @@ extern struct segue_gles_entries segue_gles;
     X(glGetIntegeri_v, PFNGLGETINTEGERI_VPROC) \
     X(glBufferStorageEXT, PFNGLBUFFERSTORAGEEXTPROC) \
     X(glDebugMessageCallbackKHR, PFNGLDEBUGMESSAGECALLBACKKHRPROC) \
-    X(glDebugMessageControlKHR, PFNGLDEBUGMESSAGECONTROLKHRPROC)
+    X(glDebugMessageControlKHR, PFNGLDEBUGMESSAGECONTROLKHRPROC) \
+    X(glCopyBufferSubData, PFNGLCOPYBUFFERSUBDATAPROC) \
+    X(glGenQueries, PFNGLGENQUERIESPROC) \
+    X(glDeleteQueries, PFNGLDELETEQUERIESPROC) \
+    X(glBeginQuery, PFNGLBEGINQUERYPROC) \
+    X(glEndQuery, PFNGLENDQUERYPROC) \
+    X(glGetQueryObjectuiv, PFNGLGETQUERYOBJECTUIVPROC) \
+    X(glGetQueryObjectui64vEXT, PFNGLGETQUERYOBJECTUI64VEXTPROC)
 
 struct segue_gles_optional_entries {
 #define SEGUE_GLES_FIELD(name, type) type name;
@@ -151,6 +158,14 @@ static inline int segue_gles_has_compute(void) {
         && segue_gles_optional.glBufferSubData && segue_gles_optional.glGetIntegeri_v;
 }
 static inline int segue_gles_has_buffer_storage(void) { return segue_gles_optional.glBufferStorageEXT != NULL; }
+/* glCopyBufferSubData (GLES 3.0): the compute path's copy from device memory into the read-back ring. */
+static inline int segue_gles_has_buffer_copy(void) { return segue_gles_optional.glCopyBufferSubData != NULL; }
+/* Queries (GLES 3.0) and EXT_disjoint_timer_query's 64-bit result: GPU time of a dispatch or a copy (the context
+ * must also list GL_EXT_disjoint_timer_query, for GL_TIME_ELAPSED_EXT). */
+static inline int segue_gles_has_timer_query(void) {
+    return segue_gles_optional.glGenQueries && segue_gles_optional.glDeleteQueries && segue_gles_optional.glBeginQuery
+        && segue_gles_optional.glEndQuery && segue_gles_optional.glGetQueryObjectuiv && segue_gles_optional.glGetQueryObjectui64vEXT;
+}
 static inline int segue_gles_has_debug(void) {
     return segue_gles_optional.glDebugMessageCallbackKHR && segue_gles_optional.glDebugMessageControlKHR;
 }
@@ -162,6 +177,13 @@ static inline void glBindImageTexture(GLuint unit, GLuint texture, GLint level, 
 static inline void glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data) { segue_gles_optional.glBufferSubData(target, offset, size, data); }
 static inline void glGetIntegeri_v(GLenum target, GLuint index, GLint *data) { segue_gles_optional.glGetIntegeri_v(target, index, data); }
 static inline void glBufferStorageEXT(GLenum target, GLsizeiptr size, const void *data, GLbitfield flags) { segue_gles_optional.glBufferStorageEXT(target, size, data, flags); }
+static inline void glCopyBufferSubData(GLenum readTarget, GLenum writeTarget, GLintptr readOffset, GLintptr writeOffset, GLsizeiptr size) { segue_gles_optional.glCopyBufferSubData(readTarget, writeTarget, readOffset, writeOffset, size); }
+static inline void glGenQueries(GLsizei n, GLuint *ids) { segue_gles_optional.glGenQueries(n, ids); }
+static inline void glDeleteQueries(GLsizei n, const GLuint *ids) { segue_gles_optional.glDeleteQueries(n, ids); }
+static inline void glBeginQuery(GLenum target, GLuint id) { segue_gles_optional.glBeginQuery(target, id); }
+static inline void glEndQuery(GLenum target) { segue_gles_optional.glEndQuery(target); }
+static inline void glGetQueryObjectuiv(GLuint id, GLenum pname, GLuint *params) { segue_gles_optional.glGetQueryObjectuiv(id, pname, params); }
+static inline void glGetQueryObjectui64vEXT(GLuint id, GLenum pname, GLuint64 *params) { segue_gles_optional.glGetQueryObjectui64vEXT(id, pname, params); }
 /* KHR_debug's callback, kept in C: messages go into a ring of the last few, read with segue_gles_debug_take(). */
 void segue_gles_debug_install(void);
 /* Copies the oldest unread message into `out` (truncated to `size`) and returns 1, or returns 0 when none is

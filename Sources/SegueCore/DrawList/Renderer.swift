@@ -78,6 +78,18 @@ public protocol MultiPathRenderer: Renderer {
     var currentPath: String { get }
     /// Draws by `path` from now on; one not in `paths` throws.
     func use(path: String) throws
+    /// Frames drawn by each path since the renderer was made or its statistics last reset (a path may hand a
+    /// frame it cannot take to another, which counts it).
+    var framesByPath: [String: Int] { get }
+    /// Frames the path in use could not draw since then, by reason (each drawn by another path).
+    var fallbacks: [String: Int] { get }
+}
+
+extension MultiPathRenderer {
+    /// None counted.
+    public var framesByPath: [String: Int] { [:] }
+    /// None counted.
+    public var fallbacks: [String: Int] { [:] }
 }
 
 /// A custom transition compiled by one renderer, with the value of each of its parameters.

@@ -28,6 +28,9 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// Whether this choice draws with GLES only.
     public var isGLES: Bool { self == .gles || self == .glesRaster || self == .glesCompute }
 
+    /// Whether this choice forces a compute path (`gles-compute`): a job tells of frames that path could not draw.
+    var forcesCompute: Bool { forcedPath?.isCompute == true }
+
     /// The GLES path a forced choice draws by where nothing is measured.
     var forcedPath: GLESPath? {
         switch self {
@@ -43,7 +46,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     func draws(by path: String) -> Bool {
         switch self {
         case .glesRaster: return path == GLESPath.raster.rawValue
-        case .glesCompute: return path == GLESPath.compute.rawValue || path.hasPrefix(GLESPath.compute.rawValue + "-")
+        case .glesCompute: return GLESPath(rawValue: path)?.isCompute == true
         case .cpu: return false
         case .auto, .gles: return true
         }

@@ -90,6 +90,7 @@ extension RenderJob {
             if let video = named.video {
                 outputs.append(.video(video, ffmpegArguments: ffmpegArguments))
             }
+            for output in outputs { try Self.checkForm(of: output) }
             if outputs.isEmpty {
                 throw .invalidOption("output", value: "", "nothing to write: give \(option: .output, value: "DIR", "a directory of frames or a stream"), \(option: .video, value: "FILE", "a video") or \"output\" in the storyboard")
             }
@@ -120,6 +121,19 @@ extension RenderJob {
             return (stream == nil ? path : nil, stream, video)
         }
 
+        /// Extensions of images: a directory of frames may be named so (`shots.png` holds PNGs).
+        static let imageExtensions: Set<String> = ["png", "jpg", "jpeg"]
+
+        /// What follows a name's last dot when it reads as a file's type: one to five letters and digits, the
+        /// first a letter (`avi`, `mkv`; not `2024` or `v2.1`'s `1`), after a name that is not empty.
+        static func fileExtension(_ name: String) -> String? {
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+            let ext = name[name.index(after: dot)...]
+            guard (1...5).contains(ext.count), ext.first!.isASCII, ext.first!.isLetter,
+                  ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+            return String(ext)
+        }
+
         /// Checks the form of an output's path: a file (one PNG, a stream, a video) is not named as a directory
         /// (ending in `/`), and a directory of frames is not named as a video's extension alone (`.mp4`, which
         /// would become a hidden directory; `.mp4/` is one on purpose).
@@ -135,6 +149,9 @@ extension RenderJob {
                 let base = PathName.last(directory)
                 if !directory.hasSuffix("/"), base.hasPrefix("."), VideoContainer(rawValue: String(base.dropFirst()).lowercased()) != nil {
                     throw .invalidOption("output", value: directory, "'\(directory)' has no name before its extension: name the video (for example 'out\(base)'), or end the path with '/' for a hidden directory of frames")
+                }
+                if !directory.hasSuffix("/"), let ext = fileExtension(base), !imageExtensions.contains(ext.lowercased()) {
+                    throw .invalidOption("output", value: directory, "'\(directory)' ends in '.\(ext)', which is neither an image (.png) nor a video (.mp4, .webm, .mov, .gif): name one of those, or end the path with '/' for a directory of frames")
                 }
             }
         }

@@ -428,9 +428,23 @@ public struct RenderJob: Sendable {
         }
         defer { readers.values.forEach { $0.stop() } }
         let driverRuns = plan.runs.map { driverRun($0, of: plan, readers: readers) }
+        let paths = backend.forcesCompute ? plan.renderer as? any MultiPathRenderer : nil
+        let before = paths.map { ($0.fallbacks, $0.framesByPath.values.reduce(0, +)) }
         // The directory (its lock, its manifest) lives until the last frame is written.
         try withExtendedLifetime(plan.sink) {
             try FrameDriver.render(driverRuns, with: plan.renderer, into: pipeline, control: control)
+        }
+        // A job that asked for a compute path is told, once, of the frames that path could not draw.
+        if let paths, let before {
+            let fell = paths.fallbacks.compactMap { reason, n -> String? in
+                let k = n - (before.0[reason] ?? 0)
+                return k > 0 ? "\(k) \(reason)" : nil
+            }.sorted()
+            if !fell.isEmpty {
+                let total = paths.framesByPath.values.reduce(0, +) - before.1
+                observer.note("the \(paths.currentPath) path could not draw every frame of \(total) (\(fell.joined(separator: "; "))); "
+                              + "the raster path drew those, the same picture")
+            }
         }
         if let chunked = plan.chunked, let chunk { try chunked.video.record(chunk, of: chunked.manifest) }
         return Summary(rendered: total, skipped: plan.skipped, width: width, height: height, renderer: plan.renderer.name)

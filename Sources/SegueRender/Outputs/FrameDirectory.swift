@@ -27,13 +27,26 @@ final class FrameDirectory: @unchecked Sendable {
 
     static let metadata = ".segue"
 
-    /// Creates the directory if needed.
+    /// Creates the directory if needed, never through a link: its parents as needed, then the directory itself
+    /// with `mkdir`, which follows no link; one already there must be a directory, not a link to one (a link
+    /// planted at the name after the output was checked would send the frames elsewhere).
     init(creating path: String) throws {
         self.path = path
+        let parent = PathName.parent(path)
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
         } catch {
             throw SegueError.failed("cannot create the output directory '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
+        }
+        if mkdir(path, 0o777) != 0 {
+            let code = errno
+            var info = stat()
+            guard code == EEXIST, lstat(path, &info) == 0 else {
+                throw SegueError.failed("cannot create the output directory '\(path)': \(ErrnoReason.text(code))")
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw SegueError.failed("cannot create the output directory '\(path)': \(info.st_mode & S_IFMT == S_IFLNK ? "it is a link, which is not followed" : "something that is not a directory is there")")
+            }
         }
     }
 

@@ -10,7 +10,9 @@ function url(path, params = {}) {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, v);
   q.set("token", token);
-  return `${path}?${q}`;
+  // URLSearchParams writes a space as "+" (and a "+" as %2B): the server reads a query as a URL's, where "+" is
+  // a plus, so a space goes as %20.
+  return `${path}?${q.toString().replace(/\+/g, "%20")}`;
 }
 
 async function getJSON(path, params) {
@@ -106,11 +108,16 @@ async function pump() {
       if (studio.timings.length > 500) studio.timings.shift();
       studio.lastPNG = pic.bytes;
       studio.shownKey = key;
+      studio.shownSubject = params.subject;
+      img.hidden = false;
       clearError();
       // A storyboard that draws has no problems (an effect file's are shown while its last good version draws).
       if (studio.subject && studio.subject.kind === "storyboard" && studio.problems) showProblems(null);
       if ($("compare").checked) compare(params);
     } catch (error) {
+      // No picture answers these settings: the last one (maybe another effect's) is not shown as theirs.
+      if (studio.shownSubject !== params.subject || !(error.body && error.body.problems && error.body.problems.length)) hidePicture();
+      setPlaying(false);
       showError(error);
     }
     shownResolvers = shownResolvers.filter((r) => {
@@ -119,6 +126,13 @@ async function pump() {
     });
   }
   inFlight = false;
+}
+
+function hidePicture() {
+  $("frame").hidden = true;
+  studio.shownSubject = null;
+  studio.shownKey = null;
+  lastGoodNote();
 }
 
 function frameParams(k) {
@@ -145,7 +159,7 @@ async function compare(params) {
 
 function readout() {
   const t = studio.timeline;
-  if (!t) return;
+  if (!t || t.count === 0) return;
   const k = studio.frame;
   if (studio.exact !== null && studio.subject.kind === "effect") {
     $("readout").textContent = `progress ${studio.exact} (one frame at this progress)`;
@@ -272,9 +286,15 @@ function buildForm() {
   }
 }
 
+function lastGoodNote() {
+  $("last-good").hidden = !(studio.subject && studio.shownSubject === studio.subject.id);
+}
+
 function showProblems(problems) {
   studio.problems = problems && problems.length ? problems : null;
   $("problems").hidden = !studio.problems;
+  if (studio.problems && studio.subject && studio.shownSubject !== studio.subject.id) hidePicture();
+  lastGoodNote();
   $("problem-list").replaceChildren(...(problems || []).map((p) => {
     const li = document.createElement("li");
     const path = document.createElement("code");
@@ -289,7 +309,7 @@ async function loadTimeline() {
     studio.timeline = await getJSON("/api/timeline", settings());
   } catch (error) {
     if (error.body && error.body.problems && error.body.problems.length) showProblems(error.body.problems);
-    else showError(error);
+    else { hidePicture(); setPlaying(false); showError(error); }
     return false;
   }
   const t = studio.timeline;
@@ -329,9 +349,14 @@ function filmstrip() {
     const caption = document.createElement("figcaption");
     caption.textContent = `t = ${f}`;
     figure.append(img, caption);
-    figure.addEventListener("click", () => { setPlaying(false); $("progress").value = f; showExact(f); });
+    if (studio.subject.kind === "effect") {
+      figure.addEventListener("click", () => { setPlaying(false); $("progress").value = f; showExact(f); });
+    } else {
+      figure.addEventListener("click", () => { setPlaying(false); goTo(params.frame); });
+    }
+    figure.hidden = true;
     box.append(figure);
-    picture(params).then((pic) => { img.src = pic.url; }).catch(() => { img.alt = "failed"; });
+    picture(params).then((pic) => { img.src = pic.url; figure.hidden = false; }).catch(() => {});
   }
 }
 
@@ -353,7 +378,8 @@ function showExact(t) {
   const value = Number(t);
   if (!(value >= 0 && value <= 1)) { showError(new Error("the progress is a number in [0, 1]")); return Promise.resolve(); }
   setPlaying(false);
-  return goTo(studio.frame, { exact: value });
+  const timeline = studio.timeline;
+  return goTo(timeline && timeline.count > 1 ? Math.round(value * (timeline.count - 1)) : studio.frame, { exact: value });
 }
 
 // ---- Errors ---------------------------------------------------------------------------------------------
@@ -383,22 +409,32 @@ function updateCommand() {
 
 async function render() {
   const params = settings();
+  if (studio.exact !== null && studio.subject.kind === "effect") params.t = studio.exact;
   params.out = $("out").value;
-  $("render-message").textContent = "";
+  // A refusal has its own line: the progress of a render that runs (maybe another page's) never covers it.
+  $("render-refusal").textContent = "";
   const response = await fetch(url("/api/render", params), { method: "POST" });
-  const body = await response.json();
-  if (!response.ok) { $("render-message").textContent = body.message; return; }
-  $("render-progress").hidden = false;
-  $("render-progress").value = 0;
-  $("cancel").hidden = false;
+  const body = await response.json().catch(() => ({ message: response.statusText }));
+  if (!response.ok) { $("render-refusal").textContent = body.message; return; }
+  rendering(true);
+}
+studio.render = render;
+
+/// While a render runs (this page's or another's) Render waits and Cancel shows.
+function rendering(on) {
+  $("render-button").disabled = on;
+  $("cancel").hidden = !on;
+  if (on) { $("render-progress").hidden = false; $("render-progress").value = 0; }
 }
 
 function renderEvent(e) {
+  if (e.type === "render") rendering(true);
   if (e.type === "render" && e.total) { $("render-progress").value = e.done / e.total; $("render-message").textContent = `${e.output}: ${e.done} of ${e.total} frames`; }
   if (e.type === "rendered" || e.type === "failed") {
     $("render-progress").hidden = e.type === "failed";
     $("render-progress").value = 1;
-    $("cancel").hidden = true;
+    rendering(false);
+    $("render-progress").hidden = e.type === "failed";
     $("render-message").textContent = e.type === "rendered" ? `${e.output}: written, ${e.message}` : `${e.output}: ${e.message}`;
   }
 }

@@ -10,7 +10,9 @@ import SegueRender
 //
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
 //               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
-//               [--no-peers] [--only cpu|gles] [--draw-only] [--all-cores-only] [--gles-paths raster,compute]
+//               [--no-peers] [--only cpu|gles] [--draw-only] [--all-cores-only] [--gles-paths raster,compute,...]
+//               [--video-every-effect]
+//   segue-bench --targets REPORT.json... [--link-gbps N]
 //   segue-bench --job [--job-frames N] [--job-size WxH] [--job-backends cpu,gles,...] [--job-outputs raw,y4m,png,mp4]
 //               [--out FILE.json]
 //
@@ -23,8 +25,20 @@ import SegueRender
 //
 // `--all-cores-only`: the CPU compositor on all cores alone, not also on one thread (a GPU machine's 16 cores
 // at 8K spend most of a run on the one-thread figures; scripts/gpu-check.sh uses it).
-// `--gles-paths raster|compute|raster,compute`: which GLES paths are measured (both by default, the compute one where
-// the context has compute shaders); the raster figures are recorded as `gles`, the compute ones as `gles-compute`.
+// `--gles-paths raster,compute,compute-staged`: which GLES paths are measured (every one by default, the compute
+// ones where the context has compute shaders); the raster figures are recorded as `gles`, the others as
+// `gles-compute` and `gles-compute-staged` (the dispatch into GPU memory, then one copy into the ring).
+// Where the context has GL_EXT_disjoint_timer_query, each path's pipelined frames also give the GPU's own
+// figures: `gpu draw` (the dispatch, which on `compute` includes its stores across the bus; the raster path's
+// quads) and `gpu transfer` (compute-staged's copy, the raster path's read into a pack buffer), with GB/s.
+// `readback (synchronous)` is a glReadPixels into pageable memory after a fence: not the path jobs use, which
+// is `draw+readback lent` (the frame's bytes lent from the pinned read-back ring, pipelined).
+//
+// `--video-every-effect`: the GLES read-back figures (RGBA and 4:2:0 through the ring, each path) for every
+// effect named, not only the first (scripts/gpu-check.sh uses it).
+//
+// `--targets REPORT.json... [--link-gbps N]`: reads reports this program wrote and prints issue 45's GPU targets,
+// each met or missed with its figure (GPUTargets.swift), for scripts/gpu-check.sh's summary.
 //
 // `--draw-only`: the draw figures alone (each backend and pixman), without the PNG, end-to-end and pipeline
 // figures: a quick before-and-after for a change to drawing.
@@ -46,6 +60,13 @@ public enum Bench {
     /// Runs the benchmark with `arguments` (the program's name left out) and returns its exit status: 0 when the
     /// figures were written, 1 when a measurement or the writing failed, 2 for a usage error.
     public static func main(_ arguments: [String]) -> Int32 {
+        if arguments.first == "--targets" {
+            do { try GPUTargets.main(Array(arguments.dropFirst())) } catch {
+                note("\(error)")
+                return 1
+            }
+            return 0
+        }
         let options: Options
         do { options = try Options(arguments) } catch {
             note("\(error)")
@@ -76,9 +97,11 @@ struct Options {
     var peers = true
     var quick = false
     var drawOnly = false
+    /// `--video-every-effect`: the GLES RGBA and 4:2:0 read-back figures for every effect, not only the first.
+    var videoEveryEffect = false
     var allCoresOnly = false
     /// The GLES paths measured (`--gles-paths raster,compute`): both by default, where the context has compute.
-    var glesPaths: Set<String> = ["raster", "compute"]
+    var glesPaths: Set<String> = Set(GLESPath.allCases.map(\.rawValue))
     /// One backend's figures only: `gles` (the child process) or `cpu` (everything else, no EGL context).
     var only: String?
     /// Whole jobs instead (`--job`): frames, size, backends and outputs.
@@ -115,12 +138,13 @@ struct Options {
             case "--no-gles": gles = false
             case "--no-peers": peers = false
             case "--draw-only": drawOnly = true
+            case "--video-every-effect": videoEveryEffect = true
             case "--all-cores-only": allCoresOnly = true
             case "--gles-paths":
                 let text = try value()
                 let names = Set(text.split(separator: ",").map(String.init))
-                guard !names.isEmpty, names.isSubset(of: ["raster", "compute"]) else {
-                    throw BenchError("--gles-paths takes raster, compute or both (raster,compute), not '\(text)'")
+                guard !names.isEmpty, names.isSubset(of: Set(GLESPath.allCases.map(\.rawValue))) else {
+                    throw BenchError("--gles-paths takes raster, compute and compute-staged, comma-separated, not '\(text)'")
                 }
                 glesPaths = names
             case "--only":
@@ -191,11 +215,11 @@ final class BenchRun {
     /// Alive only in the process that takes the GLES figures (`--only gles`).
     var gles: GLESRenderer?
     /// The GLES paths measured and the backend name each is recorded under: the raster path as `gles`, the
-    /// compute path (where the context has it) as `gles-compute`.
+    /// compute paths (where the context has them) as `gles-compute` and `gles-compute-staged`.
     var glesPaths: [(GLESPath, String)] {
         guard let gles else { return [] }
-        return (options.glesPaths.contains("raster") ? [(.raster, "gles")] : [])
-            + (gles.supportsCompute && options.glesPaths.contains("compute") ? [(.compute, "gles-compute")] : [])
+        return GLESPath.allCases.filter { options.glesPaths.contains($0.rawValue) && ($0 == .raster || gles.supportsCompute) }
+            .map { ($0, $0 == .raster ? "gles" : "gles-\($0.rawValue)") }
     }
     let cores = ProcessInfo.processInfo.activeProcessorCount
 
@@ -275,6 +299,24 @@ final class BenchRun {
                         stage: stage, msPerFrame: t.0, msMin: t.1, msMax: t.2, runs: runs ?? options.runs,
                         frames: frames ?? options.frameCount(scale: scale), note: note)
         }
+        /// The GPU clock's figures of the frames drawn since the last `resetStats` (then reset): `gpu draw` and
+        /// `gpu transfer` per frame, the transfer's GB/s in its note; nothing where the context has no timer.
+        func recordGPU(_ effect: String, _ backend: String, _ path: GLESPath, suffix: String = "") {
+            guard let gles else { return }
+            let s = gles.stats
+            gles.resetStats()
+            guard s.gpuTimedFrames > 0 else { return }
+            let n = Double(s.gpuTimedFrames)
+            let draw = s.gpuDrawSeconds / n * 1000, transfer = s.gpuTransferSeconds / n * 1000
+            let bytes = Double(s.transferBytes) / Double(max(s.frames, 1))
+            let rate = { (ms: Double) in String(format: "%.1f GB/s", bytes / (ms / 1000) / 1e9) }
+            record(measurement(effect, backend, 1, "gpu draw" + suffix, (draw, draw, draw), runs: 1, frames: s.gpuTimedFrames,
+                               note: "GPU clock, mean of \(s.gpuTimedFrames) frames" + (path == .compute ? "; the dispatch's stores cross the bus (\(rate(draw)) with them)" : "")))
+            if transfer > 0 {
+                record(measurement(effect, backend, 1, "gpu transfer" + suffix, (transfer, transfer, transfer), runs: 1, frames: s.gpuTimedFrames,
+                                   note: "GPU clock: \(Int(bytes)) bytes a frame into the ring at \(rate(transfer))"))
+            }
+        }
         if cpuFigures {
             record(measurement("-", "copy", 1, "copy", Peers.copy(pixels: width * height, runs: max(3, options.runs)), frames: 10))
         }
@@ -305,7 +347,8 @@ final class BenchRun {
         // Video frames: the same frames read back as RGBA (4 bytes a pixel) and as 4:2:0 YCbCr planes converted on
         // the GPU (1.5 bytes a pixel, BT.709 limited as a video at this size has it), both through the pipelined
         // read-back ring, as a video job runs them.
-        if let gles, let effect = options.effects.first {
+        for effect in options.videoEveryEffect ? options.effects : Array(options.effects.prefix(1)) {
+            guard let gles else { break }
             let lists = BenchScene.lists(effect, scale: scale, frames: frames, snapshots: info)
             let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
             try gles.load(snapshots: snapshots)
@@ -314,15 +357,18 @@ final class BenchRun {
                 try gles.use(path)
                 defer { try? gles.use(.raster) }
                 try gles.drawFrames(count: 1, frame: { _ in .layers(lists[0]) }, planes: planes, deliver: { _, _ in })  // compiles
+                gles.resetStats()
                 let rgba = try time(runs: options.runs, frames: frames) {
-                    try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
+                    try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, lend: { _, _ in })
                 }
+                recordGPU(effect.name, backend, path, suffix: " rgba")
                 let yuv = try time(runs: options.runs, frames: frames) {
                     try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: planes, deliver: { _, _ in })
                 }
-                record(measurement(effect.name, backend, 1, "draw+readback rgba", rgba, note: "4 bytes a pixel, pipelined"))
+                recordGPU(effect.name, backend, path, suffix: " yuv420")
+                record(measurement(effect.name, backend, 1, "draw+readback rgba", rgba, note: "4 bytes a pixel, lent from the ring, pipelined"))
                 record(measurement(effect.name, backend, 1, "draw+readback yuv420", yuv,
-                                   note: path == .compute ? "YCbCr 4:2:0 planes written by the compositing dispatch, 1.5 bytes a pixel, pipelined"
+                                   note: path.isCompute ? "YCbCr 4:2:0 planes written by the compositing dispatch, 1.5 bytes a pixel, pipelined"
                                        : "YCbCr 4:2:0 planes converted on the GPU, 1.5 bytes a pixel, pipelined"))
             }
         }
@@ -429,12 +475,19 @@ final class BenchRun {
                     record(measurement(name, backend, 1, "draw, shadows left out", (median(plainDraws), plainDraws.min()!, plainDraws.max()!),
                                        note: "the same lists less their shadows' items"))
                 }
-                record(measurement(name, backend, 1, "readback", (median(readbacks), readbacks.min()!, readbacks.max()!)))
-                // Draw + readback through the pipelined ring, as a batch job runs.
+                record(measurement(name, backend, 1, "readback (synchronous)", (median(readbacks), readbacks.min()!, readbacks.max()!),
+                                   note: "glReadPixels into pageable memory after a fence: not the path jobs use"))
+                // Draw + readback through the pipelined ring, as a batch job runs: into frame buffers, and lent.
                 let pipelined = try time(runs: options.runs, frames: frames) {
                     try gles.drawFrames(count: lists.count, list: { lists[$0] }, deliver: { _, _ in })
                 }
-                record(measurement(name, backend, 1, "draw+readback", pipelined))
+                record(measurement(name, backend, 1, "draw+readback", pipelined, note: "copied out of the ring into a frame buffer, pipelined"))
+                gles.resetStats()
+                let lent = try time(runs: options.runs, frames: frames) {
+                    try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, lend: { _, _ in })
+                }
+                record(measurement(name, backend, 1, "draw+readback lent", lent, note: "lent from the read-back ring as jobs take it, pipelined"))
+                recordGPU(name, backend, path)
                 let workspace = PNGEncoder.Workspace()
                 let p = try time(runs: 1, frames: pngFrames) {
                     try gles.drawFrames(count: pngFrames, list: { lists[$0] }, deliver: { _, frame in
