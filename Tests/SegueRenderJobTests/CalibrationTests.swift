@@ -26,6 +26,12 @@ import Testing
         var pathSeconds: [String: Double] = [:]
         /// `raster rgba 8x1280`, one entry a `drawFrames` call.
         var runs: [String] = []
+        /// Frames drawn by each path, where `counts`; a path in `fallsBack` hands its frames to `raster`.
+        var counts = false
+        var fallsBack: Set<String> = []
+        private var drawn: [String: Int] = [:]
+        var framesByPath: [String: Int] { counts ? drawn : [:] }
+        private func count(_ frames: Int) { drawn[fallsBack.contains(currentPath) ? "raster" : currentPath, default: 0] += frames }
         init(paths: [String] = ["raster", "compute"]) { self.paths = paths }
         func use(path: String) throws {
             guard paths.contains(path) else { throw GLError.invalidInput("no path \(path)") }
@@ -36,6 +42,7 @@ import Testing
         func draw(_ list: DrawList, into target: inout Pixmap) throws {}
         func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, lend: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
             runs.append("\(currentPath) rgba \(count)x\(try frame(0).width)")
+            self.count(count)
             for k in 0..<count {
                 Thread.sleep(forTimeInterval: pathSeconds[currentPath] ?? frameSeconds)
                 try lend(k, UnsafeRawBufferPointer(start: nil, count: 0))
@@ -44,6 +51,7 @@ import Testing
         func drawFrames(count: Int, frame: (Int) throws -> RenderFrame, planes: YCbCrPlanes,
                         deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
             runs.append("\(currentPath) planes \(count)x\(try frame(0).width)")
+            self.count(count)
             for k in 0..<count {
                 Thread.sleep(forTimeInterval: pathSeconds[currentPath] ?? frameSeconds)
                 try deliver(k, UnsafeRawBufferPointer(start: nil, count: 0))
@@ -272,6 +280,19 @@ import Testing
                               "raster planes 1x1280", "raster planes 8x1280", "compute planes 1x1280", "compute planes 3x1280"])
         #expect(c.figures.rgba["gles-compute"].map { $0 >= 20 } == true && c.decision(planes: false, paths: gles.paths).path == "raster",
                 "\(c.summary)")
+    }
+
+    /// A path the renderer counted as having handed its frames to another (a fallback) gets no figure: its
+    /// time would be the other path's.
+    @Test func aPathThatFellBackHasNoFigure() throws {
+        let gles = PathsRenderer(paths: ["raster", "compute", "compute-staged"])
+        gles.frameSeconds = 0.0005
+        gles.counts = true
+        gles.fallsBack = ["compute-staged"]
+        let c = try Calibration.measure(gles: gles, cores: 2, sizeClass: .hd)
+        #expect(Set(c.figures.rgba.keys) == ["cpu", "gles-raster", "gles-compute"], "\(c.summary)")
+        #expect(Set(c.figures.planes.keys) == ["cpu", "gles-raster", "gles-compute"], "\(c.summary)")
+        #expect(c.isSound(paths: gles.paths))
     }
 
     @Test func sizeClasses() {

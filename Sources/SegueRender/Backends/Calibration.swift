@@ -356,8 +356,9 @@ extension Calibration {
     /// run of `frames` frames whose figure is the median time between frames delivered (the first from the
     /// run's start). A candidate whose warm-up took more than 4x the fastest figure yet for its output is
     /// timed by 3 frames first, and by `frames` only where those put it within 4x (so a path that cannot win,
-    /// such as the compute path on a software rasterizer, costs 4 frames, not 9). The C kernel's conversion
-    /// is the median of three.
+    /// such as the compute path on a software rasterizer, costs 4 frames, not 9). A GLES candidate of which
+    /// the renderer counted a frame as another path's (`MultiPathRenderer.framesByPath`: it fell back) gets
+    /// no figure, as its time would be that path's. The C kernel's conversion is the median of three.
     static func measure(gles: any MultiPathRenderer, cores: Int, sizeClass: SizeClass, frames: Int = 8) throws -> Calibration {
         let started = ContinuousClock.now
         let (width, height) = sizeClass.size
@@ -393,14 +394,35 @@ extension Calibration {
         /// a warm-up frame, then `frames` frames; but a candidate whose warm-up took more than 4x the
         /// fastest figure yet for its output is first timed by `short` frames, and by `frames` only where those
         /// say it is within 4x after all (the warm-up compiled what it needed).
-        func time(fastest: inout Double, _ run: (_ count: Int, _ delivered: () -> Void) throws -> Void) throws -> Double {
+        /// Its figure, and the frames drawn in all.
+        func time(fastest: inout Double, _ run: (_ count: Int, _ delivered: () -> Void) throws -> Void) throws -> (ms: Double, frames: Int) {
             let start = ContinuousClock.now
             try run(warmUp) {}
+            var drawn = warmUp
             let warm = (ContinuousClock.now - start).seconds * 1000 / Double(warmUp)
-            var ms = warm > 4 * fastest ? try median(short, run) : .infinity
-            if ms <= 4 * fastest || ms.isInfinite { ms = try median(frames, run) }
+            var ms = Double.infinity
+            if warm > 4 * fastest {
+                ms = try median(short, run)
+                drawn += short
+            }
+            if ms <= 4 * fastest || ms.isInfinite {
+                ms = try median(frames, run)
+                drawn += frames
+            }
             if sound(ms) { fastest = min(fastest, ms) }
-            return ms
+            return (ms, drawn)
+        }
+
+        /// Times GLES on `path`: its figure, nil where the renderer counted a frame of it as another path's (a
+        /// fallback: the time would be that path's).
+        func timeGLES(_ path: String, fastest: inout Double, _ run: (_ count: Int, _ delivered: () -> Void) throws -> Void) throws -> Double? {
+            try gles.use(path: path)
+            let before = gles.framesByPath
+            let (ms, drawn) = try time(fastest: &fastest, run)
+            let after = gles.framesByPath
+            // A renderer that counts nothing (a stand-in) is taken at its word.
+            if after.isEmpty { return ms }
+            return (after[path] ?? 0) - (before[path] ?? 0) == drawn ? ms : nil
         }
 
         var rgba: [String: Double] = [:], planeFigures: [String: Double] = [:]
@@ -412,7 +434,7 @@ extension Calibration {
         var fastestRGBA = Double.infinity
         record(try time(fastest: &fastestRGBA) { count, delivered in
             try cpu.drawFrames(count: count, frame: list, buffer: { nil }, deliver: { _, _ in delivered() })
-        }, "cpu", into: &rgba)
+        }.ms, "cpu", into: &rgba)
         let rgbaFrame = try cpu.render(lists[0])
         let y4m = Y4M(width: width, height: height, fps: 30, chroma: .c420, encoding: YCbCrEncoding.video(width: width, height: height))
         let conversions = (0..<3).map { _ -> Double in
@@ -430,16 +452,16 @@ extension Calibration {
         defer { try? gles.use(path: defaultPath) }
         let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
         for path in gles.paths {
-            try gles.use(path: path)
-            record(try time(fastest: &fastestRGBA) { count, delivered in
+            let ms = try timeGLES(path, fastest: &fastestRGBA) { count, delivered in
                 try gles.drawFrames(count: count, frame: list, lend: { _, _ in delivered() })
-            }, Candidate.gles(path).name, into: &rgba)
+            }
+            if let ms { record(ms, Candidate.gles(path).name, into: &rgba) }
         }
         for path in gles.paths {
-            try gles.use(path: path)
-            record(try time(fastest: &fastestPlanes) { count, delivered in
+            let ms = try timeGLES(path, fastest: &fastestPlanes) { count, delivered in
                 try gles.drawFrames(count: count, frame: list, planes: planes, deliver: { _, _ in delivered() })
-            }, Candidate.gles(path).name, into: &planeFigures)
+            }
+            if let ms { record(ms, Candidate.gles(path).name, into: &planeFigures) }
         }
         return Calibration(machine: machine(gles, cores: cores), sizeClass: sizeClass,
                            figures: Figures(rgba: rgba, planes: planeFigures, convert: convert),
