@@ -249,19 +249,19 @@ import Testing
         #expect(Calibration.cached(in: file).count == 1, "a recalibration did not replace the entry")
     }
 
-    /// Each candidate is timed by one pipelined run of 8 frames after a warm-up frame at the same size: the
+    /// Each candidate is timed by one pipelined run of 8 frames after a small warm-up frame (compiling) and one
+    /// at the full size (the ring made at that size): the
     /// CPU compositor, then every GLES path as RGBA, then every path as planes, so the read-back ring is made
     /// for RGBA once and for planes once; every path a figure by its own name.
     @Test func eachCandidateIsTimedByOnePipelinedRunAfterAWarmUp() throws {
         let gles = PathsRenderer(paths: ["raster", "compute", "compute-staged"])
         gles.frameSeconds = 0.0005
         let c = try Calibration.measure(gles: gles, cores: 2, sizeClass: .hd)
-        #expect(gles.runs == [
-            "raster rgba 1x1280", "raster rgba 8x1280", "compute rgba 1x1280", "compute rgba 8x1280",
-            "compute-staged rgba 1x1280", "compute-staged rgba 8x1280",
-            "raster planes 1x1280", "raster planes 8x1280", "compute planes 1x1280", "compute planes 8x1280",
-            "compute-staged planes 1x1280", "compute-staged planes 8x1280",
-        ])
+        #expect(gles.runs == ["rgba", "planes"].flatMap { output in
+            ["raster", "compute", "compute-staged"].flatMap { path in
+                ["\(path) \(output) 1x64", "\(path) \(output) 1x1280", "\(path) \(output) 8x1280"]
+            }
+        })
         #expect(gles.currentPath == "raster", "the calibration left the renderer on \(gles.currentPath)")
         let names: Set = ["cpu", "gles-raster", "gles-compute", "gles-compute-staged"]
         #expect(Set(c.figures.rgba.keys) == names && Set(c.figures.planes.keys) == names)
@@ -270,14 +270,14 @@ import Testing
         #expect(c.figures.rgba["gles-compute"].map { $0 >= 0.5 && $0 < 100 } == true, "\(c.summary)")
     }
 
-    /// A candidate far slower than the fastest (here 40x) is timed by a short run of 3 frames, and keeps
-    /// that figure; the others by 8.
-    @Test func aFarSlowerCandidateIsTimedByAShortRun() throws {
+    /// A candidate whose one full-size frame took far longer than the fastest figure (here 40x) keeps that
+    /// frame's time and is not timed further; the others by 8 pipelined frames.
+    @Test func aFarSlowerCandidateIsTimedByOneFrame() throws {
         let gles = PathsRenderer(paths: ["raster", "compute"])
         gles.pathSeconds = ["raster": 0.0005, "compute": 0.02]
         let c = try Calibration.measure(gles: gles, cores: 2, sizeClass: .hd)
-        #expect(gles.runs == ["raster rgba 1x1280", "raster rgba 8x1280", "compute rgba 1x1280", "compute rgba 3x1280",
-                              "raster planes 1x1280", "raster planes 8x1280", "compute planes 1x1280", "compute planes 3x1280"])
+        #expect(gles.runs == ["raster rgba 1x64", "raster rgba 1x1280", "raster rgba 8x1280", "compute rgba 1x64", "compute rgba 1x1280",
+                              "raster planes 1x64", "raster planes 1x1280", "raster planes 8x1280", "compute planes 1x64", "compute planes 1x1280"])
         #expect(c.figures.rgba["gles-compute"].map { $0 >= 20 } == true && c.decision(planes: false, paths: gles.paths).path == "raster",
                 "\(c.summary)")
     }

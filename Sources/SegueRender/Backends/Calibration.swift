@@ -12,8 +12,8 @@ import SegueSamples
 /// size class with this build of segue, each candidate (`cpu`, and `gles-<path>` for each of the renderer's
 /// `paths`) draws a door between the sample screens at that class's size: a warm-up frame (compiling what it
 /// needs, the read-back buffers made at the frame's size), then one pipelined run of 8 frames, as a job
-/// draws them; its figure is the median time between frames delivered (a candidate more than 4x slower than
-/// the fastest is timed by 3). The CPU compositor goes first, then every GLES path read back as RGBA, then
+/// draws them; its figure is the median time between frames delivered (a candidate whose one frame took more
+/// than 12x the fastest keeps that frame's time: it cannot win). The CPU compositor goes first, then every GLES path read back as RGBA, then
 /// every GLES path read back as 4:2:0 planes, so the read-back
 /// buffers are made once for each and never between a warm-up and its timed run. The figures are kept in the
 /// user's cache directory (`$XDG_CACHE_HOME/segue/calibration.json`, else `~/.cache/...`), with the build
@@ -87,7 +87,7 @@ public struct Calibration: Codable, Sendable, Equatable {
     public var build: String?
     /// When it was measured; nil in a cache an earlier version wrote.
     public var measured: Date?
-    /// The frames each candidate's timed run drew (3 for one more than 4x slower than the fastest); nil in a
+    /// The frames each candidate's timed run drew (1 for one whose frame took over 12x the fastest); nil in a
     /// cache an earlier version wrote.
     public var frames: Int?
 
@@ -240,12 +240,12 @@ public struct Calibration: Codable, Sendable, Equatable {
     }
 
     /// One line for `segue info` and doctor: `at 1920x1080: RGBA cpu 3.20 ms, gles-raster 41.00 ms, ...; planes
-    /// ...; the C kernel's conversion 1.10 ms (8 frames a candidate, 3 for one 4x slower than the fastest; measured in 2.10 s)`.
+    /// ...; the C kernel's conversion 1.10 ms (8 frames a candidate, 1 for one over 12x the fastest; measured in 2.10 s)`.
     public var summary: String {
         func list(_ figures: [String: Double]) -> String {
             figures.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { "\($0.key) \(String(format: "%.2f", $0.value)) ms" }.joined(separator: ", ")
         }
-        let frames = self.frames.map { "\($0) frames a candidate, 3 for one 4x slower than the fastest; " } ?? ""
+        let frames = self.frames.map { "\($0) frames a candidate, 1 for one over 12x the fastest; " } ?? ""
         return "at \(sizeClass.rawValue): RGBA \(list(figures.rgba)); planes \(list(figures.planes)); "
             + "the C kernel's conversion \(String(format: "%.2f", figures.convert)) ms (\(frames)measured in \(String(format: "%.2f", seconds)) s)"
     }
@@ -352,13 +352,14 @@ extension Calibration {
 
     /// Measures every candidate at `sizeClass`: the CPU compositor, then each of `gles`'s paths read back as
     /// RGBA (lent from the read-back ring, as a job's frames are), then each read back as 4:2:0 planes. Each
-    /// has a warm-up frame at the full size (programs compiled, buffers made at that size), then one pipelined
-    /// run of `frames` frames whose figure is the median time between frames delivered (the first from the
-    /// run's start). A candidate whose warm-up took more than 4x the fastest figure yet for its output is
-    /// timed by 3 frames first, and by `frames` only where those put it within 4x (so a path that cannot win,
-    /// such as the compute path on a software rasterizer, costs 4 frames, not 9). A GLES candidate of which
-    /// the renderer counted a frame as another path's (`MultiPathRenderer.framesByPath`: it fell back) gets
-    /// no figure, as its time would be that path's. The C kernel's conversion is the median of three.
+    /// has a small warm-up frame (programs compiled), one frame at the full size (buffers made at that size),
+    /// then one pipelined run of `frames` frames whose figure is the median time between frames delivered
+    /// (the first from the run's start). A candidate whose one full-size frame took more than 12x the fastest
+    /// figure yet for its output keeps that frame's time (it cannot come within 4x pipelined: see `time`), so
+    /// a path that cannot win, such as the compute path on a software rasterizer, costs 2 frames, not 10. A
+    /// GLES candidate of which the renderer counted a frame as another path's
+    /// (`MultiPathRenderer.framesByPath`: it fell back) gets no figure, as its time would be that path's. The
+    /// C kernel's conversion is the median of three.
     static func measure(gles: any MultiPathRenderer, cores: Int, sizeClass: SizeClass, frames: Int = 8) throws -> Calibration {
         let started = ContinuousClock.now
         let (width, height) = sizeClass.size
@@ -372,40 +373,45 @@ extension Calibration {
                      snapshots: snapshots.map(SnapshotInfo.init))
         }
         func list(_ k: Int) -> RenderFrame { .layers(lists[k % lists.count]) }
-        let warmUp = 1, short = 3
+        // A small frame, for the warm-up that compiles what a candidate needs (a program's compile costs the same
+        // at any size; on a real driver it can be 50-300 ms, which no figure should hold).
+        let small = Size(64, 36)
+        let warmUpList = DrawList(scene: transition.scene(at: 0.5, frame: small, scale: 1), scale: 1,
+                                  snapshots: snapshots.map(SnapshotInfo.init))
+        func nextFrame(_ k: Int, warmUp: Bool) -> RenderFrame { warmUp ? .layers(warmUpList) : list(k) }
         let cpu = CPUCompositor(threads: cores)
         try cpu.load(snapshots: snapshots)
         try gles.load(snapshots: snapshots)
 
-        /// One run of `count` frames by `run` (which calls its argument as each frame is delivered): the median
-        /// of the times between deliveries, in milliseconds.
-        func median(_ count: Int, _ run: (_ count: Int, _ delivered: () -> Void) throws -> Void) rethrows -> Double {
+        /// Draws `count` frames (small warm-up ones, or at the class's size), calling `delivered` as each is
+        /// delivered.
+        typealias Run = (_ count: Int, _ warmUp: Bool, _ delivered: () -> Void) throws -> Void
+
+        /// One run of `count` frames by `run`: the median of the times between deliveries, in milliseconds.
+        func median(_ count: Int, _ run: Run) rethrows -> Double {
             var stamps: [ContinuousClock.Instant] = []
             stamps.reserveCapacity(count)
             let start = ContinuousClock.now
-            try run(count) { stamps.append(ContinuousClock.now) }
+            try run(count, false) { stamps.append(ContinuousClock.now) }
             let intervals = zip([start] + stamps, stamps).map { ($1 - $0).seconds * 1000 }.sorted()
             guard !intervals.isEmpty else { return .nan }
             let middle = intervals.count / 2
             return intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
         }
 
-        /// Times one candidate, whose `run` draws `count` frames calling its argument as each is delivered:
-        /// a warm-up frame, then `frames` frames; but a candidate whose warm-up took more than 4x the
-        /// fastest figure yet for its output is first timed by `short` frames, and by `frames` only where those
-        /// say it is within 4x after all (the warm-up compiled what it needed).
+        /// Times one candidate: a small warm-up frame (compiling what it needs), one frame at the class's size
+        /// (the read-back buffers made at that size), then `frames` frames pipelined. But a candidate whose
+        /// one frame took more than 12x the fastest figure yet for its output keeps that frame's time as its
+        /// figure: a frame alone waits for every stage a pipelined run overlaps (drawing, the read-back, the
+        /// copy out; at most three), so its pipelined time would still be over 4x the fastest: it cannot win.
         /// Its figure, and the frames drawn in all.
-        func time(fastest: inout Double, _ run: (_ count: Int, _ delivered: () -> Void) throws -> Void) throws -> (ms: Double, frames: Int) {
+        func time(fastest: inout Double, _ run: Run) throws -> (ms: Double, frames: Int) {
+            try run(1, true) {}
             let start = ContinuousClock.now
-            try run(warmUp) {}
-            var drawn = warmUp
-            let warm = (ContinuousClock.now - start).seconds * 1000 / Double(warmUp)
-            var ms = Double.infinity
-            if warm > 4 * fastest {
-                ms = try median(short, run)
-                drawn += short
-            }
-            if ms <= 4 * fastest || ms.isInfinite {
+            try run(1, false) {}
+            let one = (ContinuousClock.now - start).seconds * 1000
+            var ms = one, drawn = 2
+            if !(one > 12 * fastest) {
                 ms = try median(frames, run)
                 drawn += frames
             }
@@ -415,7 +421,7 @@ extension Calibration {
 
         /// Times GLES on `path`: its figure, nil where the renderer counted a frame of it as another path's (a
         /// fallback: the time would be that path's).
-        func timeGLES(_ path: String, fastest: inout Double, _ run: (_ count: Int, _ delivered: () -> Void) throws -> Void) throws -> Double? {
+        func timeGLES(_ path: String, fastest: inout Double, _ run: Run) throws -> Double? {
             try gles.use(path: path)
             let before = gles.framesByPath
             let (ms, drawn) = try time(fastest: &fastest, run)
@@ -432,8 +438,8 @@ extension Calibration {
         // The CPU compositor: a warm-up, then the timed run; its planes are its RGBA and the C kernel's
         // conversion (the median of three).
         var fastestRGBA = Double.infinity
-        record(try time(fastest: &fastestRGBA) { count, delivered in
-            try cpu.drawFrames(count: count, frame: list, buffer: { nil }, deliver: { _, _ in delivered() })
+        record(try time(fastest: &fastestRGBA) { count, warmUp, delivered in
+            try cpu.drawFrames(count: count, frame: { nextFrame($0, warmUp: warmUp) }, buffer: { nil }, deliver: { _, _ in delivered() })
         }.ms, "cpu", into: &rgba)
         let rgbaFrame = try cpu.render(lists[0])
         let y4m = Y4M(width: width, height: height, fps: 30, chroma: .c420, encoding: YCbCrEncoding.video(width: width, height: height))
@@ -451,15 +457,17 @@ extension Calibration {
         let defaultPath = gles.currentPath
         defer { try? gles.use(path: defaultPath) }
         let planes = YCbCrEncoding.video(width: width, height: height).planes(subsampled: true)
+        let smallPlanes = YCbCrEncoding.video(width: Int(small.width), height: Int(small.height)).planes(subsampled: true)
         for path in gles.paths {
-            let ms = try timeGLES(path, fastest: &fastestRGBA) { count, delivered in
-                try gles.drawFrames(count: count, frame: list, lend: { _, _ in delivered() })
+            let ms = try timeGLES(path, fastest: &fastestRGBA) { count, warmUp, delivered in
+                try gles.drawFrames(count: count, frame: { nextFrame($0, warmUp: warmUp) }, lend: { _, _ in delivered() })
             }
             if let ms { record(ms, Candidate.gles(path).name, into: &rgba) }
         }
         for path in gles.paths {
-            let ms = try timeGLES(path, fastest: &fastestPlanes) { count, delivered in
-                try gles.drawFrames(count: count, frame: list, planes: planes, deliver: { _, _ in delivered() })
+            let ms = try timeGLES(path, fastest: &fastestPlanes) { count, warmUp, delivered in
+                let planes = warmUp ? smallPlanes : planes
+                try gles.drawFrames(count: count, frame: { nextFrame($0, warmUp: warmUp) }, planes: planes, deliver: { _, _ in delivered() })
             }
             if let ms { record(ms, Candidate.gles(path).name, into: &planeFigures) }
         }
