@@ -3,7 +3,7 @@ import PackageDescription
 
 // Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs,
 // the job layer (SegueRender) and the command line are their own targets, and the C wrappers (CEGL,
-// CSPNG, CDeflate, CTurboJPEG) and kernels (CSegueKernels) are never public API. No target has unsafe flags: a package that depends on Segue by
+// CSPNG, CDeflate, CTurboJPEG, CLCMS2) and kernels (CSegueKernels) are never public API. No target has unsafe flags: a package that depends on Segue by
 // version could not build otherwise (the hot loops use wrapping arithmetic and pointers instead).
 
 let package = Package(
@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // Little CMS 2: inputs' ICC profiles and colour chunks, and the working spaces' profiles (SegueImageIO).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // EGL and GLES 3 through a table of pointers that dlopen fills when a GLES renderer is first asked for
         // (not linked: a program that draws on the CPU starts without libEGL.so.1 and libGLESv2.so.2). Built
         // against the Khronos headers from libegl-dev and libgles-dev.
@@ -59,7 +61,7 @@ let package = Package(
         .target(name: "SegueCPU", dependencies: ["SegueCore", "CSegueKernels"]),
         // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).
         .target(name: "CSegueKernels"),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CSegueKernels"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CLCMS2", "CSegueKernels"]),
         // The GLSL files live in the top-level Shaders/; Sources/SegueGLES/Shaders is a link to them, because SwiftPM
         // takes a target's resources from inside its folder.
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL"], exclude: ["Shaders/transitions"], resources: [.embedInCode("Shaders")]),

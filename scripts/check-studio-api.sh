@@ -13,7 +13,7 @@ build=$(find "$scratch" -maxdepth 3 -type d -name SegueStudio.build -path '*-lin
 [ -n "$build" ] || { echo "check-studio-api.sh: no SegueStudio.build under $scratch (build segue first)" >&2; exit 1; }
 products=$(dirname "$build")
 flags=()
-for map in Sources/CTurboJPEG/module.modulemap Sources/CDeflate/module.modulemap Sources/CSPNG/module.modulemap \
+for map in Sources/CTurboJPEG/module.modulemap Sources/CDeflate/module.modulemap Sources/CSPNG/module.modulemap Sources/CLCMS2/module.modulemap \
            Sources/CEGL/include/module.modulemap "$products/CSegueKernels.build/module.modulemap" \
            "$scratch/checkouts/FlyingFox/CSystemLinux/include/module.modulemap"; do
     flags+=(-Xcc "-fmodule-map-file=$map")

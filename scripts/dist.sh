@@ -5,7 +5,7 @@
 #                      (without `segue studio`, the preview server, which a build from source has)
 #   bin/segue-bench    the benchmark: a link to bin/segue, which answers as the bench under that name
 #   lib/               the shared libraries a plain Debian or Ubuntu machine lacks (libspng, libdeflate,
-#                      libturbojpeg), found through the binaries' run path $ORIGIN/../lib
+#                      libturbojpeg, liblcms2: Debian ships no static liblcms2.a), found through the binaries' run path $ORIGIN/../lib
 #   scripts/gpu-check.sh, README, LICENSE
 #
 # EGL, GLES and GBM are not shipped: they must come from the machine's driver (glvnd's libEGL picks NVIDIA's

@@ -40,6 +40,8 @@ extension SegueError {
         case resume
         /// The most pixels an input image may have (`Limits.maxPixels`).
         case maxPixels
+        /// The colour space a job works in (`RenderJob.colourSpace`).
+        case colourSpace
         /// A custom GLSL transition.
         case shader
         /// A parameter of a custom shader (`name=value`).

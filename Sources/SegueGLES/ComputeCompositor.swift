@@ -226,9 +226,19 @@ final class ComputeCompositor {
         try GLError.check("glBufferData(GL_SHADER_STORAGE_BUFFER, \(bytes) bytes)")
     }
 
+    /// Called for each program compiled (the pipeline counts them in its statistics).
+    var compiledOne: () -> Void = {}
+
+    /// Compiles, where not yet compiled, the program that draws `lists` (one frame, or motion blur's samples)
+    /// with `output`.
+    func prepare(_ lists: [DrawList], output: Output) throws {
+        _ = try program(Program(output: output, kinds: Kinds(lists.map { $0.items.map(LayerVariant.init) })))
+    }
+
     /// The program of an output and set of kinds, compiled the first time.
     private func program(_ key: Program) throws -> (GLuint, Uniforms) {
         if let known = programs[key] { return known }
+        compiledOne()
         let defines = Self.defines(output: key.output, kinds: key.kinds)
         guard let source = ShaderSources.text(of: Self.shaderFile, defines: defines) else {
             throw GLError.invalidInput("ShaderSources lacks \(Self.shaderFile)")

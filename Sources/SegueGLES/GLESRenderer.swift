@@ -251,6 +251,22 @@ public final class GLESRenderer: MultiPathRenderer {
         }
     }
 
+    /// Compiles the programs frames like `frames` need on the current path (`planes` when read back as YCbCr
+    /// planes), so the first frame of a job waits on no compiler (50-300 ms a program on a GPU's driver).
+    /// Custom transitions are compiled by `prepareShader`.
+    public func prepare(frames: [RenderFrame], planes: YCbCrPlanes?) throws {
+        let lists = frames.compactMap { frame -> [DrawList]? in
+            switch frame {
+            case let .layers(list): return [list]
+            case let .average(samples):
+                let lists = samples.compactMap { if case let .layers(list) = $0 { list } else { nil } }
+                return lists.count == samples.count ? lists : nil
+            case .shader: return nil
+            }
+        }
+        try thread.sync { try pipeline.prepare(lists, planes: planes) }
+    }
+
     /// Whether pipelined frames are timed on the GPU's own clock (`GL_EXT_disjoint_timer_query`): then
     /// `stats.gpuDrawSeconds` and `gpuTransferSeconds` are the GPU's.
     public var timesOnGPU: Bool {

@@ -18,6 +18,9 @@ public struct GLESStats: Sendable, Equatable {
     public var pathFrames: [String: Int] = [:]
     /// Frames the path in use could not draw, by reason; each was drawn by the raster path (and counted there).
     public var fallbacks: [String: Int] = [:]
+    /// Programs compiled (layer variants and compute programs), and the seconds `prepare` spent compiling.
+    public var programsCompiled = 0
+    public var compileSeconds = 0.0
     /// Snapshots `load(snapshots:)` found already on the GPU (the same pixels), and did not upload again.
     public var snapshotsKept = 0
     /// Bytes written into the read-back buffers for the CPU (the frames, or their planes).

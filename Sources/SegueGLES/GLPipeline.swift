@@ -70,6 +70,7 @@ final class GLPipeline {
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        compositor?.compiledOne = { [unowned self] in self.stats.programsCompiled += 1 }
         // Compile the most common variant now, so a broken shader fails creation, not the first frame.
         do {
             _ = try program(for: LayerVariant(snapshot: true, mask: .none, overlay: false, perspective: false))
@@ -81,6 +82,7 @@ final class GLPipeline {
 
     private func program(for variant: LayerVariant) throws -> LayerProgram {
         if let program = programs[variant] { return program }
+        stats.programsCompiled += 1
         var compiled = variant
         if perspectiveFault { compiled.perspective = false }
         let program = try LayerProgram(compiled, ledger: ledger)
@@ -243,6 +245,31 @@ final class GLPipeline {
             try timed(slot, .draw) { try compositor.draw(lists, output: output, into: ring.buffer(slot), planes: planes, textures: texture) }
         }
         try ring.fence(slot)
+    }
+
+    /// Compiles what drawing `lists` (frames of draw lists; motion blur's samples as one) on the current path
+    /// needs: the raster path's layer variants, or the compute path's program for the output (`planes` when
+    /// read back as planes, else RGBA words). Counted in `stats.programsCompiled`.
+    func prepare(_ frames: [[DrawList]], planes: YCbCrPlanes?) throws {
+        let start = ContinuousClock.now
+        defer { stats.compileSeconds += (ContinuousClock.now - start).seconds }
+        for lists in frames {
+            guard let first = lists.first else { continue }
+            if path.isCompute, let compositor, compositor.accepts(lists, outputBytes: 0) {
+                let output: ComputeCompositor.Output
+                if let planes {
+                    output = ComputeCompositor.writesPlanes(planes, width: first.width, height: first.height)
+                        ? (planes.subsampled ? .planes420 : .planes444) : .image
+                } else {
+                    output = .rgba
+                }
+                try compositor.prepare(lists, output: output)
+                continue
+            }
+            for list in lists {
+                for item in list.items { _ = try program(for: LayerVariant(item)) }
+            }
+        }
     }
 
     /// Runs `body` under the GPU's clock as `stage` of slot `slot`'s frame, where the context has one.

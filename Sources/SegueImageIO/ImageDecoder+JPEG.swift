@@ -7,7 +7,11 @@ extension ImageDecoder {
     ///
     /// TurboJPEG warnings are tolerated (many cameras write a few stray bytes) except a premature end of data,
     /// which would otherwise yield a grey-filled bottom part; that is reported as corrupt.
-    public static func decodeJPEG(data: [UInt8], name: String, maxPixels: Int = defaultMaxPixels) throws -> Pixmap {
+    ///
+    /// An ICC profile in APP2 segments is honoured: the pixels are converted from it into `space` through
+    /// Little CMS 2 (CMYK and YCCK through a CMYK profile; without one, by the naive formula below). An untagged
+    /// JPEG is sRGB, and read into sRGB its values are kept exactly.
+    public static func decodeJPEG(data: [UInt8], name: String, maxPixels: Int = defaultMaxPixels, into space: ColourSpace = .srgb) throws -> Pixmap {
         guard let handle = tjInitDecompress() else {
             throw ImageIOError.corruptJPEG(path: name, detail: "cannot initialise TurboJPEG")
         }
@@ -32,6 +36,17 @@ extension ImageDecoder {
 
             // CMYK and YCCK JPEGs can only be decoded to CMYK; convert those to RGB ourselves below.
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+            let metadata = JPEGMetadata(scanning: source)
+            let tag = try metadata.colourTag(name: name)
+            var layout: SampleLayout = .rgba8
+            if isCMYK {
+                layout = .cmyk8(inverted: metadata.hasAdobeMarker)
+            } else if colorspace == Int32(TJCS_GRAY.rawValue), case let .profile(profile) = try sourceColour(tag, name: name),
+                      profile.channels == .grey {
+                layout = .grey8
+            }
+            // CMYK without a profile keeps the naive conversion (no transform is asked for).
+            let transform = isCMYK && tag == .untagged ? nil : try colourTransform(tag, into: space, layout: layout, name: name)
             let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
             var status: Int32 = 0
             var pixels = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, count in
@@ -49,8 +64,19 @@ extension ImageDecoder {
                 }
             }
 
-            let metadata = JPEGMetadata(scanning: source)
-            if isCMYK { convertCMYKInPlace(&pixels, adobeInverted: metadata.hasAdobeMarker) }
+            if let transform {
+                pixels.withUnsafeMutableBufferPointer { buffer in
+                    if isCMYK {
+                        // CMYK into a new buffer (lcms2 reads and writes RGBA of the same size; kept apart).
+                        let cmyk = Array(buffer)
+                        cmyk.withUnsafeBytes { transform.apply($0.baseAddress!, buffer.baseAddress!, count: buffer.count) }
+                    } else {
+                        transform.apply(UnsafeRawPointer(buffer.baseAddress!), buffer.baseAddress!, count: buffer.count)
+                    }
+                }
+            } else if isCMYK {
+                convertCMYKInPlace(&pixels, adobeInverted: metadata.hasAdobeMarker)
+            }
             let pixmap = Pixmap(width: width, height: height, pixels: pixels)
             return pixmap.applyingEXIFOrientation(metadata.orientation)
         }

@@ -20,6 +20,9 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
     case invalidSize(path: String, width: Int, height: Int)
     /// The image has more pixels than the caller allows; refused before the pixels are allocated.
     case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+    /// The image's colour profile (or PNG colour chunk) cannot be used: lcms2 rejects it, it is too large, its
+    /// channels do not fit the image, its primaries are absurd. `reason` is short and lower case.
+    case unusableColourProfile(path: String, reason: String)
     /// PNG encoding failed inside libspng.
     case encodingFailed(detail: String)
     /// The file could not be written; `reason` is short and lower case ("no space left on device").
@@ -43,6 +46,8 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
             return "'\(path)' has an invalid size of \(width)x\(height) pixels"
         case .tooManyPixels:
             return words.description
+        case let .unusableColourProfile(path, reason):
+            return "'\(path)': its colour profile cannot be used: \(reason)"
         case let .encodingFailed(detail):
             return "cannot encode PNG (libspng: \(detail))"
         case let .unwritable(path, reason):
@@ -57,7 +62,8 @@ extension ImageIOError: SegueErrorConvertible {
         let kind: SegueError.Kind
         switch self {
         case let .unreadable(path, _), let .tooLarge(path, _), let .empty(path), let .unknownFormat(path),
-             let .corruptPNG(path, _), let .corruptJPEG(path, _), let .invalidSize(path, _, _):
+             let .corruptPNG(path, _), let .corruptJPEG(path, _), let .invalidSize(path, _, _),
+             let .unusableColourProfile(path, _):
             kind = .inputUnreadable(path: path)
         case .tooManyPixels: kind = .resourceLimit(name: "maxPixels")
         case .encodingFailed, .unwritable: kind = .failed

@@ -1,5 +1,5 @@
-/// The few facts Segue needs from a JPEG's marker segments: the EXIF orientation and whether an Adobe APP14
-/// marker is present (which means CMYK channels are stored inverted).
+/// The few facts Segue needs from a JPEG's marker segments: the EXIF orientation, whether an Adobe APP14
+/// marker is present (which means CMYK channels are stored inverted), and the ICC profile's APP2 segments.
 ///
 /// Only the segments before the first scan are looked at; anything malformed just ends the scan, leaving
 /// the defaults (upright, no Adobe marker).
@@ -7,6 +7,9 @@ struct JPEGMetadata {
     /// EXIF orientation, 1...8 (1 = upright).
     var orientation = 1
     var hasAdobeMarker = false
+    /// The ICC profile's pieces by their sequence number (1-based), and how many the segments say there are.
+    var iccPieces: [Int: ArraySlice<UInt8>] = [:]
+    var iccPieceCount = 0
 
     init(scanning bytes: UnsafeBufferPointer<UInt8>) {
         var i = 2  // after SOI
@@ -25,6 +28,11 @@ struct JPEGMetadata {
                 orientation = Self.exifOrientation(UnsafeBufferPointer(rebasing: segment[6...])) ?? 1
             } else if marker == 0xEE, segment.starts(with: Self.adobeHeader) {
                 hasAdobeMarker = true
+            } else if marker == 0xE2, segment.count > 14, segment.starts(with: Self.iccHeader) {
+                // "ICC_PROFILE\0", the piece's number, the count of pieces, then the piece.
+                let number = Int(segment[12]), count = Int(segment[13])
+                if iccPieceCount == 0 { iccPieceCount = count }
+                if iccPieces[number] == nil { iccPieces[number] = ArraySlice(segment[14...]) }
             }
             i = end
         }
@@ -32,6 +40,24 @@ struct JPEGMetadata {
 
     private static let exifHeader: [UInt8] = Array("Exif\0\0".utf8)
     private static let adobeHeader: [UInt8] = Array("Adobe".utf8)
+    private static let iccHeader: [UInt8] = Array("ICC_PROFILE\0".utf8)
+
+    /// The colour tag: the ICC profile joined from its pieces in order, or untagged when there are none. Pieces
+    /// missing, numbered past their count, or more than `ColourProfile.byteLimit` bytes together are refused.
+    func colourTag(name: String) throws(ImageIOError) -> ColourTag {
+        if iccPieces.isEmpty { return .untagged }
+        guard iccPieceCount > 0, iccPieces.count == iccPieceCount, (1...iccPieceCount).allSatisfy({ iccPieces[$0] != nil }) else {
+            throw .unusableColourProfile(path: name, reason: "its ICC profile's APP2 segments are incomplete (\(iccPieces.count) of \(iccPieceCount))")
+        }
+        let total = iccPieces.values.reduce(0) { $0 + $1.count }
+        if total > ColourProfile.byteLimit {
+            throw .unusableColourProfile(path: name, reason: ColourProfile.Problem.tooLarge(total).words)
+        }
+        var profile: [UInt8] = []
+        profile.reserveCapacity(total)
+        for number in 1...iccPieceCount { profile += iccPieces[number]! }
+        return .icc(profile)
+    }
 
     /// Orientation tag (0x0112) from IFD0 of a TIFF structure, if present and valid.
     private static func exifOrientation(_ tiff: UnsafeBufferPointer<UInt8>) -> Int? {

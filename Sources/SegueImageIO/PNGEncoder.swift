@@ -21,15 +21,19 @@ public enum PNGEncoder {
     ///   dropped (a pixel that was not opaque after all keeps its colour bytes). False: the pixels are looked at.
     /// - Parameter workspace: memory kept from one call to the next (a pipeline's worker encodes every frame
     ///   in its own); nil: allocated for this call alone.
+    /// - Parameter colourSpace: the space the pixels are in, which the file says: Display P3 as an `iCCP` chunk
+    ///   (the profile lcms2 builds from P3's primaries and the sRGB curve) and a `cICP` chunk (12, 13, 0, 1);
+    ///   sRGB as nothing, since an untagged PNG is sRGB (the bytes are those of earlier releases).
     public static func encode(_ pixmap: Pixmap, compressionLevel: Int = 6, knownOpaque: Bool = false,
-                              workspace: Workspace? = nil) throws -> [UInt8] {
-        try encode(pixmap, compressionLevel: compressionLevel, knownOpaque: knownOpaque, workspace: workspace, rowKernels: true)
+                              workspace: Workspace? = nil, colourSpace: ColourSpace = .srgb) throws -> [UInt8] {
+        try encode(pixmap, compressionLevel: compressionLevel, knownOpaque: knownOpaque, workspace: workspace, rowKernels: true,
+                   colourSpace: colourSpace)
     }
 
     /// `encode`, its rows made by the C kernels (`RowKernels`) or, with `rowKernels` false, by their Swift
     /// twins (`Rows`, `Filters`), for the tests that hold the two to the same bytes.
     static func encode(_ pixmap: Pixmap, compressionLevel: Int, knownOpaque: Bool, workspace: Workspace?,
-                       rowKernels: Bool) throws -> [UInt8] {
+                       rowKernels: Bool, colourSpace: ColourSpace = .srgb) throws -> [UInt8] {
         let width = pixmap.width, height = pixmap.height
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw ImageIOError.encodingFailed(detail: "invalid image size \(width)x\(height)")
@@ -82,13 +86,15 @@ public enum PNGEncoder {
         let stream = workspace.compressed(bound)
         let length = libdeflate_zlib_compress(compressor, filtered, filteredCount, stream, bound)
         guard length > 0 else { throw ImageIOError.encodingFailed(detail: "compression failed") }
-        let headerCount = 8 + 25  // signature, IHDR
+        let colour = colourChunks(colourSpace)
+        let headerCount = 8 + 25 + colour.count  // signature, IHDR, colour chunks
         let chunkLimit = Int(Int32.max)
         let chunks = (length + chunkLimit - 1) / chunkLimit
         let capacity = headerCount + length + 12 * chunks + 12
         return [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
             let base = out.baseAddress!
             writeHeader(base, width: width, height: height, colorType: opaque ? 2 : 6)
+            (base + 33).update(from: colour, count: colour.count)
             var end = headerCount, done = 0
             while done < length {
                 let part = min(chunkLimit, length - done)
@@ -194,6 +200,34 @@ public enum PNGEncoder {
     }
 
     // MARK: - Chunks
+
+    /// The chunks that say `space`, made once: none for sRGB; for Display P3 its profile (zlib by libdeflate)
+    /// in `iCCP` and its code points in `cICP` (P3 D65 primaries, sRGB transfer, RGB, full range).
+    static func colourChunks(_ space: ColourSpace) -> [UInt8] {
+        switch space {
+        case .srgb: []
+        case .displayP3: displayP3Chunks
+        }
+    }
+
+    private static let displayP3Chunks: [UInt8] = {
+        let profile = ColourProfile.displayP3.iccBytes
+        guard !profile.isEmpty, let compressor = libdeflate_alloc_compressor(9) else { return [] }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, profile.count)
+        var stream = [UInt8](repeating: 0, count: bound)
+        let length = libdeflate_zlib_compress(compressor, profile, profile.count, &stream, bound)
+        guard length > 0 else { return [] }
+        return chunk("iCCP", Array("Display P3".utf8) + [0, 0] + stream[..<length]) + chunk("cICP", [12, 13, 0, 1])
+    }()
+
+    /// One whole chunk (length, type, data, CRC).
+    private static func chunk(_ type: StaticString, _ data: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 12 + data.count) { out, count in
+            (out.baseAddress! + 8).update(from: data, count: data.count)
+            count = writeChunk(out.baseAddress!, type: type, dataLength: data.count)
+        }
+    }
 
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 

@@ -138,12 +138,19 @@ final class Previews: Sendable {
         subject.hasPrefix("file:") ? Int(subject.dropFirst(5)) : nil
     }
 
-    /// The job `request` asks for, writing into `sink`.
-    func job(_ request: FrameRequest, sink: some FrameSink) async throws(SegueError) -> RenderJob {
+    /// The job `request` asks for, writing into `sink`. A `preview` is at most `Studio.maxPreviewPixels`: one whose
+    /// size comes from a larger first screen (an upload of 6000x6000) is drawn scaled down to it; a render is
+    /// at the screen's own size, as the command it shows.
+    func job(_ request: FrameRequest, sink: some FrameSink, preview: Bool = true) async throws(SegueError) -> RenderJob {
         var job: RenderJob
         if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
             // A storyboard that is no JSON at all: its problem is known without a job (which would read nothing).
             if file.unparsed { throw SegueError(.invalidInput(path: file.path), problems: file.problems, file: file.path) }
+            // The job opens the storyboard and what it names: each must be a regular file now (a FIFO would
+            // block the renderer's slot, and with it every preview).
+            if let path = Subjects.irregular([file.path] + file.named) {
+                throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)'\(path == file.path ? "" : ", which the storyboard names"): not a regular file")
+            }
             do {
                 job = try RenderJob(storyboardFile: file.path, output: .sink(sink, format: .png), root: settings.directory)
             } catch {
@@ -153,8 +160,12 @@ final class Previews: Sendable {
             let transition = try await transition(request)
             // The first screen sets the job's size unless the request does; a sample is drawn at that size.
             let from = try await uploads.screen(request.from, size: request.size)
-            let to = try await uploads.screen(request.to, size: request.size ?? from.size, sized: request.size != nil || from.size != nil)
-            job = RenderJob(transition, from: from.name, to: to.name, fps: request.fps ?? 60, size: request.size,
+            var size = request.size
+            if preview, size == nil, let full = from.size, full.width * full.height > Studio.maxPreviewPixels {
+                size = Self.fitted(full, within: Studio.maxPreviewPixels)
+            }
+            let to = try await uploads.screen(request.to, size: size ?? from.size, sized: size != nil || from.size != nil)
+            job = RenderJob(transition, from: from.name, to: to.name, fps: request.fps ?? 60, size: size,
                             output: .sink(sink, format: .png))
             job.images = from.images.merging(to.images) { a, _ in a }
             job.progress = request.progress.map { [$0] }
@@ -169,6 +180,14 @@ final class Previews: Sendable {
             job.frameRange = k..<(k + 1)
         }
         return job
+    }
+
+    /// A size with the same proportions as `size` and at most `pixels` pixels, each side at least 1.
+    static func fitted(_ size: (width: Int, height: Int), within pixels: Int) -> (width: Int, height: Int) {
+        let scale = (Double(pixels) / Double(size.width * size.height)).squareRoot()
+        var width = max(1, Int(Double(size.width) * scale)), height = max(1, Int(Double(size.height) * scale))
+        while width * height > pixels { if width >= height { width -= 1 } else { height -= 1 } }
+        return (width, height)
     }
 
     /// The transition of an effect subject with the request's settings, each option read as the command line

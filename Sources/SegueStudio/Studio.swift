@@ -36,6 +36,9 @@ public final class Studio: Sendable {
         public var naming: @Sendable (SegueError.Reference) -> String = { $0.name }
         /// How often the watched files are looked at.
         public var pollInterval: Duration = .milliseconds(100)
+        /// Where the server says what it does about a client without a request to answer (an accept that failed
+        /// for too many open files): standard error, each line once.
+        public var log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         public init() {}
     }
 
@@ -109,23 +112,28 @@ public final class Studio: Sendable {
     }
 
     /// Serves until the task is cancelled: `ready` gets the page's URL (with its token) once the server listens.
+    /// Only a failure to listen ends it with an error: a client's bad request, too many connections or an
+    /// accept that fails (`EMFILE`) are answered or said in `Settings.log` and the server goes on.
     public func run(ready: @Sendable (String) -> Void) async throws {
-        let address: any SocketAddress = settings.host.contains(":")
-            ? try sockaddr_in6.inet6(ip6: settings.host, port: settings.port)
-            : try sockaddr_in.inet(ip4: settings.host == "localhost" ? "127.0.0.1" : settings.host, port: settings.port)
-        let server = HTTPServer(config: .init(address: address, timeout: 30, pool: NoDelayPool(base: HTTPServer.defaultPool()),
-                                              logger: DisabledLogger()),
-                                handler: StudioHandler(studio: self))
+        var limits = StudioServer.Limits()
+        limits.body = settings.uploadBytes
+        let server: StudioServer
+        do {
+            let address: any SocketAddress = settings.host.contains(":")
+                ? try sockaddr_in6.inet6(ip6: settings.host, port: settings.port)
+                : try sockaddr_in.inet(ip4: settings.host == "localhost" ? "127.0.0.1" : settings.host, port: settings.port)
+            server = try StudioServer(address: address, handler: StudioHandler(studio: self), limits: limits, log: settings.log)
+        } catch let SocketError.failed(type, _, message) {
+            throw SegueError.failed("cannot listen on \(settings.host) port \(settings.port): \(message) (\(type))\(settings.port != 0 ? "; another server may hold the port: port 0 takes any free one" : "")")
+        } catch let error as SocketError {
+            throw SegueError.failed("cannot listen on \(settings.host) port \(settings.port): \(Self.words(error))")
+        }
+        guard let listening = server.address else { throw SegueError.failed("the server stopped before it listened") }
+        ready(url(listening))
         var failure: (any Error)?
         do {
-            try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask { try await server.run(); return false }
-                group.addTask { try await server.waitUntilListening(timeout: 10); return true }
-                // Listening, or the server failing first (an address in use): whichever ends first.
-                guard try await group.next() == true, let listening = await server.listeningAddress else {
-                    throw SegueError.failed("the server stopped before it listened")
-                }
-                ready(url(listening))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.run() }
                 group.addTask { [self] in
                     // Watching: a changed file is read again and the page told.
                     while !Task.isCancelled {
@@ -134,13 +142,10 @@ public final class Studio: Sendable {
                             events.send(.init(type: "changed", subject: id))
                         }
                     }
-                    return false
                 }
                 defer { group.cancelAll() }
-                _ = try await group.next()
+                try await group.next()
             }
-        } catch let SocketError.failed(type, _, message) {
-            failure = SegueError.failed("cannot listen on \(settings.host) port \(settings.port): \(message) (\(type))\(settings.port != 0 ? "; another server may hold the port: port 0 takes any free one" : "")")
         } catch let error as SocketError {
             failure = SegueError.failed("the server stopped: \(Self.words(error))")
         } catch {
@@ -149,33 +154,5 @@ public final class Studio: Sendable {
         // However the server ended, a render the page started ends with it, its partial output removed.
         await renders.cancelAll()
         if let failure { throw failure }
-    }
-}
-
-/// No request log: the command line prints the URL and problems, not every frame fetched.
-struct DisabledLogger: Logging {
-    func logDebug(_ debug: @autoclosure () -> String) {}
-    func logInfo(_ info: @autoclosure () -> String) {}
-    func logWarning(_ warning: @autoclosure () -> String) {}
-    func logError(_ error: @autoclosure () -> String) {}
-    func logCritical(_ critical: @autoclosure () -> String) {}
-}
-
-/// FlyingFox's socket pool with Nagle's algorithm turned off on every socket it waits on (the listening one,
-/// whose connections inherit it on Linux, and each connection): a response's header and body go out as they
-/// are written. With it on, the body of every response after the first on a kept-alive connection waited for
-/// the browser's delayed ACK of the header, 40 ms: a frame took 56 ms instead of 18 (measured, loopback).
-struct NoDelayPool<Base: AsyncSocketPool>: AsyncSocketPool {
-    let base: Base
-
-    func prepare() async throws { try await base.prepare() }
-
-    func run() async throws { try await base.run() }
-
-    func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
-        var on: Int32 = 1
-        // Not a TCP socket (a Unix one): setsockopt fails and nothing changes.
-        _ = setsockopt(socket.file.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        try await base.suspendSocket(socket, untilReadyFor: events)
     }
 }

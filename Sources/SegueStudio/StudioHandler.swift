@@ -230,7 +230,7 @@ struct StudioHandler: HTTPHandler {
         let previews = studio.previews
         // At a progress (an effect's one frame, as the command shows it) the render is that frame; else every frame.
         let id = try await studio.renders.start({ () async throws(SegueError) -> RenderJob in
-            var job = try await previews.job(request, sink: CollectingSink())
+            var job = try await previews.job(request, sink: CollectingSink(), preview: false)
             job.frameRange = nil
             job.threads = nil
             return job

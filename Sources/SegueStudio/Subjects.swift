@@ -18,6 +18,9 @@ actor Subjects {
         /// The files a storyboard draws from (`references`): its screens, tracks, effect and shader files, and
         /// its shaders' images.
         var watched: [String] = []
+        /// Every file it names, as its job will open them, whatever they are now: each is checked to be a regular
+        /// file before a job opens it (a FIFO put at a screen's name blocked the preview's renderer for good).
+        var named: [String] = []
         /// Size, modification time and inode when last read, its watched files' after its own: a change to any
         /// reads the file again.
         var stamp: String
@@ -50,9 +53,9 @@ actor Subjects {
             if kind == .storyboard, !Self.lies(path, within: directory) {
                 throw SegueError.invalidOption("file", value: path, "the storyboard '\(path)' is outside the directory studio was started in ('\(directory)'), which a storyboard's paths must stay within: start studio where the storyboard is")
             }
-            let watched = kind == .storyboard ? Self.references(bytes, of: path, within: directory) : []
+            let (watched, named) = kind == .storyboard ? Self.references(bytes, of: path, within: directory) : ([], [])
             let stamp = Self.stamp(path, watching: watched)
-            var file = File(path: path, kind: kind, watched: watched, stamp: stamp, digest: Self.version(bytes, kind: kind, stamp: stamp))
+            var file = File(path: path, kind: kind, watched: watched, named: named, stamp: stamp, digest: Self.version(bytes, kind: kind, stamp: stamp))
             Self.check(&file, bytes: bytes)
             files.append(file)
         }
@@ -106,7 +109,7 @@ actor Subjects {
             }
             if state[i].kind == .storyboard {
                 // What it names may have changed with it.
-                state[i].watched = Self.references(bytes, of: state[i].path, within: directory)
+                (state[i].watched, state[i].named) = Self.references(bytes, of: state[i].path, within: directory)
                 stamp = Self.stamp(state[i].path, watching: state[i].watched)
                 state[i].stamp = stamp
             }
@@ -210,8 +213,9 @@ actor Subjects {
     /// The files a storyboard draws from, as its parser names them (`Storyboard.Parsed.files`: its screens,
     /// tracks, effect and shader files, and the images a shader's parameters name), relative to the storyboard
     /// unless absolute (as its job reads them), each a regular file inside `directory` (where its job may read).
-    /// A name of nothing is not watched until the storyboard is saved again.
-    static func references(_ bytes: [UInt8], of path: String, within directory: String) -> [String] {
+    /// A name of nothing is not watched until the storyboard is saved again. `named`: every file it names, as
+    /// its job resolves them, whatever they are.
+    static func references(_ bytes: [UInt8], of path: String, within directory: String) -> (watched: [String], named: [String]) {
         let base = PathName.directory(path)
         func resolved(_ name: String) -> String { name.hasPrefix("/") ? name : PathName.join(base, name) }
         func isFile(_ file: String) -> Bool {
@@ -232,11 +236,22 @@ actor Subjects {
             return shipped
         })
         var found: [String] = []
-        for named in parsed.files where found.count < maxWatched {
-            let file = resolved(named.path)
-            if file != path, !found.contains(file), isFile(file) { found.append(file) }
+        var named: [String] = []
+        for name in parsed.files {
+            let file = resolved(name.path)
+            if file != path, !named.contains(file) { named.append(file) }
+            if file != path, found.count < maxWatched, !found.contains(file), isFile(file) { found.append(file) }
         }
-        return found
+        return (found, named)
+    }
+
+    /// The first of `paths` that is there but is no regular file (a FIFO, a device, a directory), which a job
+    /// would block on or fail to read; nil when each is a regular file or absent (the job says it is missing).
+    static func irregular(_ paths: [String]) -> String? {
+        paths.first { path in
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+        }
     }
 
     /// What a file's frames are cached by: its bytes, and for a storyboard its stamp too (its own and those of

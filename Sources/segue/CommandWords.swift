@@ -17,6 +17,7 @@ enum CommandWords {
         .overwrite: "--overwrite",
         .resume: "--resume",
         .maxPixels: "--max-pixels",
+        .colourSpace: "--colour-space",
         .shader: "--shader",
         .parameter: "--param",
         .backend: "--backend",

@@ -6,7 +6,7 @@ import SegueRender
 /// Options of every command that runs a job from arguments (`render`, `batch`): how it draws, encodes and
 /// reports, and its limits. Declared and checked once.
 struct JobOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA, straight alpha) or y4m (YUV4MPEG2 that 'ffmpeg -i -' reads).", valueName: "name"))
+    @Option(help: ArgumentHelp("png, rgba (raw 8-bit RGBA, straight alpha) or y4m (YUV4MPEG2 that 'ffmpeg -i -' reads), in the job's --colour-space.", valueName: "name"))
     var format: String = "png"
 
     @Option(name: .customLong("y4m-chroma"), help: ArgumentHelp("y4m chroma: 444 (C444) or 420 (C420jpeg).", valueName: "444|420"))
@@ -17,6 +17,17 @@ struct JobOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("auto (what was measured fastest here for the job's size and output: the CPU compositor, or GLES on its raster or compute path; measured once a size class and cached, see segue info), cpu, gles (the faster GLES path), gles-raster or gles-compute. Custom shaders always use GLES.", valueName: "name"))
     var backend: String = "auto"
+
+    @Option(name: .customLong("colour-space"), help: ArgumentHelp("""
+        The colour space the job works in, which every output says: srgb, display-p3, or auto (Display P3 when an \
+        input image is wider than sRGB, as iPhone screenshots are; else sRGB). Inputs are converted into it as they \
+        are read; colours in effects are sRGB values. PNG frames carry its profile, videos its tags; raw rgba and \
+        y4m streams carry none: their values are in this space. A GIF is always sRGB.
+        """, valueName: "name"))
+    var colourSpace: String = "auto"
+
+    /// `--colour-space`'s words.
+    static let colourSpaces: [String: ColourSpaceChoice] = ["auto": .auto, "srgb": .srgb, "display-p3": .displayP3]
 
     @Option(name: .customLong("egl-platform"), help: ArgumentHelp("Force the EGL platform: gbm, device or surfaceless (default: the first that works, in that order), optionally one of its devices: device:1 (an index, as segue info lists them), gbm:/dev/dri/renderD129, or a DRM node alone.", valueName: "name"))
     var eglPlatform: BackendChoice.GLESTarget?
@@ -62,6 +73,9 @@ struct JobOptions: ParsableArguments {
         guard BackendChoice(rawValue: backend) != nil else {
             throw ValidationError("unknown backend '\(backend)' (use auto, cpu, gles, gles-raster or gles-compute)")
         }
+        guard Self.colourSpaces[colourSpace] != nil else {
+            throw ValidationError("unknown colour space '\(colourSpace)' (use auto, srgb or display-p3)")
+        }
         guard OutputFormat(rawValue: format) != nil else {
             throw ValidationError("unknown format '\(format)' (use png, rgba or y4m)")
         }
@@ -103,6 +117,7 @@ struct JobOptions: ParsableArguments {
     func configure(_ job: inout RenderJob) throws {
         job.chunk = try chunk()
         job.backend = BackendChoice(rawValue: backend)!
+        job.colourSpace = Self.colourSpaces[colourSpace]!
         job.glesTarget = eglPlatform
         job.threads = threads
         job.pngLevel = pngLevel

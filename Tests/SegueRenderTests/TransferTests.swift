@@ -110,6 +110,31 @@ extension GLESSuite {
             #expect(try same(snapshots))
         }
 
+        /// A job's programs compiled before its first frame (`prepare(frames:planes:)`): drawing the frames
+        /// prepared, as RGBA and as planes, compiles nothing more, on every path.
+        @Test(arguments: GLESPath.allCases)
+        func preparedFramesCompileNothingMore(path: GLESPath) throws {
+            let gles = try GLESRenderer()
+            try gles.use(path)
+            let snapshots = TestTransitions.snapshots(width: 64, height: 36)
+            try gles.load(snapshots: snapshots)
+            for planes in [nil, YCbCrPlanes(weights: Self.bt709, subsampled: true)] {
+                let frames = [Effect.pageFlip, .circleSpread, .hero].flatMap { Self.lists($0, width: 64, height: 36, snapshots: snapshots) }
+                    .map { RenderFrame.layers($0) }
+                let before = gles.stats.programsCompiled
+                try gles.prepare(frames: frames, planes: planes)
+                let prepared = gles.stats.programsCompiled
+                // (The second round, as planes, needs no more on the raster path: the same layer variants.)
+                #expect(prepared > before || (planes != nil && path == .raster), "\(path.rawValue): prepare compiled nothing")
+                if let planes {
+                    try gles.drawFrames(count: frames.count, frame: { frames[$0] }, planes: planes, deliver: { _, _ in })
+                } else {
+                    try gles.drawFrames(count: frames.count, frame: { frames[$0] }, lend: { _, _ in })
+                }
+                #expect(gles.stats.programsCompiled == prepared, "\(path.rawValue): \(gles.stats.programsCompiled - prepared) compiled after prepare")
+            }
+        }
+
         /// Where the context has GL_EXT_disjoint_timer_query (llvmpipe has), pipelined frames are timed on the
         /// GPU's clock: drawing on every path, and the move into the ring where it is a command of its own
         /// (`compute-staged`'s copy, the raster path's read into a pack buffer; `compute` has none).

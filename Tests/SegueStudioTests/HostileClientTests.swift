@@ -1,12 +1,13 @@
 import FlyingFox
 import Foundation
 import Segue
+import SegueImageIO
 @testable import SegueStudio
 import Testing
 
 /// What a hostile or careless local client sends (issue 47's probe): each answered with a 4xx and its words,
 /// never a crash, a hang or a file outside the studio's directory.
-@Suite final class HostileClientTests {
+@Suite final class HostileClientTests: Sendable {
     let studio: Studio
     let handler: StudioHandler
     let directory: URL
@@ -80,5 +81,111 @@ import Testing
         let response = try await get("/api/upload?name=broken.png", method: .POST, body: bytes)
         #expect((400..<500).contains(response.statusCode.code), "\(response.statusCode)")
         #expect(try await message(response) != "")
+    }
+
+    /// A 375x667 PNG, as the studio draws the fade's first frame.
+    func png(size: String? = nil) async throws -> Data {
+        try await get("/api/frame?subject=effect:fade&t=0" + (size.map { "&size=\($0)" } ?? "")).bodyData
+    }
+
+    /// Runs `request`, and when it has not ended within `seconds` opens `fifo` for writing and closes it (which
+    /// ends a read blocked on it), so that a test of a FIFO fails rather than hanging the suite.
+    func bounded(_ seconds: Double, fifo: String, _ request: @escaping @Sendable () async throws -> HTTPResponse) async throws -> (HTTPResponse, Double) {
+        let start = ContinuousClock.now
+        let task = Task { try await request() }
+        let watchdog = Task.detached {
+            try await Task.sleep(for: .seconds(seconds))
+            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        defer { watchdog.cancel() }
+        let response = try await task.value
+        let elapsed = ContinuousClock.now - start
+        return (response, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
+
+    /// A `--from` screen replaced by a FIFO after the studio started: refused at once with its words, and the
+    /// renderer's slot stays free for the next preview (the FIFO's open blocked it, freezing every preview).
+    @Test(.timeLimit(.minutes(1))) func aCommandLinesScreenReplacedByAFIFOIsRefused() async throws {
+        let screen = directory.appendingPathComponent("from.png").path
+        try await png().write(to: URL(fileURLWithPath: screen))
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        settings.from = screen
+        let given = StudioHandler(studio: try Studio(settings))
+        unlink(screen)
+        #expect(mkfifo(screen, 0o600) == 0)
+        let (response, seconds) = try await bounded(5, fifo: screen) { try await self.get("/api/frame?subject=effect:fade&t=0.5&from=arg:from", to: given) }
+        #expect(response.statusCode != .ok && seconds < 5, "\(response.statusCode) after \(seconds) s")
+        #expect(try await message(response).contains("not a regular file"))
+        #expect(try await get("/api/frame?subject=effect:fade&t=0.5", to: given).statusCode == .ok)
+    }
+
+    /// A screen a storyboard names, replaced by a FIFO: the storyboard's frame is refused with the file's name.
+    @Test(.timeLimit(.minutes(1))) func aStoryboardsScreenReplacedByAFIFOIsRefused() async throws {
+        let screen = directory.appendingPathComponent("a.png").path
+        try await png().write(to: URL(fileURLWithPath: screen))
+        let story = directory.appendingPathComponent("story.json").path
+        try Data(#"{"screens": {"a": "a.png", "b": "sample:home"}, "timeline": [{"transition": "fade", "from": "a", "to": "b"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: story))
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        settings.files = [story]
+        let storied = StudioHandler(studio: try Studio(settings))
+        #expect(try await get("/api/frame?subject=file:0&frame=1", to: storied).statusCode == .ok)
+        unlink(screen)
+        #expect(mkfifo(screen, 0o600) == 0)
+        let (response, seconds) = try await bounded(5, fifo: screen) { try await self.get("/api/frame?subject=file:0&frame=2", to: storied) }
+        #expect(response.statusCode != .ok && seconds < 5, "\(response.statusCode) after \(seconds) s")
+        let said = try await message(response)
+        #expect(said.contains("a.png") && said.contains("not a regular file"), "\(said)")
+        #expect(try await get("/api/frame?subject=effect:fade&t=0.5", to: storied).statusCode == .ok)
+    }
+
+    /// Uploads and the one being decoded stay within the uploads' memory at the peak: the oldest is dropped
+    /// before a new one is decoded (two at the limit took twice it), and one that cannot fit alone is refused
+    /// from its header with nothing dropped.
+    @Test func uploadsHoldTheirMemoryAtThePeak() async throws {
+        let uploads = Uploads(maxPixels: Limits.maxPixels, maxBytes: 64 << 20, from: "sample:home", to: "sample:detail", maxMemory: 2 << 20)
+        // 300x400: 120,000 pixels, 0.96 MB while decoded, 0.48 MB held: a third is decoded beside two (1.92 MB),
+        // a fourth only once the first is gone.
+        let image = Array(try await png(size: "300x400"))
+        #expect(Uploads.dimensions(image)! == (300, 400))
+        for n in 1...4 {
+            let entry = try await uploads.add(image, label: "u\(n).png")
+            #expect(entry.width == 300)
+        }
+        let peak = await uploads.peak
+        #expect(peak <= 2 << 20, "\(peak) bytes at the peak, over 2 MiB")
+        #expect(await uploads.entries.compactMap(\.width).count == 3)
+        // 600x600: 2.9 MB while decoded, more than all of it: refused, the three kept.
+        let big = Array(try await png(size: "600x600"))
+        do {
+            _ = try await uploads.add(big, label: "big.png")
+            Issue.record("a 600x600 upload fitted in 2 MiB")
+        } catch {
+            #expect(error.kind == .resourceLimit(name: "uploadMemory") && error.message.contains("600x600"), "\(error.message)")
+        }
+        #expect(await uploads.entries.compactMap(\.width).count == 3)
+    }
+
+    /// A 6000x6000 upload is previewed scaled down to the preview limit (2880x2880), not at its own size (a
+    /// 6000x6000 preview took 824 MB): the preview's job, whose size the timeline reports, is at that size (a
+    /// frame drawn at it took a minute of a debug build, so it is not drawn here).
+    @Test(.timeLimit(.minutes(2))) func aHugeUploadIsPreviewedAtThePreviewLimit() async throws {
+        #expect(Previews.fitted((6000, 6000), within: Studio.maxPreviewPixels) == (2880, 2880))
+        let fitted = Previews.fitted((6000, 4000), within: Studio.maxPreviewPixels)
+        #expect(fitted.width * fitted.height <= Studio.maxPreviewPixels && abs(Double(fitted.width) / Double(fitted.height) - 1.5) < 0.01)
+        // 3000x3000, just over the limit (a 6000x6000 image took 9 s of a debug build to make and decode, and
+        // slowed the timing tests beside it): the same path.
+        let image = try PNGEncoder.encode(Pixmap(width: 3000, height: 3000, fill: 0xff33_6699), compressionLevel: 1, knownOpaque: true)
+        let upload = try await get("/api/upload?name=big.png", method: .POST, body: Data(image))
+        #expect(upload.statusCode == .ok)
+        let entry = try JSONSerialization.jsonObject(with: try await upload.bodyData) as? [String: Any]
+        let id = try #require(entry?["id"] as? String)
+        #expect(entry?["width"] as? Int == 3000)
+        let timeline = try JSONSerialization.jsonObject(with: try await get("/api/timeline?subject=effect:fade&from=\(id)").bodyData) as? [String: Any]
+        let (width, height) = (timeline?["width"] as? Int ?? 0, timeline?["height"] as? Int ?? 0)
+        #expect(width == height && width > 2800 && width * height <= Studio.maxPreviewPixels, "\(timeline ?? [:])")
     }
 }

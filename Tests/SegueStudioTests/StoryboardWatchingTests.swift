@@ -35,7 +35,7 @@ import Testing
                           {"transition": "shader:map.glsl", "from": "a", "to": "b", "options": {"params": {"map": "maps/m.png"}}},
                           {"transition": "shader:story.json", "from": "a", "to": "b"}]}
             """#, "story.json")
-        let watched = Subjects.references(Array(try Data(contentsOf: URL(fileURLWithPath: story))), of: story, within: directory.path)
+        let watched = Subjects.references(Array(try Data(contentsOf: URL(fileURLWithPath: story))), of: story, within: directory.path).watched
         // Screens, the track, the effect file, the shader and its image; not a comment's file, a file outside the
         // directory, a name of nothing, a sample or the storyboard itself.
         #expect(watched == [screen, track, effect, shader, image])
@@ -53,7 +53,7 @@ import Testing
             {"screens": {"a": "screen.png", "b": "sample:home"},
              "timeline": [{"transition": "shader:\(outside.path)", "from": "a", "to": "b", "options": {"params": {"map": "m.png"}}}]}
             """, "story.json")
-        let watched = Subjects.references(Array(try Data(contentsOf: URL(fileURLWithPath: story))), of: story, within: directory.path)
+        let watched = Subjects.references(Array(try Data(contentsOf: URL(fileURLWithPath: story))), of: story, within: directory.path).watched
         #expect(watched == [directory.appendingPathComponent("screen.png").path])
     }
 }

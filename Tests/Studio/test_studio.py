@@ -25,6 +25,7 @@ import zlib
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 SEGUE = os.path.abspath(os.environ.get("SEGUE", ".build-release/release/segue"))
@@ -492,6 +493,8 @@ class StudioTests(unittest.TestCase):
         self.open(self.files, "file:1")
         count = self.driver.execute_script("return window.studio.timeline.count")
         figures = self.driver.find_elements(By.CSS_SELECTOR, "#filmstrip figure")
+        # A figure is shown once its frame is drawn (on a debug build, 0.3 s a frame, one after another).
+        self.wait(lambda d: figures[2].is_displayed() and figures[4].is_displayed())
         figures[2].click()
         self.wait(lambda d: f"frame={round(0.5 * (count - 1))}&" in self.frame_key())
         figures[4].click()
@@ -583,6 +586,50 @@ class StudioTests(unittest.TestCase):
             self.assertEqual(status, 422, f"{route}: {body!r}")
         status, _ = self.catalogue.request(f"/api/state?token={token}")
         self.assertEqual(status, 200)
+
+    # ---- issue 47: what to build ---------------------------------------------------------------------------
+
+    def test_22_fit_one_to_one_and_zoom(self):
+        self.open(self.catalogue, "effect:door")
+        size = lambda: self.driver.execute_script("""
+            const img = document.getElementById('frame'), r = img.getBoundingClientRect(), box = document.getElementById('pictures');
+            return {w: r.width, h: r.height, nw: img.naturalWidth, nh: img.naturalHeight, dpr: devicePixelRatio,
+                    boxW: box.clientWidth, vh: innerHeight, rendering: getComputedStyle(img).imageRendering,
+                    grid: !!document.querySelector('#cpu-figure .grid')}""")
+        fit = size()
+        # Fit: the frame as large as the window lets it, whole: more than half the window's height.
+        self.assertLessEqual(fit["w"], fit["boxW"] + 1)
+        self.assertLessEqual(fit["h"], fit["vh"])
+        self.assertGreater(fit["h"], fit["vh"] / 2)
+        self.screenshot("fit")
+        self.driver.find_element(By.CSS_SELECTOR, "#view button[data-view='1']").click()
+        one = size()
+        # 1:1: one frame pixel to one device pixel (the border's 2 CSS pixels aside).
+        self.assertAlmostEqual(one["w"] - 2, one["nw"] / one["dpr"], delta=0.6)
+        self.assertAlmostEqual(one["h"] - 2, one["nh"] / one["dpr"], delta=0.6)
+        self.driver.find_element(By.CSS_SELECTOR, "#view button[data-view='8']").click()
+        eight = size()
+        self.assertAlmostEqual(eight["w"] - 2, 8 * eight["nw"] / eight["dpr"], delta=0.6)
+        self.assertEqual(eight["rendering"], "pixelated")
+        self.assertTrue(eight["grid"], "a pixel grid at 8x")
+        self.screenshot("zoom-8x")
+        # A new frame keeps the zoom; "0" goes back to fit.
+        self.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+        self.settle()
+        self.assertAlmostEqual(size()["w"] - 2, 8 * eight["nw"] / eight["dpr"], delta=0.6)
+        self.driver.find_element(By.TAG_NAME, "body").send_keys("0")
+        self.assertLessEqual(size()["w"], fit["boxW"] + 1)
+        self.assertEqual(self.console_errors(), [])
+
+    def test_23_light_and_dark_follow_the_system(self):
+        self.open(self.catalogue, "effect:door")
+        colours = {}
+        for scheme in ["light", "dark"]:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            colours[scheme] = self.driver.execute_script("return getComputedStyle(document.body).color")
+            self.screenshot(scheme)
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        self.assertNotEqual(colours["light"], colours["dark"], "the page's text follows the system's scheme")
 
 
 if __name__ == "__main__":

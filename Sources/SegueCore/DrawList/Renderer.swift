@@ -48,6 +48,10 @@ public protocol Renderer: AnyObject {
     /// straight from where the renderer read it back, with no copy out; otherwise from a frame buffer.
     func drawFrames(count: Int, frame: (Int) throws -> RenderFrame,
                     lend: (Int, UnsafeRawBufferPointer) throws -> Void) throws
+    /// Readies what drawing frames like `frames` needs (a GPU backend compiles the programs they use), so that
+    /// the first frame of a run waits on no compiler; `planes` when they will be read back as YCbCr planes.
+    /// Drawing works without it (what is missing is made when first needed).
+    func prepare(frames: [RenderFrame], planes: YCbCrPlanes?) throws
 }
 
 /// What a renderer can do beyond drawing draw lists one at a time.
@@ -126,6 +130,8 @@ public enum RenderFrame {
 }
 
 extension Renderer {
+    /// Nothing to ready.
+    public func prepare(frames: [RenderFrame], planes: YCbCrPlanes?) throws {}
     public var capabilities: RendererCapabilities { [] }
     public var device: String { name }
     public var liveObjects: Int { 0 }

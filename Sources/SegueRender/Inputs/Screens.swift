@@ -13,17 +13,18 @@ enum Screens {
 
     /// An image file (PNG or JPEG), or `sample:home` / `sample:detail` drawn at `size` pixels (the default size
     /// when nil) at `scale` pixels per point.
-    static func image(_ source: String, size: (width: Int, height: Int)?, scale: Double, maxPixels: Int) throws -> Pixmap {
+    static func image(_ source: String, size: (width: Int, height: Int)?, scale: Double, maxPixels: Int,
+                      space: ColourSpace = .srgb) throws -> Pixmap {
         if source.hasPrefix("sample:") {
             let (w, h) = size ?? defaultSize(scale: scale)
             let points = (width: Double(w) / scale, height: Double(h) / scale)
             switch source.dropFirst("sample:".count) {
-            case "home": return SampleScreens.home(width: points.width, height: points.height, scale: scale)
-            case "detail": return SampleScreens.detail(width: points.width, height: points.height, scale: scale)
+            case "home": return space.converting(sRGB: SampleScreens.home(width: points.width, height: points.height, scale: scale))
+            case "detail": return space.converting(sRGB: SampleScreens.detail(width: points.width, height: points.height, scale: scale))
             default: throw SegueError.invalidOption("screen", value: source, "unknown sample '\(source)' (use sample:home or sample:detail)")
             }
         }
-        return try ImageDecoder.decode(contentsOf: source, maxPixels: maxPixels)
+        return try ImageDecoder.decode(contentsOf: source, maxPixels: maxPixels, into: space)
     }
 
     /// How a screen names an image a program holds in memory (`RenderJob.images`): `memory:NAME`.
@@ -70,7 +71,7 @@ enum Screens {
     /// size and that ffmpeg opens it, and its declared size is held to `maxPixels` as a still's is, before
     /// anything is allocated at that size. A screen that cannot be read is a problem at `$.screens.NAME`.
     static func load(_ sources: [String: String], order: [String], size: (width: Int, height: Int)?, scale: Double,
-                     maxPixels: Int, memory: [String: Pixmap] = [:], control: JobControl? = nil,
+                     maxPixels: Int, memory: [String: Pixmap] = [:], control: JobControl? = nil, space: ColourSpace = .srgb,
                      resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
                                                                        size: (width: Int, height: Int)?,
                                                                        problems: [(name: String, error: SegueError)]) {
@@ -84,7 +85,7 @@ enum Screens {
             do {
                 let path = resolve(source)
                 if source.hasPrefix(memoryPrefix) {
-                    let image = try memoryImage(source, in: memory, maxPixels: maxPixels)
+                    let image = space.converting(sRGB: try memoryImage(source, in: memory, maxPixels: maxPixels))
                     let (w, h) = size ?? (image.width, image.height)
                     size = (w, h)
                     images[name] = image.width == w && image.height == h ? image : Resampler.resample(image, width: w, height: h)
@@ -102,7 +103,7 @@ enum Screens {
                     clips[name] = clip
                     continue
                 }
-                let image = try Self.image(path, size: size, scale: scale, maxPixels: maxPixels)
+                let image = try Self.image(path, size: size, scale: scale, maxPixels: maxPixels, space: space)
                 let (w, h) = size ?? (image.width, image.height)
                 size = (w, h)
                 images[name] = image.width == w && image.height == h ? image : Resampler.resample(image, width: w, height: h)

@@ -285,11 +285,11 @@ extension RenderJob {
     /// Creates the outputs (nothing is created before every check has passed): at most one directory of
     /// frames, and at most one stream, video, image or program's sink.
     func makeSink(width: Int, height: Int, memory: (any FrameStream)?, control: JobControl, frameCount: Int,
-                  videoFile: String? = nil, key: () -> String) throws -> Sink {
+                  videoFile: String? = nil, colourSpace: ColourSpace = .srgb, key: () -> String) throws -> Sink {
         // Every frame is drawn over the background (`RenderFrame`), so an opaque one makes every pixel opaque.
         let opaque = !storyboard.background.isTransparent
         if let memory {
-            return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: opaque, stream: memory), directory: nil)
+            return Sink(outputs: .init(directory: nil, pngLevel: pngLevel, opaque: opaque, stream: memory, colourSpace: colourSpace), directory: nil)
         }
         let directories = outputs.compactMap { if case let .frames(path) = $0 { path } else { nil } }
         let streams = outputs.filter { if case .frames = $0 { false } else { true } }
@@ -305,17 +305,17 @@ extension RenderJob {
         var stream: FrameStream?
         switch streams.first {
         case let .image(path)?:
-            stream = try ByteStream(path: path, format: .png, y4m: nil, pngLevel: pngLevel)
+            stream = try ByteStream(path: path, format: .png, y4m: nil, pngLevel: pngLevel, colourSpace: colourSpace)
         case let .stream(path, format, chroma)?:
-            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: chroma) : nil
-            stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel)
+            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: chroma, encoding: YCbCrEncoding.jpeg.with(colourSpace: colourSpace)) : nil
+            stream = try ByteStream(path: path, format: format, y4m: y4m, pngLevel: pngLevel, colourSpace: colourSpace)
         case let .video(path, arguments)?:
             stream = try FFmpegStream(path: videoFile ?? path, width: width, height: height, fps: storyboard.fps,
                                       alpha: storyboard.background.isTransparent, ffmpegArguments: arguments,
-                                      chunk: videoFile != nil)
+                                      chunk: videoFile != nil, colourSpace: colourSpace)
         case let .sink(sink, format)?:
-            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444) : nil
-            stream = SinkStream(sink, format: format, y4m: y4m, pngLevel: pngLevel, firstFrame: frameRange?.lowerBound ?? 0)
+            let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444, encoding: YCbCrEncoding.jpeg.with(colourSpace: colourSpace)) : nil
+            stream = SinkStream(sink, format: format, y4m: y4m, pngLevel: pngLevel, firstFrame: frameRange?.lowerBound ?? 0, colourSpace: colourSpace)
         case .frames?, nil:
             break
         }
@@ -335,7 +335,8 @@ extension RenderJob {
         if let directory { control.register(directory: directory.path) }
         stream?.register(with: control)
         let record = directory.map { d in { @Sendable (k: Int, bytes: [UInt8]) in d.record(k, bytes: bytes) } }
-        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, opaque: opaque, written: record, stream: stream),
+        return Sink(outputs: .init(directory: directory?.path, pngLevel: pngLevel, opaque: opaque, written: record, stream: stream,
+                                   colourSpace: colourSpace),
                     directory: directory, complete: complete)
     }
 }

@@ -56,6 +56,11 @@ public struct RenderJob: Sendable {
     public var progress: [Double]?
     /// Which renderer draws the job (`auto`: what was measured fastest here for the job's size and output).
     public var backend: BackendChoice = .auto
+    /// The colour space the job works in (`auto`: Display P3 when an input image is wider than sRGB, else sRGB).
+    /// Every input is converted into it when read, the effect's colours (sRGB values) too, and every output is
+    /// tagged with it: a PNG with its ICC profile and cICP (none for sRGB: an untagged PNG is sRGB), a video
+    /// with its primaries and transfer. A GIF cannot carry a profile: `auto` is then sRGB, and Display P3 refused.
+    public var colourSpace: ColourSpaceChoice = .auto
 
     /// Whether the frames leave as YCbCr planes (a Y4M stream or a video, and no PNG): what `auto` chooses for.
     var leavesAsPlanes: Bool {
@@ -396,6 +401,7 @@ public struct RenderJob: Sendable {
         }
         let sink = try makeSink(width: width, height: height, memory: memory, control: control, frameCount: schedule.count,
                                 videoFile: chunked.map { $0.video.chunkPath(chunk!.index, of: chunk!.count) },
+                                colourSpace: inputs.colourSpace,
                                 key: { pictureKey(inputs, frameCount: schedule.count) })
         var skipped = 0
         if !sink.complete.isEmpty {
@@ -456,13 +462,16 @@ public struct RenderJob: Sendable {
     private func driverRun(_ run: FrameSchedule.Run, of plan: Plan, readers: [String: ClipReader]) -> FrameDriver.Run {
         let inputs = plan.inputs, schedule = plan.schedule, board = storyboard
         let (width, height) = inputs.size
-        let scale = board.scale, background = board.background, frameSize = inputs.frame
+        // The effect's colours and the background are sRGB values, converted into the working space.
+        let space = inputs.colourSpace
+        let scale = board.scale, background = space.converting(sRGB: board.background), frameSize = inputs.frame
+        let colours: (Scene) -> Scene = space == .srgb ? { $0 } : { $0.mappingColours(space.converting(sRGB:)) }
         /// Screen `name` as frame `k` shows it: a still, or the clip's frame at its clock (`k`'s time from the first
         /// step that shows it), with that frame's index.
         func picture(_ name: String, _ k: Int) throws -> (pixmap: Pixmap, clipFrame: Int?) {
             guard let reader = readers[name] else { return (inputs.screens[name]!, nil) }
             let j = reader.index(atClock: schedule.time(of: k) - board.firstShown(name))
-            return (try reader.frame(j), j)
+            return (space.converting(sRGB: try reader.frame(j)), j)
         }
         let step = board.timeline[run.step]
         let frames = run.frames
@@ -509,7 +518,7 @@ public struct RenderJob: Sendable {
         }
         return FrameDriver.Run(snapshots: snapshots, updates: updates, indices: indices, sources: sources,
                                what: step.name, frame: { n in
-            blurred(n) { .layers(DrawList(scene: board.scene($0, size: frameSize)!, scale: scale,
+            blurred(n) { .layers(DrawList(scene: colours(board.scene($0, size: frameSize)!), scale: scale,
                                           snapshots: info, background: background)) }
         })
     }
@@ -559,6 +568,8 @@ public struct RenderJob: Sendable {
         var clips: [String: Screens.Clip] = [:]
         var size: (width: Int, height: Int)
         var frame: Size
+        /// The working space (`colourSpace` resolved against the inputs).
+        var colourSpace: ColourSpace = .srgb
     }
 
     /// Reads every screen and checks every step against the frame; every problem is reported together for a
@@ -573,9 +584,11 @@ public struct RenderJob: Sendable {
             let what = "\(storyboard.schedule.duration.compact) s at \(storyboard.fps.compact) frames/s is \(frames) frames, more than the limit of \(maxFrames)"
             throw SegueError(.resourceLimit(name: "maxFrames"), storyboardFile.map { "\($0): $.timeline: \(what)" } ?? what)
         }
+        let space = try workingSpace()
         let loaded = Screens.load(storyboard.screens, order: storyboard.usedScreens,
                                   size: storyboard.size.map { ($0.width, $0.height) }, scale: storyboard.scale,
-                                  maxPixels: maxPixels, memory: images, control: control, resolve: Self.resolver(storyboardFile))
+                                  maxPixels: maxPixels, memory: images, control: control, space: space,
+                                  resolve: Self.resolver(storyboardFile))
         let size = loaded.size ?? Screens.defaultSize(scale: storyboard.scale)
         let frame = Size(Double(size.width) / storyboard.scale, Double(size.height) / storyboard.scale)
         guard let file = storyboardFile else {
@@ -585,7 +598,7 @@ public struct RenderJob: Sendable {
                 if case let .transition(t, _, _) = step { try t.validate(frame: frame) }
                 if case let .interactive(t, _, _, _) = step { try t.validate(frame: frame) }
             }
-            return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
+            return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame, colourSpace: space)
         }
         let screenProblems = loaded.problems.map { JSONProblem("$.screens.\($0.name)", $0.error.message) }
         let problems = parseProblems + screenProblems + storyboard.problems(frame: frame, stepPaths: stepPaths)
@@ -595,7 +608,26 @@ public struct RenderJob: Sendable {
                 && loaded.problems.allSatisfy { !$0.error.isUsageError }
             throw SegueError(onlyImages ? loaded.problems[0].error.kind : .invalidInput(path: file), problems: problems, file: file)
         }
-        return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame)
+        return Inputs(screens: loaded.images, clips: loaded.clips, size: size, frame: frame, colourSpace: space)
+    }
+
+    /// `colourSpace` resolved: for `auto`, whether any still image the screens name says it is wider than sRGB
+    /// (from its header; one that cannot be read is left to `Screens.load` to report). A GIF output cannot carry
+    /// Display P3: `auto` gives sRGB for it, and `displayP3` is refused.
+    func workingSpace() throws(SegueError) -> ColourSpace {
+        let gif = outputs.contains { if case let .video(path, _) = $0 { path.lowercased().hasSuffix(".gif") } else { false } }
+        if gif && colourSpace == .displayP3 {
+            throw SegueError.invalidOption("colourSpace", value: "displayP3", "a GIF cannot carry Display P3 (it has no colour profile): render it with \(option: .colourSpace, value: "srgb")")
+        }
+        guard colourSpace == .auto, !gif else { return colourSpace.resolved(anyInputIsWide: false) }
+        let resolve = Self.resolver(storyboardFile)
+        let wide = storyboard.screens.values.contains { source in
+            guard !source.hasPrefix("sample:"), !source.hasPrefix(Screens.memoryPrefix) else { return false }
+            let path = resolve(source)
+            guard !ClipReader.isClip(path) else { return false }
+            return (try? ImageDecoder.colour(contentsOf: path, maxPixels: maxPixels).isWide) ?? false
+        }
+        return colourSpace.resolved(anyInputIsWide: wide)
     }
 
     // MARK: Output
@@ -619,6 +651,9 @@ public struct RenderJob: Sendable {
         h.combine("segue-frames 1")
         h.combine(exact((inputs.size.width, inputs.size.height, storyboard.scale, storyboard.fps, storyboard.background.description,
                          pngLevel, progress as Any, frameCount)))
+        // The working space changes every value (and a PNG's chunks); sRGB adds nothing, so keys made before
+        // colour management still hold.
+        if inputs.colourSpace != .srgb { h.combine("colour space \(inputs.colourSpace.name)") }
         if storyboard.motionBlur != nil || !storyboard.stepMotionBlur.isEmpty {
             // Only a job that blurs changes its key (older directories keep theirs).
             h.combine("motion blur \(exact(storyboard.timeline.indices.map { storyboard.motionBlur(ofStep: $0) }))")

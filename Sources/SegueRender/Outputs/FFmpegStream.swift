@@ -85,9 +85,9 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     /// arguments (the frames still go in at even sizes, for whatever codec they name, unless they set filters
     /// of their own).
     static func command(ext: String, width: Int, height: Int, fps: Double, alpha: Bool, extraArguments: [String]?,
-                        chunk: Bool = false, output: String) -> (arguments: [String], y4m: Y4M?, size: (width: Int, height: Int)) {
+                        chunk: Bool = false, colourSpace: ColourSpace = .srgb, output: String) -> (arguments: [String], y4m: Y4M?, size: (width: Int, height: Int)) {
         let container = alpha ? alphaDefaults[ext] ?? defaults[ext]! : defaults[ext]!
-        let encoding = YCbCrEncoding.video(width: width, height: height)
+        let encoding = YCbCrEncoding.video(width: width, height: height).with(colourSpace: colourSpace)
         let ownFilters = extraArguments?.contains { FFmpegArguments.isFilterOption($0) } ?? false
         let even = container.evenSize || (extraArguments != nil && !ownFilters && ext != "gif")
         let size = even ? (width: width + width % 2, height: height + height % 2) : (width: width, height: height)
@@ -149,7 +149,7 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
     }
 
     init(path: String, width: Int, height: Int, fps: Double, alpha: Bool = false, ffmpegArguments: [String]?,
-         chunk: Bool = false) throws {
+         chunk: Bool = false, colourSpace: ColourSpace = .srgb) throws {
         try Self.validate(path)
         if let ffmpegArguments { try FFmpegArguments.check(ffmpegArguments) }
         let ffmpeg = try Self.locate(for: path)
@@ -158,7 +158,8 @@ final class FFmpegStream: FrameStream, @unchecked Sendable {
         temporaryPath = FileWriter.temporaryPath(for: path)
         let size: (width: Int, height: Int)
         (arguments, y4m, size) = Self.command(ext: ext, width: width, height: height, fps: fps, alpha: alpha,
-                                              extraArguments: ffmpegArguments, chunk: chunk, output: temporaryPath)
+                                              extraArguments: ffmpegArguments, chunk: chunk, colourSpace: colourSpace,
+                                              output: temporaryPath)
         rawPadded = size.width != width || size.height != height ? size : nil
         StaleTemporaries.remove(besides: path)
         signal(SIGPIPE, SIG_IGN)

@@ -51,7 +51,9 @@ public struct Y4M: Sendable {
         let rate = String(self.rate.map { $0 == "/" ? ":" : $0 })
         let tag = chroma == .c444 ? "C444" : "C420jpeg"
         let range = encoding.range == .full ? "FULL" : "LIMITED"
-        return Array("YUV4MPEG2 W\(width) H\(height) F\(rate) Ip A1:1 \(tag) XCOLORRANGE=\(range)\n".utf8)
+        // Y4M has no colour tag: an X comment says a Display P3 stream's space (sRGB, as before, says nothing).
+        let space = encoding.colourSpace == .srgb ? "" : " XSEGUE_COLOUR_SPACE=DISPLAY-P3"
+        return Array("YUV4MPEG2 W\(width) H\(height) F\(rate) Ip A1:1 \(tag) XCOLORRANGE=\(range)\(space)\n".utf8)
     }
 
     /// Whether the planes' C kernel takes its AVX2 body.

@@ -28,6 +28,9 @@ public struct YCbCrEncoding: Sendable, Equatable {
     public var matrix: Matrix
     /// The values the components take.
     public var range: Range
+    /// The RGB the YCbCr encodes: the job's working space, which the tags say (BT.709 primaries for sRGB,
+    /// SMPTE EG 432 (P3 D65) with the sRGB transfer for Display P3).
+    public var colourSpace: ColourSpace = .srgb
 
     /// `matrix` at `range`.
     public init(_ matrix: Matrix, _ range: Range) {
@@ -67,6 +70,21 @@ public struct YCbCrEncoding: Sendable, Equatable {
                                    ur: ur, ug: -ub - ur, ub: ub, vr: vr, vg: -vr - vb, vb: vb)
     }
 
+    /// This encoding of RGB in `space`.
+    public func with(colourSpace space: ColourSpace) -> YCbCrEncoding {
+        var encoding = self
+        encoding.colourSpace = space
+        return encoding
+    }
+
+    /// ffmpeg's names of the primaries and transfer of `colourSpace`: sRGB's stay BT.709's, as before.
+    var ffmpegPrimariesAndTransfer: (primaries: String, transfer: String) {
+        switch colourSpace {
+        case .srgb: ("bt709", "bt709")
+        case .displayP3: ("smpte432", "iec61966-2-1")
+        }
+    }
+
     /// `integerWeights` as the C kernel takes them (`segue_ycbcr_weights`).
     var weights: segue_ycbcr_weights {
         let w = integerWeights
@@ -84,13 +102,15 @@ public struct YCbCrEncoding: Sendable, Equatable {
     /// and transfer (Segue's pixels are sRGB, whose primaries are BT.709's; BT.709's transfer is the usual tag
     /// for sRGB video).
     var ffmpegTags: [String] {
-        ["-colorspace", matrix == .bt709 ? "bt709" : "smpte170m", "-color_primaries", "bt709",
-         "-color_trc", "bt709", "-color_range", range == .full ? "pc" : "tv"]
+        let (primaries, transfer) = ffmpegPrimariesAndTransfer
+        return ["-colorspace", matrix == .bt709 ? "bt709" : "smpte170m", "-color_primaries", primaries,
+                "-color_trc", transfer, "-color_range", range == .full ? "pc" : "tv"]
     }
 
     /// The `setparams` filter that tags every frame with this encoding, as `ffmpegTags` tags the stream.
     var ffmpegFrameTags: String {
-        "setparams=range=\(range == .full ? "pc" : "tv"):color_primaries=bt709:color_trc=bt709:colorspace=\(matrix == .bt709 ? "bt709" : "smpte170m")"
+        let (primaries, transfer) = ffmpegPrimariesAndTransfer
+        return "setparams=range=\(range == .full ? "pc" : "tv"):color_primaries=\(primaries):color_trc=\(transfer):colorspace=\(matrix == .bt709 ? "bt709" : "smpte170m")"
     }
 
     /// The `scale` filter's options that convert RGB into this encoding (ffmpeg's own RGB to YCbCr, for the

@@ -38,6 +38,12 @@ enum FrameDriver {
                     let cause = SegueError.from(error)
                     throw SegueError(cause.isUsageError ? .failed : cause.kind, "cannot load \(run.sources.map { "'\($0)'" }.joined(separator: " and ")) (\(size)) on \(renderer.name): \(error)")
                 }
+                // The programs the run's frames need, compiled before its first frame (its first, quarters and
+                // last frame as samples: an effect's kinds of item change over its progress).
+                let count = run.indices.count
+                let samples = Set([0, count / 4, count / 2, 3 * count / 4, count - 1]).sorted()
+                try renderer.prepare(frames: try samples.map { try run.frame($0) },
+                                     planes: renderer.capabilities.contains(.ycbcrPlanes) ? pipeline.planes : nil)
                 let frame = { (n: Int) throws -> RenderFrame in
                     try control?.check()
                     control?.touch("drawing frame \(run.indices[n]) (\(run.what))")

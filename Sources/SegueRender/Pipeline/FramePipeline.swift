@@ -24,6 +24,8 @@ final class FramePipeline: @unchecked Sendable {
         var written: (@Sendable (_ index: Int, _ bytes: [UInt8]) -> Void)? = nil
         /// One ordered stream of every submitted frame.
         var stream: FrameStream?
+        /// The working space, which every PNG says (`PNGEncoder`'s `colourSpace`).
+        var colourSpace: ColourSpace = .srgb
     }
 
     private let outputs: Outputs
@@ -209,7 +211,8 @@ final class FramePipeline: @unchecked Sendable {
                 do {
                     if let directory = outputs.directory {
                         let bytes = try PNGEncoder.encode(item.frame, compressionLevel: outputs.pngLevel,
-                                                          knownOpaque: outputs.opaque, workspace: workspace)
+                                                          knownOpaque: outputs.opaque, workspace: workspace,
+                                                          colourSpace: outputs.colourSpace)
                         let path = PathName.join(directory, FrameDirectory.fileName(item.index))
                         try FileWriter.writeAtomically(bytes, to: path)
                         outputs.written?(item.index, bytes)

@@ -34,12 +34,15 @@ final class SinkStream: FrameStream, @unchecked Sendable {
     let format: OutputFormat
     let y4m: Y4M?
     let pngLevel: Int
+    /// The working space a PNG says.
+    let colourSpace: ColourSpace
     /// The number of the job's first frame (`RenderJob.frameRange`'s, else 0).
     let firstFrame: Int
     // Touched only on the writer thread:
     private var framesWritten = 0
 
-    init(_ sink: any FrameSink, format: OutputFormat, y4m: Y4M?, pngLevel: Int, firstFrame: Int = 0) {
+    init(_ sink: any FrameSink, format: OutputFormat, y4m: Y4M?, pngLevel: Int, firstFrame: Int = 0, colourSpace: ColourSpace = .srgb) {
+        self.colourSpace = colourSpace
         self.sink = sink
         self.firstFrame = firstFrame
         self.format = format
@@ -57,7 +60,7 @@ final class SinkStream: FrameStream, @unchecked Sendable {
         switch format {
         case .rgba: return .bytes(knownOpaque || frame.isOpaque ? frame.pixels.withUnsafeBytes { Array($0) } : StraightAlpha.bytes(of: frame))
         case .y4m: return .bytes(y4m!.frame(frame))
-        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel, knownOpaque: knownOpaque))
+        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel, knownOpaque: knownOpaque, colourSpace: colourSpace))
         }
     }
 

@@ -62,6 +62,8 @@ final class ByteStream: FrameStream, @unchecked Sendable {
     let format: OutputFormat
     let y4m: Y4M?
     let pngLevel: Int
+    /// The working space a PNG says.
+    let colourSpace: ColourSpace
     /// Written with write(2): a closed pipe is EPIPE (SIGPIPE is ignored), a full device ENOSPC, each reported
     /// as what it is.
     private let fd: Int32
@@ -73,7 +75,8 @@ final class ByteStream: FrameStream, @unchecked Sendable {
     private var framesWritten = 0
 
     /// `path` "-" is standard output.
-    init(path: String, format: OutputFormat, y4m: Y4M?, pngLevel: Int) throws {
+    init(path: String, format: OutputFormat, y4m: Y4M?, pngLevel: Int, colourSpace: ColourSpace = .srgb) throws {
+        self.colourSpace = colourSpace
         self.format = format
         self.y4m = y4m
         self.pngLevel = pngLevel
@@ -126,7 +129,7 @@ final class ByteStream: FrameStream, @unchecked Sendable {
             // written as they are, with no pass over them. Over a transparent one, un-premultiplied.
             return knownOpaque || frame.isOpaque ? .pixels(frame) : .bytes(StraightAlpha.bytes(of: frame))
         case .y4m: return .bytes(y4m!.frame(frame))
-        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel, knownOpaque: knownOpaque))
+        case .png: return .bytes(try PNGEncoder.encode(frame, compressionLevel: pngLevel, knownOpaque: knownOpaque, colourSpace: colourSpace))
         }
     }
 

@@ -214,6 +214,40 @@ studio.measureScrub = async function (count) {
   return { frames: n, seconds, fps: n / seconds, fetchMs: mean("fetch"), decodeMs: mean("decode") };
 };
 
+// ---- The picture's size: fit, 1:1 and zoom -------------------------------------------------------------
+
+// "fit": as large as the window lets it; a number: that many device pixels per frame pixel (1:1 is one), so a
+// frame's pixels are the screen's whatever the display's scale; from 8, a grid between them.
+studio.view = "fit";
+function setView(view) {
+  studio.view = view;
+  const box = $("pictures");
+  const zoom = view === "fit" ? 0 : Number(view);
+  box.classList.toggle("fit", !zoom);
+  box.classList.toggle("zoomed", zoom > 0);
+  box.classList.toggle("grid", zoom >= 8);
+  for (const button of document.querySelectorAll("#view button")) button.setAttribute("aria-pressed", String(button.dataset.view === view));
+  for (const img of box.querySelectorAll("img")) {
+    const figure = img.parentElement;
+    let grid = figure.querySelector(".grid");
+    if (!zoom || !img.naturalWidth) {
+      img.style.width = img.style.height = "";
+      if (grid) grid.remove();
+      continue;
+    }
+    const w = (img.naturalWidth * zoom) / devicePixelRatio, h = (img.naturalHeight * zoom) / devicePixelRatio;
+    img.style.width = `${w}px`;
+    img.style.height = `${h}px`;
+    if (zoom >= 8) {
+      if (!grid) { grid = document.createElement("div"); grid.className = "grid"; figure.append(grid); }
+      Object.assign(grid.style, { width: `${w}px`, height: `${h}px` });
+      grid.style.setProperty("--cell", `${zoom / devicePixelRatio}px`);
+    } else if (grid) grid.remove();
+  }
+  const img = $("frame");
+  $("frame-size").textContent = img.naturalWidth ? `${img.naturalWidth}×${img.naturalHeight}` : "";
+}
+
 // ---- Subjects, form, timeline ---------------------------------------------------------------------------
 
 async function loadState() {
@@ -478,8 +512,12 @@ function wire() {
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) upload(e.dataTransfer.files[0]); });
+  for (const button of document.querySelectorAll("#view button")) button.addEventListener("click", () => setView(button.dataset.view));
+  for (const img of document.querySelectorAll("#pictures img")) img.addEventListener("load", () => setView(studio.view));
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "0") setView("fit");
+    if (e.key === "1") setView("1");
     if (e.key === " ") { e.preventDefault(); setPlaying(!studio.playing); }
     if (e.key === "ArrowLeft") { setPlaying(false); goTo(studio.frame - 1); }
     if (e.key === "ArrowRight") { setPlaying(false); goTo(studio.frame + 1); }
