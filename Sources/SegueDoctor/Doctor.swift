@@ -70,8 +70,13 @@ public struct Doctor: Sendable {
         public var error: String?
         /// Empty frames read back, for GLES: the device-to-host rate against the link's.
         public var transfer: Transfer?
-        /// For GLES: the paths checked (`raster`, `compute`) and how the read-back buffers are mapped.
+        /// For GLES: the paths checked (`raster`, `compute`, ...) and how the read-back buffers are mapped.
         public var paths: [String] = []
+        /// For GLES: what jobs use checked on each path (`OutputCheck`), one entry a path.
+        public var outputs: [OutputCheck] = []
+        /// For GLES: which path drew the catalogue's frames on each path asked for, as the renderer counted
+        /// them (`compute at 375x667: compute 174`); a path that drew none of them fails.
+        public var catalogueDrawnBy: [String] = []
         public var readback: String?
         /// For GLES: what the driver said through `KHR_debug` while the checks ran (buffer placement, transfers
         /// synchronised with rendering, ...), as `GLESRenderer.driverMessages` gives them.
@@ -102,6 +107,33 @@ public struct Doctor: Sendable {
         public var stage: String
         public var framesPerSecond: Double
         public var msPerFrame: Double { framesPerSecond > 0 ? 1000 / framesPerSecond : 0 }
+    }
+
+    /// What jobs use, checked on one GLES path: RGBA lent from the read-back ring against the CPU compositor,
+    /// and 4:2:0 and 4:4:4 planes converted by the GPU against the C kernel, at an even and an odd size.
+    public struct OutputCheck: Sendable, Codable {
+        /// The path asked for: `raster`, `compute`, `compute-staged`.
+        public var path: String
+        /// The frame sizes checked: `640x360`, `647x367`.
+        public var sizes: [String]
+        /// Frames drawn: each size's frames as RGBA, as 4:2:0 planes and as 4:4:4 planes.
+        public var frames: Int
+        /// Frames the renderer counted as drawn by each path meanwhile, and each fallback by its reason
+        /// (`GLESStats`); every frame should be the path's own.
+        public var drawnBy: [String: Int]
+        /// Frames wrong (outside the tolerance as RGBA, or a plane byte unlike the C kernel's).
+        public var wrong: Int
+
+        /// Whether every frame was drawn by the path asked for.
+        public var drawnByThePath: Bool { drawnBy[path] == frames }
+
+        /// `compute: RGBA from the read-back ring, 4:2:0 and 4:4:4 planes at 640x360 and 647x367: 18 frames, 18 drawn by compute`.
+        public var line: String {
+            let counted = drawnBy.sorted { $0.key < $1.key }.map { "\($0.value) drawn by \($0.key)" }.joined(separator: ", ")
+            return "\(path): RGBA from the read-back ring, 4:2:0 and 4:4:4 planes at \(sizes.joined(separator: " and ")): "
+                + "\(frames) frames, \(counted.isEmpty ? "none counted as drawn by any path" : counted)"
+                + (wrong > 0 ? ", \(wrong) wrong" : "")
+        }
     }
 
     /// Device-to-host: empty frames (a clear and nothing drawn) read back through the pipelined ring for
@@ -278,7 +310,7 @@ public struct Doctor: Sendable {
         var report = BackendReport(backend: "gles", platform: target.description + (gles.location.map { " (\($0))" } ?? ""),
                                    details: gles.details, software: gles.softwareRasterizer != nil,
                                    driver: "\(gles.info.renderer), \(gles.info.version)")
-        report.paths = gles.supportsCompute ? ["raster", "compute"] : ["raster"]
+        report.paths = gles.paths
         report.readback = gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage)"
             : "pack buffers mapped each frame"
         defer { report.driverMessages = gles.driverMessages() }
@@ -287,6 +319,7 @@ public struct Doctor: Sendable {
             try compareCatalogue(gles, reference: reference, sizes: sizes, into: &report, control: control, progress: progress)
             try checkShippedShaders(gles, into: &report, control: control)
             try checkPlanes(gles, into: &report, control: control)
+            try checkOutputs(gles, reference: reference, into: &report, control: control, progress: progress)
             progress("timing gles on \(target)")
             report.timings = try timeGLES(gles, control: control)
             report.transfer = try measureTransfer(gles, control: control)
@@ -298,28 +331,40 @@ public struct Doctor: Sendable {
 
     private func compareCatalogue(_ gles: GLESRenderer, reference: CPUCompositor, sizes: [(frame: Size, scale: Double)],
                                   into report: inout BackendReport, control: JobControl?, progress: (String) -> Void) throws {
-        for (frame, scale) in sizes {
+        for (index, (frame, scale)) in sizes.enumerated() {
             let snapshots = Self.samples(frame, scale: scale)
             try gles.load(snapshots: snapshots)
             try reference.load(snapshots: snapshots)
             let info = snapshots.map(SnapshotInfo.init)
             var actual = Pixmap(width: 0, height: 0), expected = Pixmap(width: 0, height: 0)
             progress("  \(snapshots[0].width)x\(snapshots[0].height): \(EffectCatalog.builtIn.count) effects")
-            // Every frame on each GLES path: the raster path, then the compute path where the context has it.
-            for path in GLESPath.allCases where path == .raster || gles.supportsCompute {
-            try gles.use(path)
+            // Every frame on each GLES path: the raster path, then each other path where the context has it. On
+            // a software rasterizer, which runs a compute dispatch's every branch on the CPU's cores, the other
+            // paths are compared at the first size only (3840x2160 on the compute path took llvmpipe over a
+            // minute), and in the middle of each effect only (where every effect has work: both ends are one
+            // snapshot); `checkOutputs` checks them at an even and an odd size as jobs use them.
+            for path in gles.paths where path == GLESPath.raster.rawValue || gles.softwareRasterizer == nil || index == 0 {
+            try gles.use(path: path)
             defer { try? gles.use(.raster) }
+            gles.resetStats()
+            defer {
+                let stats = gles.stats
+                report.catalogueDrawnBy.append("\(path) at \(snapshots[0].width)x\(snapshots[0].height): \(stats.pathSummary)")
+                if stats.pathFrames[path, default: 0] == 0 {
+                    report.failures.append("the \(path) path did not draw: the catalogue at \(snapshots[0].width)x\(snapshots[0].height) asked of it was drawn by \(stats.pathSummary)")
+                }
+            }
             for effect in EffectCatalog.builtIn {
                 for direction in Direction.allCases {
                     let transition = Transition.example(effect, direction: direction)
-                    for t in options.progress {
+                    for t in path == GLESPath.raster.rawValue || gles.softwareRasterizer == nil ? options.progress : [0.5] {
                         let list = DrawList(scene: transition.scene(at: t, frame: frame, scale: scale), scale: scale,
                                             snapshots: info, background: Color(red: 0.1, green: 0.2, blue: 0.3))
                         try step(control, "drawing \(effect.name) \(direction.rawValue) t=\(t.formatted()) (segue doctor)")
                         try gles.draw(list, into: &actual)
                         try reference.draw(list, into: &expected)
                         let name = "\(effect.name) \(direction.rawValue) t=\(t.formatted()) \(list.width)x\(list.height)"
-                            + (path == .compute ? " (compute path)" : "")
+                            + (path == GLESPath.raster.rawValue ? "" : " (\(path) path)")
                         record(actual: actual, expected: expected, name: name, into: &report)
                     }
                 }
@@ -411,6 +456,87 @@ public struct Doctor: Sendable {
                 report.failures.append("\(name): \(differing) of \(kernel.count) samples differ from the C kernel's, by up to \(worst) levels")
             }
         }
+    }
+
+    /// What jobs use, on each GLES path: RGBA lent from the read-back ring (`drawFrames(count:frame:lend:)`)
+    /// against the CPU compositor under the tolerance, and 4:2:0 and 4:4:4 planes converted by the GPU
+    /// (`drawFrames(count:frame:planes:deliver:)`) byte for byte against the C kernel's conversion of the same
+    /// path's RGBA frame (so a GPU whose RGBA differs from the CPU's within the tolerance is not failed for its
+    /// planes), at 640x360 and at 647x367 (7 pixels off a multiple of 8 each way: the planes' route for frames
+    /// a dispatch's 8x8 tiles do not divide). Each path's frames must be counted as its own
+    /// (`GLESStats.pathFrames`): a path that fell back fails, naming what drew instead.
+    private func checkOutputs(_ gles: GLESRenderer, reference: CPUCompositor, into report: inout BackendReport,
+                              control: JobControl?, progress: (String) -> Void) throws {
+        let sizes = [(width: 640, height: 360), (width: 647, height: 367)]
+        let transition = Transition.example(EffectCatalog.named("door") ?? EffectCatalog.builtIn[0])
+        let original = gles.currentPath
+        defer { try? gles.use(path: original) }
+        progress("  what jobs use on each path: RGBA from the read-back ring, 4:2:0 and 4:4:4 planes")
+        for path in gles.paths {
+            try gles.use(path: path)
+            gles.resetStats()
+            var check = OutputCheck(path: path, sizes: sizes.map { "\($0.width)x\($0.height)" }, frames: 0, drawnBy: [:], wrong: 0)
+            for (width, height) in sizes {
+                try step(control, "checking \(width)x\(height) RGBA and planes on the \(path) path (segue doctor)")
+                let frame = Size(Double(width), Double(height))
+                let snapshots = Self.samples(frame, scale: 1)
+                try gles.load(snapshots: snapshots)
+                try reference.load(snapshots: snapshots)
+                let lists = [0.3, 0.7].map {
+                    DrawList(scene: transition.scene(at: $0, frame: frame, scale: 1), scale: 1, snapshots: snapshots.map(SnapshotInfo.init),
+                             background: Color(red: 0.1, green: 0.2, blue: 0.3))
+                }
+                var rgba: [Pixmap] = []
+                try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, lend: { _, bytes in
+                    var pixmap = Pixmap(width: width, height: height)
+                    pixmap.pixels.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix($0.count))) }
+                    rgba.append(pixmap)
+                })
+                check.frames += lists.count
+                let failuresBefore = report.failures.count
+                for (k, list) in lists.enumerated() {
+                    let name = "door t=\(k == 0 ? "0.3" : "0.7") \(width)x\(height) RGBA from the read-back ring (\(path) path)"
+                    guard k < rgba.count else {
+                        report.failures.append("\(name): no frame lent")
+                        continue
+                    }
+                    record(actual: rgba[k], expected: try reference.render(list), name: name, into: &report)
+                }
+                check.wrong += report.failures.count - failuresBefore
+                for chroma in [Y4M.Chroma.c420, .c444] {
+                    let y4m = Y4M(width: width, height: height, fps: 30, chroma: chroma, encoding: .video(width: width, height: height))
+                    let name = "YCbCr 4:\(chroma == .c420 ? "2:0" : "4:4") \(width)x\(height) planes (\(path) path)"
+                    var wrong = 0
+                    try gles.drawFrames(count: lists.count, frame: { .layers(lists[$0]) }, planes: y4m.planes, deliver: { k, bytes in
+                        report.framesCompared += 1
+                        guard k < rgba.count else { return }
+                        let kernel = y4m.frame(rgba[k]).dropFirst(6)
+                        if bytes.count != kernel.count {
+                            report.failures.append("\(name) frame \(k): \(bytes.count) bytes of planes, the C kernel's \(kernel.count)")
+                            wrong += 1
+                        } else if let first = zip(bytes, kernel).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                            let differing = zip(bytes, kernel).filter { $0 != $1 }.count
+                            report.failures.append("\(name) frame \(k): \(differing) of \(kernel.count) samples differ from the C kernel's, the first at byte \(first)")
+                            wrong += 1
+                        }
+                    })
+                    check.frames += lists.count
+                    check.wrong += wrong
+                }
+            }
+            check.drawnBy = Self.drawnBy(gles.stats)
+            if !check.drawnByThePath {
+                report.failures.append("the \(path) path did not draw what jobs use: \(check.line)")
+            }
+            report.outputs.append(check)
+        }
+    }
+
+    /// Frames drawn by each path, and each fallback as `fallback (its reason)`, as `stats` counted them.
+    private static func drawnBy(_ stats: GLESStats) -> [String: Int] {
+        var drawn = stats.pathFrames.filter { $0.value > 0 }
+        for (reason, frames) in stats.fallbacks where frames > 0 { drawn["fallback (\(reason))", default: 0] += frames }
+        return drawn
     }
 
     /// The built-in home and detail screens, `from` and `to` of every frame the doctor draws.

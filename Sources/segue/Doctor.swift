@@ -129,6 +129,8 @@ struct DoctorCommand: ParsableCommand {
             }
             for line in backend.transfer?.lines ?? [] { print("  \(line)") }
             if !backend.paths.isEmpty { print("  paths: \(backend.paths.joined(separator: ", ")); read-back: \(backend.readback ?? "?")") }
+            for line in backend.catalogueDrawnBy { print("  catalogue on \(line)") }
+            for check in backend.outputs { print("  what jobs use on \(check.line)") }
             if !backend.driverMessages.isEmpty {
                 print("  the driver said (KHR_debug, \(backend.driverMessages.count)):")
                 for message in backend.driverMessages.prefix(12) { print("    \(message)") }

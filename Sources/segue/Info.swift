@@ -8,7 +8,16 @@ import SegueRender
 /// `segue info`: which backends work on this machine and which one `auto` picks.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Say which backends work here, what each EGL platform gave or why it failed, and which backend --backend auto uses and why.")
+        abstract: "Say which backends work here, what each EGL platform gave or why it failed, and which backend --backend auto uses and why.",
+        discussion: """
+            --backend auto's choice comes from a calibration: the CPU compositor and each GLES path timed at \
+            1920x1080 (8 pipelined frames each, as RGBA and as 4:2:0 planes), measured the first time and kept \
+            in $XDG_CACHE_HOME/segue/calibration.json (else ~/.cache/segue/) per machine, driver and build of \
+            segue for 30 days. --recalibrate measures again and replaces what is kept.
+            """)
+
+    @Flag(help: "Measure auto's calibration again (and replace the cached one) instead of reading the cache.")
+    var recalibrate = false
 
     func run() throws {
         try Console.requireStandardOutput(for: "what segue finds")
@@ -30,14 +39,14 @@ struct Info: ParsableCommand {
             print("  GL_VERSION \(i.version)")
             print("  GL_MAX_TEXTURE_SIZE \(i.maxTextureSize), GL_MAX_RENDERBUFFER_SIZE \(i.maxRenderbufferSize), "
                   + "GL_MAX_VIEWPORT_DIMS \(i.maxViewportWidth)x\(i.maxViewportHeight)")
-            print("  paths: raster" + (gles.supportsCompute ? ", compute (OpenGL ES 3.1 compute shaders)" : " (no compute shaders: the compute path is unavailable)"))
+            print("  paths: " + gles.paths.joined(separator: ", ") + (gles.supportsCompute ? " (compute: OpenGL ES 3.1 compute shaders)" : " (no compute shaders: the compute paths are unavailable)"))
             print("  read-back: " + (gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage), \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read"
                                      : "pack buffers mapped each frame, \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read"))
         } catch {
             print("gles: unavailable - \(error)")
         }
         print("cpu: available - \(CPUCompositor().details)")
-        print("auto: \(BackendChoice.autoChoice())")
+        print("auto: \(BackendChoice.autoChoice(recalibrate: recalibrate))")
         print(Self.schedulerLine(ProcessInfo.processInfo.environment))
     }
 

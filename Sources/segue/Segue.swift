@@ -19,7 +19,7 @@ struct Segue: ParsableCommand {
             (unknown effect or option, bad value), 3 the reader of a stream closed it (as `| head` does), \
             130 interrupted.
             """,
-        version: "0.1.0",
+        version: SegueBuild.version,
         subcommands: subcommands)
 
     /// `studio` is the preview server where the build has it (the Studio trait, on by default), and one line

@@ -273,4 +273,26 @@ enum MessageWords {
         let text = String(decoding: r.stdout, as: UTF8.self)
         for platform in ["gbm:", "device:", "surfaceless:", "GL_RENDERER", "auto: "] { #expect(text.contains(platform), "\(text)") }
     }
+
+    /// `segue info` reads auto's calibration from the cache (a figure written there shows), and
+    /// `--recalibrate` measures again and replaces it.
+    @Test func infoRecalibrates() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("segue-info-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let environment = ["XDG_CACHE_HOME": cache.path]
+        let first = try Segue.run(["info"], environment: environment)
+        #expect(first.status == 0)
+        let file = cache.appendingPathComponent("segue/calibration.json")
+        guard String(decoding: first.stdout, as: UTF8.self).contains("measured on ") else { return }  // no GLES here: nothing measured
+        let written = try String(contentsOf: file, encoding: .utf8)
+        // The CPU compositor's RGBA figure made 12345.5 ms a frame, as if measured so.
+        let planted = try #require(written.range(of: #""cpu" : [0-9.e+-]+"#, options: .regularExpression))
+        try written.replacingCharacters(in: planted, with: #""cpu" : 12345.5"#).write(to: file, atomically: true, encoding: .utf8)
+        let cached = try Segue.run(["info"], environment: environment)
+        #expect(String(decoding: cached.stdout, as: UTF8.self).contains("cpu 12345.50 ms"), "\(String(decoding: cached.stdout, as: UTF8.self))")
+        let again = try Segue.run(["info", "--recalibrate"], environment: environment)
+        #expect(again.status == 0)
+        #expect(!String(decoding: again.stdout, as: UTF8.self).contains("12345.50"), "\(String(decoding: again.stdout, as: UTF8.self))")
+        #expect(try !String(contentsOf: file, encoding: .utf8).contains("12345.5"), "--recalibrate did not replace the cached entry")
+    }
 }

@@ -16,9 +16,18 @@ import Testing
     @Test func agreeingBackendsPass() throws {
         let r = try doctor(quick)
         #expect(r.status == 0, "\(r.stdout)")
-        // The catalogue on each GLES path (raster, compute: 174 frames each at the first size), the shipped
-        // shaders and the planes: 198 before the compute path, which adds 174.
-        #expect(r.stdout.contains("gles on surfaceless: ok - 372 frames agree with the CPU compositor"), "\(r.stdout)")
+        // The catalogue on each GLES path (raster, compute, compute-staged: 174 frames each at the first size),
+        // the shipped shaders and the planes (24), and what jobs use on each path (12 each: RGBA from the ring
+        // and 4:2:0 and 4:4:4 planes, 2 frames each at 640x360 and 647x367).
+        // On llvmpipe the compute paths draw each effect's middle only (58 frames).
+        let paths = r.stdout.contains("paths: raster, compute, compute-staged;") ? 3 : 1
+        let others = r.stdout.contains("llvmpipe") ? 58 : 174
+        #expect(r.stdout.contains("gles on surfaceless: ok - \(174 + others * (paths - 1) + 24 + 12 * paths) frames agree with the CPU compositor"), "\(r.stdout)")
+        // Which path drew each check, as the renderer counted them.
+        for path in ["raster", "compute", "compute-staged"].prefix(paths) {
+            #expect(r.stdout.contains("\n  catalogue on \(path) at 188x334: \(path) \(path == "raster" ? 174 : others)\n"), "\(r.stdout)")
+            #expect(r.stdout.contains("\n  what jobs use on \(path): RGBA from the read-back ring, 4:2:0 and 4:4:4 planes at 640x360 and 647x367: 12 frames, 12 drawn by \(path)\n"), "\(r.stdout)")
+        }
         #expect(r.stdout.contains("1920x1080 readback of an empty frame: "), "\(r.stdout)")
         #expect(r.stdout.contains("\nauto: "), "\(r.stdout)")
         // Which backend delivers frames faster here, at the timed size.

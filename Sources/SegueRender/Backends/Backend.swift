@@ -6,16 +6,19 @@ import SegueGLES
 /// Which renderer draws a job.
 public enum BackendChoice: String, CaseIterable, Sendable {
     /// What `Calibration` measured fastest here for the job's frame size and output (RGBA or YCbCr planes): the
-    /// CPU compositor, or GLES on its raster or compute path; the CPU compositor when no EGL context can be made
-    /// or GLES cannot be timed (`makeRenderer`).
+    /// CPU compositor, or GLES on one of its paths; the CPU compositor when no EGL context can be made or GLES
+    /// cannot be timed (`makeRenderer`).
     case auto
     /// The CPU compositor, on all cores (or `RenderJob.threads`).
     case cpu
-    /// GLES on the path measured faster here (`Calibration`), the raster path where nothing is measured.
+    /// GLES on the path measured fastest here for the job's output (`Calibration`), the raster path where
+    /// nothing is measured.
     case gles
     /// GLES, each draw item a quad through the raster units (`layer.frag`).
     case glesRaster = "gles-raster"
-    /// GLES, each frame one compute dispatch (`composite.comp`, OpenGL ES 3.1).
+    /// GLES, each frame one compute dispatch (`composite.comp`, OpenGL ES 3.1): on the compute path a cached
+    /// calibration found faster for the job's output (`compute`, or where the context has it
+    /// `compute-staged`), else `compute`.
     case glesCompute = "gles-compute"
 
     /// The frames a GLES renderer holds in its read-back buffers at once (`GLESRenderer.readbackBuffers`), for a
@@ -28,7 +31,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// Whether this choice forces a compute path (`gles-compute`): a job tells of frames that path could not draw.
     var forcesCompute: Bool { forcedPath?.isCompute == true }
 
-    /// The GLES path a forced choice names.
+    /// The GLES path a forced choice draws by where nothing is measured.
     var forcedPath: GLESPath? {
         switch self {
         case .glesRaster: return .raster
@@ -37,14 +40,27 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether this choice may draw by the GLES path named `path`: `gles-raster` only by `raster`,
+    /// `gles-compute` by any compute path (`compute`, and `compute-staged`: the dispatch writing device memory,
+    /// copied into the read-back ring), `gles` and `auto` by any.
+    func draws(by path: String) -> Bool {
+        switch self {
+        case .glesRaster: return path == GLESPath.raster.rawValue
+        case .glesCompute: return GLESPath(rawValue: path)?.isCompute == true
+        case .cpu: return false
+        case .auto, .gles: return true
+        }
+    }
+
     /// The renderer for this choice. `auto` takes what `Calibration` measured fastest on this machine for a
     /// `frameSize` frame (1920x1080 when nil) read back as YCbCr `planes` or as RGBA: the CPU compositor, or
-    /// GLES on its raster or compute path (planes converted on the GPU or by the C kernel), measured the first
-    /// time and cached; the CPU compositor when no context can be made (then with one `note` saying why).
-    /// `gles` takes the GLES path a cached calibration found faster (raster when none is cached);
-    /// `gles-raster` and `gles-compute` force one. A GLES choice, or a forced `platform`, with no usable EGL is
-    /// a failure. A job that plays custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then
-    /// `.unsupported(backend: "cpu")`.
+    /// GLES on one of its paths (planes converted on the GPU or by the C kernel), measured the first time and
+    /// cached; the CPU compositor when no context can be made (then with one `note` saying why).
+    /// `gles` takes the GLES path (and, for planes, where they are converted) that a cached calibration found
+    /// fastest for this output (the raster path when none is cached); `gles-raster` forces the raster path,
+    /// and `gles-compute` a compute path: the one a cached calibration found faster for this output, else
+    /// `compute`. A GLES choice, or a forced `platform`, with no usable EGL is a failure. A job that plays
+    /// custom shaders (`needsShaders`, naming them) needs GLES: `cpu` is then `.unsupported(backend: "cpu")`.
     public func makeRenderer(on target: GLESTarget? = nil, threads: Int? = nil, needsShaders: SegueError.Message? = nil,
                              frameSize: (width: Int, height: Int)? = nil, planes: Bool = false,
                              calibrationFile: URL? = Calibration.cacheFile(),
@@ -71,23 +87,33 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                 let decision: Calibration.Decision
                 do {
                     decision = try Calibration.load(gles: gles, cores: cores, sizeClass: sizeClass, file: calibrationFile, note: note)
-                        .decision(planes: planes)
+                        .decision(planes: planes, paths: gles.paths)
                 } catch {
                     note("auto could not time GLES here (\(error)); using the CPU compositor")
                     return CPUCompositor(threads: threads ?? cores)
                 }
-                if decision.backend == .cpu { return CPUCompositor(threads: threads ?? cores) }
-                let tuned = try decision.backend.on(gles.tuneForDevice())
+                guard decision.backend == .gles, let path = decision.path else { return CPUCompositor(threads: threads ?? cores) }
+                let tuned = gles.tuneForDevice()
+                try tuned.use(path: path)
                 tuned.convertsPlanesOnGPU = decision.planesOnGPU
                 return tuned
             }
-            if self == .gles, let cached = Calibration.cached(in: calibrationFile).first(where: {
-                $0.machine == Calibration.machine(gles, cores: cores) && $0.sizeClass == sizeClass
-            }), let compute = cached.figures.rgba[BackendChoice.glesCompute.rawValue],
-               let raster = cached.figures.rgba[BackendChoice.glesRaster.rawValue], compute < raster {
-                return try BackendChoice.glesCompute.on(gles.tuneForDevice())
+            // A GLES choice: the path measured fastest for this output among those it may draw by, where a
+            // calibration is cached.
+            let tuned = gles.tuneForDevice()
+            let measured = Calibration.current(in: calibrationFile, gles: gles, cores: cores, sizeClass: sizeClass)?
+                .ranked(planes: planes, paths: gles.paths)
+                .first { $0.candidate.backend == .gles && draws(by: $0.candidate.path ?? "") }
+            if let measured, let path = measured.candidate.path {
+                do {
+                    try tuned.use(path: path)
+                } catch {
+                    throw SegueError(.unsupported(backend: rawValue), "the \(rawValue) backend is unavailable: \(error)")
+                }
+                if self == .gles, planes { tuned.convertsPlanesOnGPU = measured.candidate.planesOnGPU }
+                return tuned
             }
-            return try on(gles.tuneForDevice())
+            return try on(tuned)
         } catch {
             if isGLES || platform != nil || device != nil {
                 throw SegueError(SegueError.from(error).kind, "the GLES backend is unavailable: \(error)")
@@ -110,8 +136,9 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     }
 
     /// What `auto` draws with here, and why, for `segue info` and doctor: for a 1920x1080 job read back as RGBA
-    /// (PNG frames, raw RGBA) and as planes (Y4M, video), from the calibration (measured now when none is cached).
-    package static func autoChoice(calibrationFile: URL? = Calibration.cacheFile()) -> String {
+    /// (PNG frames, raw RGBA) and as planes (Y4M, video), from the calibration (measured now when none is
+    /// cached for this build, or when `recalibrate`: then measured again and the cached one replaced).
+    package static func autoChoice(calibrationFile: URL? = Calibration.cacheFile(), recalibrate: Bool = false) -> String {
         let gles: GLESRenderer
         do {
             gles = try GLESRenderer()
@@ -122,17 +149,19 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         }
         do {
             let cores = ProcessInfo.processInfo.activeProcessorCount
-            let calibration = try Calibration.load(gles: gles, cores: cores, sizeClass: .fullHD, file: calibrationFile)
+            let calibration = try Calibration.load(gles: gles, cores: cores, sizeClass: .fullHD, file: calibrationFile,
+                                                   recalibrate: recalibrate)
             // The decision in words, here where it is shown.
             func say(_ d: Calibration.Decision) -> String {
-                let name = d.backend == .cpu ? "cpu" : "\(d.backend.rawValue) on \(gles.platform.rawValue)" + (d.planesOnGPU ? ", planes on the GPU" : "")
+                let name = d.backend == .cpu ? "cpu" : "\(d.taken.candidate.name) on \(gles.platform.rawValue)" + (d.planesOnGPU ? ", planes on the GPU" : "")
                 let ratio = d.runnerUp.map {
-                    let other = $0.candidate.backend.rawValue + ($0.candidate.planesOnGPU ? " (planes on the GPU)" : "")
+                    let other = $0.candidate.name + ($0.candidate.planesOnGPU ? " (planes on the GPU)" : "")
                     return String(format: ", %.2fx faster than %@", $0.milliseconds / max(d.milliseconds, 1e-9), other)
                 } ?? ""
                 return "\(name) (\(String(format: "%.2f", d.milliseconds)) ms a frame\(ratio))"
             }
-            return "RGBA outputs: \(say(calibration.decision(planes: false))); planes outputs: \(say(calibration.decision(planes: true))); "
+            return "RGBA outputs: \(say(calibration.decision(planes: false, paths: gles.paths))); "
+                + "planes outputs: \(say(calibration.decision(planes: true, paths: gles.paths))); "
                 + "measured on \(gles.info.renderer) \(calibration.summary)"
         } catch {
             return "cpu (GLES could not be timed here: \(error))"
