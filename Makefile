@@ -44,7 +44,7 @@ docs:
 # example resolves `from:` that version against it (uncommitted changes are not in it). It renders a frame to
 # a PNG, frames to a directory, a frame in memory, an effect file, a storyboard from a string, and catches a
 # missing input by its error case and a cancelled task's interruption; its PNG must equal the command line's.
-VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",$$/\1/p' Sources/segue/Segue.swift)
+VERSION := $(shell sed -n 's/^ *public static let version = "\([^"]*\)"$$/\1/p' Sources/SegueRender/Backends/SegueBuild.swift)
 example: deps
 	$(SWIFT) build $(TESTED) --product segue
 	rm -rf .build/tagged .build/example examples/library/.build examples/library/Package.resolved

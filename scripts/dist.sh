@@ -16,8 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-dist}
-version=$(sed -n 's/^ *version: "\([^"]*\)",$/\1/p' Sources/segue/Segue.swift)
-[ -n "$version" ] || { echo "dist: no version in Sources/segue/Segue.swift" >&2; exit 1; }
+version=$(sed -n 's/^ *public static let version = "\([^"]*\)"$/\1/p' Sources/SegueRender/Backends/SegueBuild.swift)
+[ -n "$version" ] || { echo "dist: no version in Sources/SegueRender/Backends/SegueBuild.swift" >&2; exit 1; }
 name=segue-$version-linux-$(uname -m)
 command -v patchelf >/dev/null || { echo "dist: patchelf is missing (apt-get install patchelf)" >&2; exit 1; }
 
