@@ -63,12 +63,15 @@ import Testing
         Self.expectDrew(renderer, on: backend)
     }
 
-    /// Every frame drawn on the path `backend` names (`GLESStats.pathFrames`), none fallen back.
+    /// Every frame drawn on the path the renderer uses (`GLESStats.pathFrames`), none fallen back; the path one of
+    /// those `backend` names (`gles-compute` takes `compute` or `compute-staged`, as a cached calibration found
+    /// faster).
     static func expectDrew(_ renderer: any Renderer, on backend: BackendChoice) {
-        guard let gles = renderer as? GLESRenderer, let path = backend.forcedPath else { return }
-        let stats = gles.stats
+        guard let gles = renderer as? GLESRenderer, let forced = backend.forcedPath else { return }
+        let stats = gles.stats, path = gles.path
+        #expect(path.isCompute == forced.isCompute, "\(backend.rawValue) draws on \(path.rawValue)")
         #expect(stats.frames(by: path) == stats.frames && stats.frames > 0 && stats.fallbacks.isEmpty,
-                "\(backend.rawValue): \(stats.frames) frames; \(stats.pathSummary)")
+                "\(backend.rawValue) on \(path.rawValue): \(stats.frames) frames; \(stats.pathSummary)")
     }
 
     /// Frames of several sizes in one run, pipelined: each frame's planes are its own (no frame delivered

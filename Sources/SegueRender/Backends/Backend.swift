@@ -194,3 +194,9 @@ extension BackendChoice {
         public static var platforms: [String] { EGLPlatform.allCases.map(\.rawValue) }
     }
 }
+
+extension Calibration {
+    /// The GLES paths a figure may name when the renderer is not at hand (`GLESPath`'s; here, where the job layer
+    /// meets the GLES backend).
+    public static var knownPaths: [String] { GLESPath.allCases.map(\.rawValue) }
+}

@@ -1,7 +1,6 @@
 import Foundation
 import SegueCore
 import SegueCPU
-import SegueGLES
 import SegueSamples
 
 /// What `auto` measured on this machine: how long the CPU compositor and each GLES path take a frame at a size
@@ -107,8 +106,6 @@ public struct Calibration: Codable, Sendable, Equatable {
     /// How long a calibration is used for before it is measured again: 30 days.
     public static let lifetime: TimeInterval = 30 * 86_400
 
-    /// The GLES paths a figure may name when the renderer is not at hand (`GLESPath`'s).
-    public static var knownPaths: [String] { GLESPath.allCases.map(\.rawValue) }
 
     /// One way `auto` can draw a job: the CPU compositor, or GLES on one of its paths, and for GLES whether a
     /// job's planes are converted on the GPU (else by the C kernel).
