@@ -517,7 +517,9 @@ class StudioTests(unittest.TestCase):
 
     def test_18_a_render_refusal_stays_and_the_button_waits_for_the_render(self):
         self.open(self.catalogue, "effect:fade")
-        self.set_field(self.driver.find_element(By.ID, "duration"), "6")
+        # 30 s at 60 fps: long enough to be running through every check below on a quiet machine too (6 s of
+        # frames could finish before the second request on one), and cancelled at the end.
+        self.set_field(self.driver.find_element(By.ID, "duration"), "30")
         out = self.driver.find_element(By.ID, "out")
         out.clear()
         out.send_keys("long-frames")
@@ -573,7 +575,8 @@ class StudioTests(unittest.TestCase):
             time.sleep(0.3)
             self.assertTrue(os.listdir(directory), "the render has begun writing")
             os.killpg(studio.process.pid, signal.SIGHUP)
-            studio.process.wait(timeout=10)
+            # The studio gives a render 5 s to stop before it ends anyway; 30 s leaves room for a loaded machine.
+            studio.process.wait(timeout=30)
             self.assertEqual(os.listdir(directory), [], "a render cut short by SIGHUP removes its partial output")
         finally:
             studio.stop()
