@@ -12,9 +12,10 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg"),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate"),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2"),
         .target(name: "SegueCore", resources: [.embedInCode("Effects/Catalog"), .embedInCode("CustomShaders/Transitions")]),
         .target(name: "CSegueKernels"),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate", "CSegueKernels"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate", "CLCMS2", "CSegueKernels"]),
         // The libFuzzer driver's entry, which each target's `main` calls.
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO", "FuzzDriver"]),
