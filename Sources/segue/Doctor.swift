@@ -139,6 +139,7 @@ struct DoctorCommand: ParsableCommand {
             if backend.failures.count > 10 { print("  ... and \(backend.failures.count - 10) more") }
         }
         for line in report.speedComparison { print("speed: \(line)") }
+        print(report.gpu)
         for backend in report.backends { print(backend.verdict) }
         print("auto: \(report.auto)")
         let why = report.forced && report.backends.contains { $0.unavailable != nil }
@@ -151,6 +152,7 @@ struct DoctorCommand: ParsableCommand {
     private struct JSONReport: Encodable {
         var ok: Bool
         var auto: String
+        var gpu: String
         var tolerance: String
         var seconds: Double
         var speed: [String]
@@ -166,7 +168,7 @@ struct DoctorCommand: ParsableCommand {
         }
 
         init(_ report: Doctor.Report) {
-            ok = report.ok; auto = report.auto; tolerance = report.tolerance; seconds = report.seconds
+            ok = report.ok; auto = report.auto; gpu = report.gpu; tolerance = report.tolerance; seconds = report.seconds
             speed = report.speedComparison
             machine = report.machine
             machineLines = report.machine.lines + report.backends.flatMap { $0.transfer?.lines ?? [] }

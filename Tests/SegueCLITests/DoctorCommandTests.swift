@@ -39,6 +39,8 @@ import Testing
         #expect(r.stdout.contains("\nnvidia-smi not present (not on PATH)\n") || r.stdout.contains("\nnvidia-smi at rest: "), "\(r.stdout)")
         #expect(r.stdout.contains("\n  readback: 3840x2160 empty frames, "), "\(r.stdout)")
         #expect(r.stdout.contains(" is a software rasterizer, whose frames cross no bus\n"), "\(r.stdout)")
+        // Whether GLES reached a GPU, in one line (here: none).
+        #expect(r.stdout.contains("\ngpu: none"), "\(r.stdout)")
     }
 
     /// The first 3D frame that differs is named by effect, direction, progress and size, in the JSON report

@@ -214,4 +214,26 @@ import Testing
         #expect(json?["nvidiaSMIProblem"] as? String == "nvidia-smi not present (not on PATH)")
         #expect((json?["pcieProblem"] as? String)?.hasPrefix("no PCI GPU found") == true)
     }
+
+    /// Where GLES reached no GPU, the one `gpu:` line says what is missing: nothing to reach on a bare
+    /// machine; in a container that asks for NVIDIA's GPUs (the image's GPU variant) without the container
+    /// toolkit, the device nodes, the EGL library and the vendor file, with how to give them.
+    @Test func theGPULineSaysWhatIsMissing() throws {
+        let bare = GPUReach(gpus: [], asksForNVIDIA: nil, nvidiaDeviceNodes: false, renderNodes: false, nvidiaEGL: false, nvidiaVendorFile: false)
+        #expect(bare.line(hardware: nil) == "gpu: none: no GPU on the PCI bus, no render node in /dev/dri and no NVIDIA driver; GLES draws on a software rasterizer")
+        var container = bare
+        container.asksForNVIDIA = "all"
+        container.nvidiaVendorFile = true
+        let line = container.line(hardware: nil)
+        #expect(line.hasPrefix("gpu: none reached: this container asks for NVIDIA GPUs (NVIDIA_VISIBLE_DEVICES=all), but it has no NVIDIA device (/dev/nvidiactl), no NVIDIA EGL library (libEGL_nvidia.so.0): "), "\(line)")
+        #expect(line.contains("--device nvidia.com/gpu=all") && line.contains("--gpus all") && !line.contains("\n"), "\(line)")
+        // A GPU on the bus whose driver is all here, yet not reached.
+        let gpu = PCIDevice(address: "0000:01:00.0", vendor: 0x10DE, device: 0x2335, classCode: 0x030200, link: nil)
+        let reached = GPUReach(gpus: [gpu], asksForNVIDIA: nil, nvidiaDeviceNodes: true, renderNodes: false, nvidiaEGL: true, nvidiaVendorFile: true)
+        #expect(reached.line(hardware: nil).hasPrefix("gpu: none reached: the NVIDIA GPU at 0000:01:00.0 is on the PCI bus and its driver is here, but "))
+        #expect(reached.line(hardware: "NVIDIA H200, EGL device") == "gpu: NVIDIA H200, EGL device")
+        // NVIDIA_VISIBLE_DEVICES=void asks for none.
+        #expect(GPUReach.look(gpus: [], environment: ["NVIDIA_VISIBLE_DEVICES": "void"]).asksForNVIDIA == nil)
+        #expect(GPUReach.look(gpus: [], environment: ["NVIDIA_VISIBLE_DEVICES": "0,1"]).asksForNVIDIA == "0,1")
+    }
 }
