@@ -4,7 +4,7 @@ RELEASE := $(SWIFT) build -c release --product segue
 SEGUE := .build/release/segue
 
 .PHONY: all deps build release demo strips example build-tested build-asan build-tsan test test-release test-slurm check-shaders bench bench-quick bench-deps dist test-dist clean \
-	fuzz-build fuzz fuzz-smoke soak test-sanitizers test-asan test-tsan docs test-studio studio-screenshots
+	fuzz-build fuzz fuzz-smoke soak test-sanitizers test-asan test-tsan docs test-studio studio-screenshots image test-image
 
 all: build
 
@@ -199,6 +199,22 @@ dist: deps
 
 test-dist: dist
 	scripts/test-dist.sh dist
+
+# The container image (Containerfile) from the archive, with podman or docker: segue:VERSION and segue:latest
+# (CPU), segue:VERSION-gpu and segue:gpu (the NVIDIA variant); scripts/image.sh says each one's size. BASE= another
+# base image (default Debian 12 slim from Docker Hub; IMAGE_BASE=local makes one here with debootstrap).
+ARCHIVE = dist/segue-$(VERSION)-linux-$(shell uname -m).tar.gz
+image: dist
+	@if [ "$(IMAGE_BASE)" = local ]; then scripts/image-base.sh localhost/segue-base:bookworm && \
+	  BASE=localhost/segue-base:bookworm scripts/image.sh $(ARCHIVE); else scripts/image.sh $(ARCHIVE); fi
+
+# The image built with Podman on a base made here with debootstrap (no registry is needed), then run for real:
+# doctor and demo read-only as the non-root user, an unwritable /out, a storyboard's .mp4 as 3 chunks in 3
+# containers joined by a fourth and one chunk killed and resumed, each against one render outside containers
+# (scripts/test-image.sh; needs root or sudo; about 5 minutes, 3 of them for the base the first time).
+test-image: dist
+	@scripts/install-deps.sh image
+	scripts/test-image.sh $(ARCHIVE)
 
 clean:
 	rm -rf .build .build-release .build-asan .build-tsan segue-demo Fuzz/.build dist
