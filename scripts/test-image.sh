@@ -57,8 +57,9 @@ demo_files=$(find "$work/out/demo" -type f | wc -l)
 [ "$demo_files" -gt 0 ] || fail "segue demo wrote nothing"
 say "demo in the container: $demo_files files in /out/demo, owned by uid $(stat -c %u "$work/out/demo")"
 if run segue:$version-gpu doctor --quick >"$work/doctor-gpu.txt" 2>&1; then gpu_status=0; else gpu_status=$?; fi
-gpu_line=$(grep -m1 -i "gpu" "$work/doctor-gpu.txt" || true)
-[ -n "$gpu_line" ] || { cat "$work/doctor-gpu.txt"; fail "the GPU variant's doctor, with no GPU, does not say so"; }
+gpu_line=$(grep -m1 '^gpu: ' "$work/doctor-gpu.txt" || true)
+[[ $gpu_line == "gpu: none reached: this container asks for NVIDIA GPUs"* ]] \
+  || { cat "$work/doctor-gpu.txt"; fail "the GPU variant's doctor, with no GPU, does not say what is missing"; }
 say "GPU variant's doctor with no GPU (exit $gpu_status): $gpu_line"
 # An /out the user cannot write: one line, exit 1.
 if ctr run --rm --read-only --network none -v "$work/locked:/out" "$image" render door --from sample:home \
@@ -159,6 +160,8 @@ ctr kill segue-test-long-1 >/dev/null || fail "chunk 1 ended before it could be 
 code=$(finish segue-test-long-1)
 left=$(ls -A "$work/out/long.mp4.chunks" | tr '\n' ' ')
 [[ " $left" != *" chunk-0001of0003.mp4 "* ]] || fail "the killed chunk 1 left a complete-looking chunk ($left)"
+# Every container's segue is pid 1: its temporary names say which container (pid space) made them.
+[[ $left == *".chunk-0001of0003.mp4.tmp-1."????????"-"* ]] || fail "the killed chunk's temporary does not name its pid space ($left)"
 say "chunk 1 killed mid-run (exit $code), leaving: $left"
 for i in 0 2; do succeed segue-test-long-$i; done
 chunk segue-test-long-1-resumed long 1

@@ -15,8 +15,9 @@ import Testing
 
     @Test func temporaryNameIsHiddenNextToTheTarget() {
         let pid = getpid()
-        #expect(FileWriter.temporaryPath(for: "plain.png").hasPrefix(".plain.png.tmp-\(pid)-"))
-        #expect(FileWriter.temporaryPath(for: "/a/b/c.png").hasPrefix("/a/b/.c.png.tmp-\(pid)-"))
+        let space = FileWriter.processSpace
+        #expect(FileWriter.temporaryPath(for: "plain.png").hasPrefix(".plain.png.tmp-\(pid).\(space)-"))
+        #expect(FileWriter.temporaryPath(for: "/a/b/c.png").hasPrefix("/a/b/.c.png.tmp-\(pid).\(space)-"))
     }
 
     /// Each call makes a name of its own (two jobs of one process writing the same file never share one), and
@@ -27,14 +28,23 @@ import Testing
         #expect(Set(names).count == 100)
         for name in names {
             let owner = FileWriter.temporaryOwner(name.dropFirst("/a/.same.png.tmp-".count))
-            #expect(owner == pid)
+            #expect(owner == .init(pid: pid, space: FileWriter.processSpace) && owner?.isThisProcess == true)
         }
-        #expect(FileWriter.temporaryOwner("4242") == 4242)  // an older Segue's `.NAME.tmp-<pid>`
+        // An older Segue's `.NAME.tmp-<pid>` and `.NAME.tmp-<pid>-<n>`, taken as made in this pid space.
+        #expect(FileWriter.temporaryOwner("4242") == .init(pid: 4242))
+        #expect(FileWriter.temporaryOwner("4242-7")?.sharesThisProcessSpace == true)
         #expect(FileWriter.temporaryOwner("4242-x") == nil)
+        #expect(FileWriter.temporaryOwner("4242.xyz-1") == nil)
+        // The same pid in another pid space (segue is pid 1 in every container sharing a volume) is not this
+        // process, nor one whose liveness can be asked from here.
+        let other = FileWriter.processSpace == "0badf00d" ? "0badf00e" : "0badf00d"
+        let elsewhere = FileWriter.temporaryOwner("\(pid).\(other)-0")
+        #expect(elsewhere == .init(pid: pid, space: other))
+        #expect(elsewhere?.isThisProcess == false && elsewhere?.sharesThisProcessSpace == false)
         let long = String(repeating: "é", count: 127) + "a"
         #expect(long.utf8.count == 255)
         let temporary = FileWriter.temporaryPath(for: long)
-        #expect(temporary.utf8.count <= 255 && temporary.hasSuffix("-\(pid)-\(temporary.split(separator: "-").last!)"))
+        #expect(temporary.utf8.count <= 255 && temporary.hasSuffix("-\(pid).\(FileWriter.processSpace)-\(temporary.split(separator: "-").last!)"))
     }
 
     @Test func missingDirectoryThrows() throws {

@@ -36,6 +36,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stale) && !FileManager.default.fileExists(atPath: older))
     }
 
+    /// Containers sharing a volume each run segue as pid 1: a temporary made with this process's pid in another
+    /// pid space (`FileWriter.processSpace`) is another process's. A cancelled job leaves it; a new stream
+    /// leaves it while it is being written and removes it once abandoned (not written for 10 minutes); a frame
+    /// directory removes it only when it is a frame this job renders (as any other process's).
+    @Test func theSamePidInAnotherContainerIsAnotherProcess() throws {
+        let dir = try temporaryDirectory("tmpnames")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = FileWriter.processSpace == "0badf00d" ? "0badf00e" : "0badf00d"
+        let pid = getpid()
+        // Beside a stream.
+        let path = dir.appendingPathComponent("chunk.mp4").path
+        let writing = dir.appendingPathComponent(".chunk.mp4.tmp-\(pid).\(other)-0").path
+        let abandoned = dir.appendingPathComponent(".chunk.mp4.tmp-\(pid).\(other)-1").path
+        for name in [writing, abandoned] { _ = FileManager.default.createFile(atPath: name, contents: Data("partial".utf8)) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * StaleTemporaries.abandonedAfter)],
+                                              ofItemAtPath: abandoned)
+        StaleTemporaries.remove(besides: path)
+        #expect(FileManager.default.fileExists(atPath: writing) && !FileManager.default.fileExists(atPath: abandoned))
+        // In a frame directory: a cancelled job of this process removes its own temporaries only.
+        let frames = dir.appendingPathComponent("frames")
+        let directory = try FrameDirectory(creating: frames.path)
+        let theirs = frames.appendingPathComponent(".frame_00004.png.tmp-\(pid).\(other)-0").path
+        let ours = FileWriter.temporaryPath(for: frames.appendingPathComponent("frame_00005.png").path)
+        for name in [theirs, ours] { _ = FileManager.default.createFile(atPath: name, contents: Data("partial".utf8)) }
+        let control = JobControl()
+        control.register(directory: frames.path)
+        control.removeTemporaries()
+        #expect(FileManager.default.fileExists(atPath: theirs) && !FileManager.default.fileExists(atPath: ours))
+        directory.removeTemporaryFiles(owned: { $0 == 5 })
+        #expect(FileManager.default.fileExists(atPath: theirs))
+        directory.removeTemporaryFiles(owned: { $0 == 4 })
+        #expect(!FileManager.default.fileExists(atPath: theirs))
+    }
+
     /// Two jobs of this process writing the same stream file at once each write their own temporary: both end
     /// complete, and the file is one of them, whole.
     @Test func twoJobsWritingOneFileDoNotShareATemporary() async throws {

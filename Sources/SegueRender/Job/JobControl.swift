@@ -151,10 +151,10 @@ public final class JobControl: @unchecked Sendable {
         let (files, directories, extra) = lock.withLock { (temporaryFiles, temporaryDirectories, extraGroups) }
         for group in extra { kill(-group, SIGKILL) }
         for path in files { unlink(path) }
-        let pid = getpid()
         for directory in directories {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".") {
-                guard let r = name.range(of: ".tmp-", options: .backwards), FileWriter.temporaryOwner(name[r.upperBound...]) == pid else { continue }
+                guard let r = name.range(of: ".tmp-", options: .backwards),
+                      FileWriter.temporaryOwner(name[r.upperBound...])?.isThisProcess == true else { continue }
                 unlink(PathName.join(directory, name))
             }
         }

@@ -89,7 +89,8 @@ final class FrameDirectory: @unchecked Sendable {
     func removeTemporaryFiles(owned: (Int) -> Bool) {
         for name in names() {
             if let k = Self.index(of: name, temporary: true), owned(k),
-               let r = name.range(of: ".tmp-", options: .backwards), FileWriter.temporaryOwner(name[r.upperBound...]) != getpid() {
+               let r = name.range(of: ".tmp-", options: .backwards),
+               FileWriter.temporaryOwner(name[r.upperBound...])?.isThisProcess != true {
                 unlink(file(name))
             }
         }
@@ -335,17 +336,27 @@ final class FrameDirectory: @unchecked Sendable {
     }
 }
 
-/// Temporary files (`.<name>.tmp-<pid>-<n>`, or `.<name>.tmp-<pid>` from an older Segue) that a killed run left
-/// beside a stream or video file: removed before a new one is written, unless the process that owns one is
-/// still running (this process's own are a live job's).
+/// Temporary files (`.<name>.tmp-<pid>.<space>-<n>`, or an older Segue's `.<name>.tmp-<pid>[-<n>]`) that a
+/// killed run left beside a stream or video file: removed before a new one is written, unless the process that
+/// owns one is still running (this process's own are a live job's). Whether a process is running can be asked
+/// only in its own pid space (`FileWriter.processSpace`); one made in another (another container or host on a
+/// shared volume) is removed once it has not been written for `abandonedAfter`.
 enum StaleTemporaries {
+    /// A live writer's encoder writes its video every few frames (x264 holds back about 40), and a frame's
+    /// limit is 30 s unless raised: a temporary not written for 10 minutes is a killed run's.
+    static let abandonedAfter: Double = 600
+
     static func remove(besides path: String) {
         let directory = PathName.directory(path)
         let prefix = FileWriter.temporaryPrefix(for: PathName.last(path))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = FileWriter.temporaryOwner(name.dropFirst(prefix.count)) else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
-                unlink(PathName.join(directory, name))
+            guard let owner = FileWriter.temporaryOwner(name.dropFirst(prefix.count)), !owner.isThisProcess else { continue }
+            let file = PathName.join(directory, name)
+            if owner.sharesThisProcessSpace {
+                if kill(owner.pid, 0) != 0 && errno == ESRCH { unlink(file) }
+            } else {
+                var info = stat()
+                if lstat(file, &info) == 0, Double(time(nil) - info.st_mtim.tv_sec) > abandonedAfter { unlink(file) }
             }
         }
     }
