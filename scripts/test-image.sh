@@ -8,7 +8,8 @@
 #   3. a storyboard's .mp4 as 3 chunks in 3 containers at once on one shared volume, joined by a fourth: the
 #      same frame count and duration as one render outside containers, every frame's PSNR against the
 #      lossless frames within 0.5 dB of that render's (as make test-slurm holds);
-#   4. one chunk's container killed mid-run and the chunk resumed in a new container: the same result.
+#   4. one chunk's container killed mid-run and the chunk resumed in a new container: the same result;
+#   5. each scheduler example's arguments (examples/), as written, as its first task.
 #
 # Usage: scripts/test-image.sh ARCHIVE   (root or sudo; podman, debootstrap and ffmpeg: scripts/install-deps.sh image)
 # The base image and its root file system's tarball (.build/image) are made once and kept.
@@ -43,7 +44,9 @@ trap cleanup EXIT
 mkdir -p "$work/in" "$work/out" "$work/locked" "$work/host"
 $sudo chown 10001:10001 "$work/out"
 # How every container runs: read-only root, the image's own user, nothing added, killed with the test.
-run() { ctr run --rm --read-only --network none -v "$work/in:/work:ro" -v "$work/out:/out" "$@"; }
+# --read-only-tmpfs=false: no writable /tmp or /run either, as Docker's --read-only and Kubernetes'
+# readOnlyRootFilesystem give.
+run() { ctr run --rm --read-only --read-only-tmpfs=false --network none -v "$work/in:/work:ro" -v "$work/out:/out" "$@"; }
 
 # 2. The image's user, a read-only root, doctor and the demo.
 user=$(ctr image inspect --format '{{.Config.User}}' "$image")
@@ -62,7 +65,7 @@ gpu_line=$(grep -m1 '^gpu: ' "$work/doctor-gpu.txt" || true)
   || { cat "$work/doctor-gpu.txt"; fail "the GPU variant's doctor, with no GPU, does not say what is missing"; }
 say "GPU variant's doctor with no GPU (exit $gpu_status): $gpu_line"
 # An /out the user cannot write: one line, exit 1.
-if ctr run --rm --read-only --network none -v "$work/locked:/out" "$image" render door --from sample:home \
+if ctr run --rm --read-only --read-only-tmpfs=false --network none -v "$work/locked:/out" "$image" render door --from sample:home \
      --to sample:detail --progress 0.5 --backend cpu --out /out/door.png >"$work/locked.txt" 2>&1; then
   fail "a render into an unwritable /out succeeded"
 else
@@ -124,7 +127,7 @@ check() {
 
 chunk() { # chunk CONTAINER STORY I: chunk I of 3 of /out/STORY.mp4, in a detached container
   containers+=("$1")
-  ctr run -d --name "$1" --read-only --network none -v "$work/in:/work:ro" -v "$work/out:/out" "$image" \
+  ctr run -d --name "$1" --read-only --read-only-tmpfs=false --network none -v "$work/in:/work:ro" -v "$work/out:/out" "$image" \
     batch "/work/$2.json" --video "/out/$2.mp4" --chunk "$3/3" --resume --backend cpu --quiet >/dev/null
 }
 finish() { # finish CONTAINER: waits for it (120 s at most), keeps its log, removes it; its exit status
@@ -160,8 +163,8 @@ ctr kill segue-test-long-1 >/dev/null || fail "chunk 1 ended before it could be 
 code=$(finish segue-test-long-1)
 left=$(ls -A "$work/out/long.mp4.chunks" | tr '\n' ' ')
 [[ " $left" != *" chunk-0001of0003.mp4 "* ]] || fail "the killed chunk 1 left a complete-looking chunk ($left)"
-# Every container's segue is pid 1: its temporary names say which container (pid space) made them.
-[[ $left == *".chunk-0001of0003.mp4.tmp-1."????????"-"* ]] || fail "the killed chunk's temporary does not name its pid space ($left)"
+# Every container's segue has the same pid: its temporary names say which container (pid space) made them.
+[[ $left == *".chunk-0001of0003.mp4.tmp-"[0-9]*.????????"-"* ]] || fail "the killed chunk's temporary does not name its pid space ($left)"
 say "chunk 1 killed mid-run (exit $code), leaving: $left"
 for i in 0 2; do succeed segue-test-long-$i; done
 chunk segue-test-long-1-resumed long 1
@@ -169,4 +172,32 @@ succeed segue-test-long-1-resumed
 run "$image" join /out/long.mp4 --quiet >"$work/join-long.log" 2>&1 || { cat "$work/join-long.log"; fail "the join after the resume failed"; }
 say "chunk 1 killed, resumed in a new container, joined: $((SECONDS - started)) s"
 check long "$work/out/long.mp4" "killed, resumed and joined"
+# 5. The scheduler examples as written: each one's arguments, in the image, as its first task of 8 (the index
+# and count the scheduler would give), with the volume where the example mounts it; each must write its part.
+example_args() { # example_args FILE: the container's arguments in FILE (args: [...] in YAML, "command" in JSON)
+  python3 - "$1" <<'EOF'
+import json, re, sys
+text = open(sys.argv[1]).read()
+if sys.argv[1].endswith(".json"):
+    args = json.loads(text)["containerProperties"]["command"]
+else:
+    args = json.loads(re.search(r"^\s*args:\s*(\[.*?\])", text, re.S | re.M).group(1))
+print("\n".join(args))
+EOF
+}
+for example in examples/render-job.yaml:/frames:JOB_COMPLETION_INDEX=0:SEGUE_SHARDS=8 \
+               examples/chunks/kubernetes-job.yaml:/out:JOB_COMPLETION_INDEX=0:SEGUE_SHARDS=8 \
+               examples/chunks/cloud-run-job.yaml:/out:CLOUD_RUN_TASK_INDEX=0:CLOUD_RUN_TASK_COUNT=8 \
+               examples/chunks/aws-batch-job-definition.json:/out:AWS_BATCH_JOB_ARRAY_INDEX=0:SEGUE_SHARDS=8; do
+  IFS=: read -r file mount first second <<<"$example"
+  mapfile -t args < <(example_args "$file")
+  volume=$work/example-$(basename "$file" | cut -d. -f1)
+  mkdir -p "$volume" && $sudo chown 10001:10001 "$volume"
+  started=$SECONDS
+  ctr run --rm --read-only --read-only-tmpfs=false --network none -v "$volume:$mount" -e "$first" -e "$second" \
+    "$image" "${args[@]}" >"$volume.log" 2>&1 || { cat "$volume.log" >&2; fail "$file: its arguments failed in the image: ${args[*]}"; }
+  written=$(find "$volume" -type f -not -path '*/.segue/*' -not -name job | wc -l)
+  [ "$written" -gt 0 ] || fail "$file: its first task wrote nothing"
+  say "$file as written, task 1 of 8: $written files in $mount in $((SECONDS - started)) s (segue ${args[*]})"
+done
 say "PASS: $image ($(( $(ctr image inspect --format '{{.Size}}' "$image") / 1000000 )) MB) and $image-gpu ($(( $(ctr image inspect --format '{{.Size}}' "$image-gpu") / 1000000 )) MB)"
