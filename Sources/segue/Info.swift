@@ -19,35 +19,129 @@ struct Info: ParsableCommand {
     @Flag(help: "Measure auto's calibration again (and replace the cached one) instead of reading the cache.")
     var recalibrate = false
 
+    @Flag(help: "Print the same as one JSON object (platforms, gles, each path's check frame, cpu, auto, scheduler).")
+    var json = false
+
+    /// What `segue info` finds, as the text and the JSON say it.
+    struct Report: Encodable {
+        struct Platform: Encodable {
+            var platform: String
+            var available: Bool
+            var detail: String
+            /// Each device it offers, as `--egl-platform PLATFORM:INDEX` names it: `device:0 - software (...)`.
+            var devices: [String]
+        }
+        struct GLES: Encodable {
+            var platform: String
+            var location: String?
+            var eglVendor: String
+            var eglVersion: String
+            var renderer: String
+            var version: String
+            var maxTextureSize: Int
+            var maxRenderbufferSize: Int
+            var maxViewport: [Int]
+            var paths: [String]
+            var computeShaders: Bool
+            var readback: String
+            /// One 64x36 frame asked of each path: which path drew it, as the renderer counted
+            /// (`GLESStats.pathFrames`), and any frame a compute path handed to raster, with why.
+            var checkFrameDrawnBy: [String: [String: Int]]
+            var fallbacks: [String: [String: Int]]
+        }
+        var platforms: [Platform]
+        var gles: GLES?
+        var glesUnavailable: String?
+        var cpu: String
+        var auto: String
+        var scheduler: String
+    }
+
     func run() throws {
         try Console.requireStandardOutput(for: "what segue finds")
+        let report = Self.look(recalibrate: recalibrate)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
         print("EGL platforms, in the order --backend auto tries them:")
-        let probes = GLESRenderer.probe()
-        for probe in probes {
-            print("  \(probe.platform.rawValue): \(probe.ok ? "available" : "unavailable") - \(probe.detail)")
-            // Each device the platform offers, as --egl-platform PLATFORM:INDEX names it.
-            if probe.platform != .surfaceless, case let .success(devices) = GLESRenderer.devices(on: probe.platform) {
-                for device in devices { print("    \(probe.platform.rawValue):\(device.index) - \(device.kind)") }
+        for platform in report.platforms {
+            print("  \(platform.platform): \(platform.available ? "available" : "unavailable") - \(platform.detail)")
+            for device in platform.devices { print("    \(device)") }
+        }
+        if let g = report.gles {
+            print("gles: available on \(g.platform)" + (g.location.map { " (\($0))" } ?? ""))
+            print("  EGL vendor \(g.eglVendor), EGL \(g.eglVersion)")
+            print("  GL_RENDERER \(g.renderer)")
+            print("  GL_VERSION \(g.version)")
+            print("  GL_MAX_TEXTURE_SIZE \(g.maxTextureSize), GL_MAX_RENDERBUFFER_SIZE \(g.maxRenderbufferSize), "
+                  + "GL_MAX_VIEWPORT_DIMS \(g.maxViewport[0])x\(g.maxViewport[1])")
+            print("  paths: " + g.paths.joined(separator: ", ") + (g.computeShaders ? " (compute: OpenGL ES 3.1 compute shaders)" : " (no compute shaders: the compute paths are unavailable)"))
+            print("  a 64x36 frame on each path, drawn by: " + g.paths.map { path in
+                let drawn = (g.checkFrameDrawnBy[path] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                    + (g.fallbacks[path] ?? [:]).sorted { $0.key < $1.key }.map { "fallback (\($0.key)) \($0.value)" }
+                return "\(path): \(drawn.isEmpty ? "nothing" : drawn.joined(separator: ", "))"
+            }.joined(separator: "; "))
+            print("  read-back: \(g.readback)")
+        } else {
+            print("gles: unavailable - \(report.glesUnavailable ?? "")")
+        }
+        print("cpu: available - \(report.cpu)")
+        print("auto: \(report.auto)")
+        print(report.scheduler)
+    }
+
+    static func look(recalibrate: Bool) -> Report {
+        let platforms = GLESRenderer.probe().map { probe in
+            var devices: [String] = []
+            if probe.platform != .surfaceless, case let .success(found) = GLESRenderer.devices(on: probe.platform) {
+                devices = found.map { "\(probe.platform.rawValue):\($0.index) - \($0.kind)" }
             }
+            return Report.Platform(platform: probe.platform.rawValue, available: probe.ok, detail: probe.detail, devices: devices)
         }
+        var gles: Report.GLES?
+        var unavailable: String?
         do {
-            let gles = try GLESRenderer()
-            let i = gles.info
-            print("gles: available on \(gles.platform.rawValue)" + (gles.location.map { " (\($0))" } ?? ""))
-            print("  EGL vendor \(i.eglVendor), EGL \(i.eglVersion)")
-            print("  GL_RENDERER \(i.renderer)")
-            print("  GL_VERSION \(i.version)")
-            print("  GL_MAX_TEXTURE_SIZE \(i.maxTextureSize), GL_MAX_RENDERBUFFER_SIZE \(i.maxRenderbufferSize), "
-                  + "GL_MAX_VIEWPORT_DIMS \(i.maxViewportWidth)x\(i.maxViewportHeight)")
-            print("  paths: " + gles.paths.joined(separator: ", ") + (gles.supportsCompute ? " (compute: OpenGL ES 3.1 compute shaders)" : " (no compute shaders: the compute paths are unavailable)"))
-            print("  read-back: " + (gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage), \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read"
-                                     : "pack buffers mapped each frame, \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read"))
+            let renderer = try GLESRenderer()
+            let i = renderer.info
+            let (drawn, fallbacks) = try checkFrames(renderer)
+            gles = Report.GLES(
+                platform: renderer.platform.rawValue, location: renderer.location, eglVendor: i.eglVendor, eglVersion: i.eglVersion,
+                renderer: i.renderer, version: i.version, maxTextureSize: i.maxTextureSize, maxRenderbufferSize: i.maxRenderbufferSize,
+                maxViewport: [i.maxViewportWidth, i.maxViewportHeight], paths: renderer.paths, computeShaders: renderer.supportsCompute,
+                readback: (renderer.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage)"
+                                                             : "pack buffers mapped each frame")
+                    + ", \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read",
+                checkFrameDrawnBy: drawn, fallbacks: fallbacks)
         } catch {
-            print("gles: unavailable - \(error)")
+            unavailable = "\(error)"
         }
-        print("cpu: available - \(CPUCompositor().details)")
-        print("auto: \(BackendChoice.autoChoice(recalibrate: recalibrate))")
-        print(Self.schedulerLine(ProcessInfo.processInfo.environment))
+        return Report(platforms: platforms, gles: gles, glesUnavailable: unavailable, cpu: CPUCompositor().details,
+                      auto: BackendChoice.autoChoice(recalibrate: recalibrate), scheduler: schedulerLine(ProcessInfo.processInfo.environment))
+    }
+
+    /// One 64x36 frame of door, half way, asked of each path: which path the renderer counted for it.
+    static func checkFrames(_ gles: GLESRenderer) throws -> (drawn: [String: [String: Int]], fallbacks: [String: [String: Int]]) {
+        let frame = Size(64, 36)
+        let snapshots = [Pixmap(width: 64, height: 36), Pixmap(width: 64, height: 36)]
+        try gles.load(snapshots: snapshots)
+        let list = DrawList(scene: Transition.example(EffectCatalog.named("door") ?? EffectCatalog.builtIn[0])
+                                .scene(at: 0.5, frame: frame, scale: 1),
+                            scale: 1, snapshots: snapshots.map(SnapshotInfo.init), background: Color(red: 0, green: 0, blue: 0))
+        var drawn: [String: [String: Int]] = [:], fallbacks: [String: [String: Int]] = [:]
+        var pixels = Pixmap(width: 0, height: 0)
+        let original = gles.currentPath
+        defer { try? gles.use(path: original) }
+        for path in gles.paths {
+            try gles.use(path: path)
+            gles.resetStats()
+            try gles.draw(list, into: &pixels)
+            drawn[path] = gles.stats.pathFrames.filter { $0.value > 0 }
+            fallbacks[path] = gles.stats.fallbacks.filter { $0.value > 0 }
+        }
+        return (drawn, fallbacks)
     }
 
     /// Which scheduler's task this process is, as `--chunk auto` and the shard default read it.

@@ -267,11 +267,28 @@ enum MessageWords {
         #expect(names == ["dissolve-noise", "pixelate", "radial-sweep", "ripple", "wipe-diagonal"])
     }
 
+    /// Every platform, and a frame asked of each GLES path drawn by that path (the renderer's count), in
+    /// the text and in `--json` (its calibration in a cache of the test's own, not the user's).
     @Test func infoReportsEveryPlatform() throws {
-        let r = try Segue.run(["info"])
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("segue-info-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let environment = ["XDG_CACHE_HOME": cache.path]
+        let r = try Segue.run(["info"], environment: environment)
         #expect(r.status == 0)
         let text = String(decoding: r.stdout, as: UTF8.self)
         for platform in ["gbm:", "device:", "surfaceless:", "GL_RENDERER", "auto: "] { #expect(text.contains(platform), "\(text)") }
+        let j = try Segue.run(["info", "--json"], environment: environment)
+        #expect(j.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: j.stdout) as? [String: Any])
+        let platforms = (json["platforms"] as? [[String: Any]])?.compactMap { $0["platform"] as? String }
+        #expect(platforms == ["gbm", "device", "surfaceless"])
+        #expect((json["auto"] as? String)?.isEmpty == false && json["cpu"] is String && json["scheduler"] is String)
+        guard let gles = json["gles"] as? [String: Any] else { return }  // no GLES here: said in glesUnavailable
+        let paths = try #require(gles["paths"] as? [String])
+        let drawn = try #require(gles["checkFrameDrawnBy"] as? [String: [String: Int]])
+        #expect(paths.first == "raster")
+        for path in paths { #expect(drawn[path] == [path: 1], "\(drawn)") }
+        #expect(text.contains("  a 64x36 frame on each path, drawn by: raster: raster 1"), "\(text)")
     }
 
     /// `segue info` reads auto's calibration from the cache (a figure written there shows), and
