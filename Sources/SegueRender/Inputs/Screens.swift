@@ -11,7 +11,7 @@ enum Screens {
         (Int((SampleScreens.defaultSize.width * scale).rounded()), Int((SampleScreens.defaultSize.height * scale).rounded()))
     }
 
-    /// An image file (PNG or JPEG), or `sample:home` / `sample:detail` drawn at `size` pixels (the default size
+    /// An image file (PNG, JPEG or HEIC), or `sample:home` / `sample:detail` drawn at `size` pixels (the default size
     /// when nil) at `scale` pixels per point.
     static func image(_ source: String, size: (width: Int, height: Int)?, scale: Double, maxPixels: Int,
                       space: ColourSpace = .srgb) throws -> Pixmap {
