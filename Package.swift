@@ -3,7 +3,7 @@ import PackageDescription
 
 // Modules are split by what they depend on: SegueCore imports no C module; each backend, the image codecs,
 // the job layer (SegueRender) and the command line are their own targets, and the C wrappers (CEGL,
-// CSPNG, CDeflate, CTurboJPEG, CLCMS2) and kernels (CSegueKernels) are never public API. No target has unsafe flags: a package that depends on Segue by
+// CSPNG, CDeflate, CTurboJPEG, CLCMS2, CHeif) and kernels (CSegueKernels) are never public API. No target has unsafe flags: a package that depends on Segue by
 // version could not build otherwise (the hot loops use wrapping arithmetic and pointers instead).
 
 let package = Package(
@@ -52,6 +52,10 @@ let package = Package(
         // (not linked: a program that draws on the CPU starts without libEGL.so.1 and libGLESv2.so.2). Built
         // against the Khronos headers from libegl-dev and libgles-dev.
         .target(name: "CEGL"),
+        // libheif (HEIC input) through a table that dlopen fills when the first HEIC is read: not linked, so neither
+        // a build nor `make dist` carries its codecs (Debian's libheif1 brings x265, aom, dav1d and de265), and a
+        // program that reads no HEIC starts without it. Built against libheif-dev's header.
+        .target(name: "CHeif"),
 
         // The built-in effects are files (Sources/SegueCore/Effects/Catalog/*.json), embedded as the shaders are;
         // so are the shipped custom transitions (Shaders/transitions/*.glsl, through the link
@@ -61,7 +65,7 @@ let package = Package(
         .target(name: "SegueCPU", dependencies: ["SegueCore", "CSegueKernels"]),
         // The CPU compositor's AVX2 row kernels, chosen at run time (C: Swift cannot enable AVX2 for one function).
         .target(name: "CSegueKernels"),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CLCMS2", "CSegueKernels"]),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CDeflate", "CTurboJPEG", "CLCMS2", "CHeif", "CSegueKernels"]),
         // The GLSL files live in the top-level Shaders/; Sources/SegueGLES/Shaders is a link to them, because SwiftPM
         // takes a target's resources from inside its folder.
         .target(name: "SegueGLES", dependencies: ["SegueCore", "CEGL"], exclude: ["Shaders/transitions"], resources: [.embedInCode("Shaders")]),
@@ -109,7 +113,9 @@ let package = Package(
             name: "SegueCPUTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO", "SegueSamples", "SegueTestSupport"]),
+        .testTarget(
+            name: "SegueImageIOTests", dependencies: ["SegueCore", "SegueImageIO", "SegueSamples", "SegueTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "SegueRenderTests",
             dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueImageIO", "SegueSamples", "SegueTestSupport"],

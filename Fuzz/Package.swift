@@ -15,7 +15,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2"),
         .target(name: "SegueCore", resources: [.embedInCode("Effects/Catalog"), .embedInCode("CustomShaders/Transitions")]),
         .target(name: "CSegueKernels"),
-        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate", "CLCMS2", "CSegueKernels"]),
+        .target(name: "CHeif"),
+        .target(name: "SegueImageIO", dependencies: ["SegueCore", "CSPNG", "CTurboJPEG", "CDeflate", "CLCMS2", "CHeif", "CSegueKernels"]),
         // The libFuzzer driver's entry, which each target's `main` calls.
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzImageDecoder", dependencies: ["SegueImageIO", "FuzzDriver"]),

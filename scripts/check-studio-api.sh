@@ -14,11 +14,11 @@ build=$(find "$scratch" -maxdepth 3 -type d -name SegueStudio.build -path '*-lin
 products=$(dirname "$build")
 flags=()
 for map in Sources/CTurboJPEG/module.modulemap Sources/CDeflate/module.modulemap Sources/CSPNG/module.modulemap Sources/CLCMS2/module.modulemap \
-           Sources/CEGL/include/module.modulemap "$products/CSegueKernels.build/module.modulemap" \
+           Sources/CEGL/include/module.modulemap Sources/CHeif/include/module.modulemap "$products/CSegueKernels.build/module.modulemap" \
            "$scratch/checkouts/FlyingFox/CSystemLinux/include/module.modulemap"; do
     flags+=(-Xcc "-fmodule-map-file=$map")
 done
-flags+=(-Xcc -I -Xcc Sources/CSegueKernels/include -Xcc -I -Xcc Sources/CEGL/include
+flags+=(-Xcc -I -Xcc Sources/CSegueKernels/include -Xcc -I -Xcc Sources/CEGL/include -Xcc -I -Xcc Sources/CHeif/include
         -Xcc -I -Xcc "$scratch/checkouts/FlyingFox/CSystemLinux/include")
 if swiftc -typecheck -module-name SegueStudio -package-name segue-studio-outside -swift-version 6 -parse-as-library \
     -DSWIFT_PACKAGE -I "$products/Modules" "${flags[@]}" Sources/SegueStudio/*.swift "$build/DerivedSources/embedded_resources.swift"; then

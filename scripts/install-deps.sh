@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Segue needs, only those missing. Usage: scripts/install-deps.sh [build|bench|studio|image]
 #   build: EGL/GLES/GBM headers, Mesa's llvmpipe driver, libspng (PNG decoding), libdeflate (PNG encoding),
-#          libjpeg-turbo, Little CMS 2 (colour management), glslang, ffmpeg, which the tests of --video and Y4M streams run (make demo, make test),
+#          libjpeg-turbo, Little CMS 2 (colour management), libheif (HEIC input, opened at run time), glslang, ffmpeg, which the tests of --video and Y4M streams run (make demo, make test),
 #          and patchelf, which sets the run path of the self-contained build (make dist)
 #   bench: also ffmpeg, pixman and matplotlib (make bench)
 #   image: also Podman (with runc, which starts containers where crun cannot) and debootstrap (make test-image)
 #   studio: also Debian's Chromium and its chromedriver, and python3-venv for Selenium (make test-studio)
 set -euo pipefail
-packages=(pkg-config libegl-dev libgles-dev libgbm1 libegl-mesa0 libgl1-mesa-dri libspng-dev libdeflate-dev libturbojpeg0-dev liblcms2-dev glslang-tools ffmpeg patchelf)
+packages=(pkg-config libegl-dev libgles-dev libgbm1 libegl-mesa0 libgl1-mesa-dri libspng-dev libdeflate-dev libturbojpeg0-dev liblcms2-dev libheif-dev glslang-tools ffmpeg patchelf)
 if [ "${1:-build}" = bench ]; then
   packages+=(ffmpeg libpixman-1-dev python3-matplotlib)
 fi

@@ -1,6 +1,12 @@
 import CLCMS2
+import Dispatch
 import SegueCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What an image file says about its colour, as read from its chunks or segments before its pixels. The
 /// cache key for what it means (`ColourConversion`): a 10,000-frame job reads each profile once.
@@ -16,6 +22,9 @@ enum ColourTag: Hashable, Sendable {
     /// PNG's `gAMA` (the encoding gamma times 100,000) and, where given, `cHRM` (white, red, green, blue x and
     /// y, each times 100,000).
     case gamma(UInt32, chromaticities: [UInt32]?)
+    /// HEIF's `nclx` colour box: its primaries and transfer (H.273), its matrix and range already used by libheif
+    /// to make RGB. Unspecified (2) is BT.709's primaries and the sRGB curve, as browsers read it.
+    case nclx(primaries: UInt16, transfer: UInt16)
 }
 
 /// What a colour tag means: the profile the pixels are in, or sRGB (taken as it is).
@@ -91,6 +100,28 @@ enum ColourConversion {
     private static let sources = Mutex<[ColourTag: Result<SourceColour, ColourProfile.Problem>]>([:])
     private static let transforms = Mutex<[TransformKey: Result<ColourTransform?, ColourProfile.Problem>]>([:])
 
+    /// The space H.273's primaries and transfer name (PNG's cICP, HEIF's nclx), or nil for one not read here.
+    private static func codePoints(primaries: Int, transfer: Int, description: String) -> Result<SourceColour, ColourProfile.Problem>? {
+        let gamut: ColourProfile.Primaries? = switch primaries {
+        case 1: .bt709
+        case 12: .displayP3
+        case 9: .bt2020
+        default: nil
+        }
+        let curve: ColourProfile.Curve? = switch transfer {
+        case 13: .srgb
+        case 1, 6, 14, 15: .bt709
+        case 8: .power(1)
+        default: nil
+        }
+        guard let gamut, let curve else { return nil }
+        if gamut == .bt709 && curve == .srgb { return .success(.srgb) }
+        guard let profile = ColourProfile.rgb(gamut, curve: curve, description: "\(description) \(primaries)/\(transfer)") else {
+            return .failure(.noTransform)
+        }
+        return .success(.profile(profile))
+    }
+
     /// What a tag means, worked out once per tag.
     private static func resolve(_ tag: ColourTag) -> Result<SourceColour, ColourProfile.Problem> {
         switch tag {
@@ -99,26 +130,15 @@ enum ColourConversion {
         case let .icc(bytes):
             return ColourProfile.open(icc: bytes).map { $0.isSRGB ? .srgb : .profile($0) }
         case let .cicp(primaries, transfer, matrix, fullRange):
-            let gamut: ColourProfile.Primaries? = switch primaries {
-            case 1: .bt709
-            case 12: .displayP3
-            case 9: .bt2020
-            default: nil
-            }
-            let curve: ColourProfile.Curve? = switch transfer {
-            case 13: .srgb
-            case 1, 6, 14, 15: .bt709
-            case 8: .power(1)
-            default: nil
-            }
-            guard let gamut, let curve, matrix == 0, fullRange else {
+            guard matrix == 0, fullRange, let source = codePoints(primaries: Int(primaries), transfer: Int(transfer), description: "cICP") else {
                 return .failure(.unsupportedCICP(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: fullRange))
             }
-            if gamut == .bt709 && curve == .srgb { return .success(.srgb) }
-            guard let profile = ColourProfile.rgb(gamut, curve: curve, description: "cICP \(primaries)/\(transfer)") else {
-                return .failure(.noTransform)
+            return source
+        case let .nclx(primaries, transfer):
+            guard let source = codePoints(primaries: primaries == 2 ? 1 : Int(primaries), transfer: transfer == 2 ? 13 : Int(transfer), description: "nclx") else {
+                return .failure(.unsupportedNCLX(primaries: primaries, transfer: transfer))
             }
-            return .success(.profile(profile))
+            return source
         case let .gamma(gama, chromaticities):
             // A gamma PNG says nothing plausible about (0 or absurd) is read as untagged, as browsers do.
             guard (10_000...1_000_000).contains(gama) else { return .success(.srgb) }
@@ -215,14 +235,30 @@ final class ColourTransform: @unchecked Sendable {
         }
     }
 
-    /// lcms2's transform over the pixels, in pieces of at most 2^24 (its count is 32-bit).
+    /// Pixels a thread converts at least: an image under twice this is converted on the calling thread.
+    static let minimumPiece = 1 << 16
+    /// The cores the pieces are spread over.
+    static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    /// lcms2's transform over the pixels, in pieces on all cores (bands of rows: a transform made with NOCACHE
+    /// keeps no state between calls, so threads share it; the pieces never overlap, in place or not), each at
+    /// most 2^24 pixels (lcms2's count is 32-bit). A 4K screen goes as 4 pieces a core.
     private func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutablePointer<UInt32>, count: Int, sourceStride: Int) {
-        let piece = 1 << 24
-        var done = 0
-        while done < count {
-            let n = min(piece, count - done)
-            cmsDoTransform(handle, source + done * sourceStride, destination + done, UInt32(n))
-            done += n
+        let pieces = max((count + (1 << 24) - 1) >> 24, min(count / Self.minimumPiece, 4 * Self.cores))
+        guard pieces > 1 else {
+            if count > 0 { cmsDoTransform(handle, source, destination, UInt32(count)) }
+            return
+        }
+        let share = (count + pieces - 1) / pieces
+        // The addresses cross to the worker threads as integers: each converts its own range only, and
+        // concurrentPerform returns after every one is done.
+        let (from, to, transform) = (UInt(bitPattern: source), UInt(bitPattern: destination), UInt(bitPattern: handle))
+        DispatchQueue.concurrentPerform(iterations: pieces) { k in
+            let start = k * share
+            let n = min(share, count - start)
+            guard n > 0 else { return }
+            cmsDoTransform(UnsafeMutableRawPointer(bitPattern: transform), UnsafeRawPointer(bitPattern: from + UInt(start * sourceStride)),
+                           UnsafeMutableRawPointer(bitPattern: to + UInt(start * 4)), UInt32(n))
         }
     }
 }

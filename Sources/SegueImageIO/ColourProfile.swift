@@ -56,6 +56,8 @@ final class ColourProfile: @unchecked Sendable {
         case channels(Channels)
         /// A PNG cICP chunk naming a space not read here (HDR's PQ and HLG, YCbCr matrices, narrow range).
         case unsupportedCICP(primaries: UInt8, transfer: UInt8, matrix: UInt8, fullRange: Bool)
+        /// A HEIF nclx box naming primaries or a transfer not read here (HDR's PQ and HLG among them).
+        case unsupportedNCLX(primaries: UInt16, transfer: UInt16)
 
         var words: String {
             switch self {
@@ -67,6 +69,8 @@ final class ColourProfile: @unchecked Sendable {
             case let .channels(channels): "it is a \(channels.rawValue) profile, which does not fit the image's pixels"
             case let .unsupportedCICP(primaries, transfer, matrix, fullRange):
                 "its cICP chunk (primaries \(primaries), transfer \(transfer), matrix \(matrix), \(fullRange ? "full" : "narrow") range) names a space Segue does not read (HDR stills are not tone-mapped)"
+            case let .unsupportedNCLX(primaries, transfer):
+                "its nclx colour box (primaries \(primaries), transfer \(transfer)) names a space Segue does not read (HDR stills are not tone-mapped)"
             }
         }
     }

@@ -1,6 +1,6 @@
 import SegueCore
 
-/// What an image file says about its colour, read from its header (PNG chunks, JPEG segments) without decoding
+/// What an image file says about its colour, read from its header (PNG chunks, JPEG segments, HEIF boxes) without decoding
 /// its pixels: enough for a job to choose its working space before it reads them.
 public struct ImageColour: Sendable, Equatable {
     /// Where the file says it.
@@ -15,6 +15,8 @@ public struct ImageColour: Sendable, Equatable {
         case cicp
         /// PNG's `gAMA`, with `cHRM` where given.
         case gamma
+        /// HEIF's `nclx` colour box (H.273 code points, as cICP's).
+        case nclx
     }
 
     /// Where the file says it.
@@ -27,14 +29,14 @@ public struct ImageColour: Sendable, Equatable {
 }
 
 extension ImageDecoder {
-    /// What the PNG or JPEG file at `path` says about its colour; errors name `path`, and a profile that cannot
+    /// What the PNG, JPEG or HEIC file at `path` says about its colour; errors name `path`, and a profile that cannot
     /// be used throws as decoding would.
     public static func colour(contentsOf path: String, maxPixels: Int = defaultMaxPixels) throws -> ImageColour {
         let bytes = try InputFile.read(path, limit: InputFile.imageLimit(maxPixels: maxPixels))
         return try colour(data: bytes, name: path)
     }
 
-    /// What PNG or JPEG `data` says about its colour; `name` is what messages call the data.
+    /// What PNG, JPEG or HEIC `data` says about its colour; `name` is what messages call the data.
     public static func colour(data: [UInt8], name: String) throws -> ImageColour {
         if data.isEmpty { throw ImageIOError.empty(path: name) }
         let tag: ColourTag
@@ -44,6 +46,8 @@ extension ImageDecoder {
             tag = try data.withUnsafeBufferPointer { bytes throws(ImageIOError) in
                 try JPEGMetadata(scanning: bytes).colourTag(name: name)
             }
+        } else if isHEIF(data) {
+            tag = try heifColourTag(data: data, name: name)
         } else {
             throw ImageIOError.unknownFormat(path: name)
         }
@@ -54,6 +58,7 @@ extension ImageDecoder {
         case .icc: .iccProfile
         case .cicp: .cicp
         case .gamma: .gamma
+        case .nclx: .nclx
         }
         let isSRGB = if case .srgb = source { true } else { false }
         return ImageColour(tag: kind, isSRGB: isSRGB, isWide: source.isWide)

@@ -1,9 +1,9 @@
 import SegueCore
 
-/// Decodes PNG and JPEG files into premultiplied RGBA8 `Pixmap`s.
+/// Decodes PNG, JPEG and HEIC files into premultiplied RGBA8 `Pixmap`s.
 ///
 /// The format is sniffed from the first bytes, never from the file name. PNG goes through libspng and JPEG
-/// through TurboJPEG. Colour is managed: what the file says (an ICC profile, PNG's cICP, sRGB, gAMA and cHRM
+/// through TurboJPEG, HEIC through libheif (opened when the first one is read). Colour is managed: what the file says (an ICC profile, PNG's cICP, sRGB, gAMA and cHRM
 /// chunks) is honoured and the pixels converted into the working space through Little CMS 2, once, here.
 /// Untagged images are sRGB; an sRGB image read into sRGB keeps its stored values exactly.
 /// Images with more than `maxPixels` pixels are refused from their header, before any pixel is allocated.
@@ -11,13 +11,13 @@ public enum ImageDecoder {
     /// The default pixel limit: 16384 × 16384 (268,435,456 pixels, 1 GiB decoded).
     public static let defaultMaxPixels = Limits.maxPixels
 
-    /// Reads and decodes the PNG or JPEG file at `path`; errors name `path`.
+    /// Reads and decodes the PNG, JPEG or HEIC file at `path`; errors name `path`.
     public static func decode(contentsOf path: String, maxPixels: Int = defaultMaxPixels, into space: ColourSpace = .srgb) throws -> Pixmap {
         let bytes = try InputFile.read(path, limit: InputFile.imageLimit(maxPixels: maxPixels))
         return try decode(data: bytes, name: path, maxPixels: maxPixels, into: space)
     }
 
-    /// Decodes PNG or JPEG bytes into `space`; `name` is what error messages call the data (usually its path).
+    /// Decodes PNG, JPEG or HEIC bytes into `space`; `name` is what error messages call the data (usually its path).
     public static func decode(data: [UInt8], name: String, maxPixels: Int = defaultMaxPixels, into space: ColourSpace = .srgb) throws -> Pixmap {
         if data.isEmpty { throw ImageIOError.empty(path: name) }
         if data.starts(with: pngSignature) {
@@ -25,6 +25,9 @@ public enum ImageDecoder {
         }
         if data.starts(with: jpegSignature) {
             return try decodeJPEG(data: data, name: name, maxPixels: maxPixels, into: space)
+        }
+        if isHEIF(data) {
+            return try decodeHEIC(data: data, name: name, maxPixels: maxPixels, into: space)
         }
         throw ImageIOError.unknownFormat(path: name)
     }

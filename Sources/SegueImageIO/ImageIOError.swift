@@ -10,12 +10,18 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
     case tooLarge(path: String, limit: Int)
     /// The file exists but holds no bytes.
     case empty(path: String)
-    /// The bytes start with neither the PNG signature nor a JPEG start-of-image marker.
+    /// The bytes start with neither the PNG signature, a JPEG start-of-image marker nor a HEIF `ftyp` box.
     case unknownFormat(path: String)
     /// libspng rejected the data; `detail` is its `spng_strerror` text.
     case corruptPNG(path: String, detail: String)
     /// TurboJPEG rejected the data; `detail` is its `tjGetErrorStr2` text.
     case corruptJPEG(path: String, detail: String)
+    /// libheif rejected the data; `detail` is its message.
+    case corruptHEIC(path: String, detail: String)
+    /// libheif refused the image as larger than it reads (a side over 32768 pixels); `detail` is its message.
+    case heicOverLimit(path: String, detail: String)
+    /// A HEIC image, and libheif cannot be loaded; `reason` says why and what to install.
+    case heifUnavailable(path: String, reason: String)
     /// The image declares a width or height of zero.
     case invalidSize(path: String, width: Int, height: Int)
     /// The image has more pixels than the caller allows; refused before the pixels are allocated.
@@ -37,11 +43,17 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .empty(path):
             return "'\(path)' is an empty file"
         case let .unknownFormat(path):
-            return "'\(path)' is not a PNG or JPEG image"
+            return "'\(path)' is not a PNG, JPEG or HEIC image"
         case let .corruptPNG(path, detail):
             return "'\(path)': corrupt PNG data (libspng: \(detail))"
         case let .corruptJPEG(path, detail):
             return "'\(path)': corrupt JPEG data (\(detail))"
+        case let .corruptHEIC(path, detail):
+            return "'\(path)': corrupt HEIC data (libheif: \(detail))"
+        case let .heicOverLimit(path, detail):
+            return "'\(path)' is larger than libheif reads (libheif: \(detail))"
+        case let .heifUnavailable(path, reason):
+            return "cannot read the HEIC image '\(path)': \(reason)"
         case let .invalidSize(path, width, height):
             return "'\(path)' has an invalid size of \(width)x\(height) pixels"
         case .tooManyPixels:
@@ -62,10 +74,11 @@ extension ImageIOError: SegueErrorConvertible {
         let kind: SegueError.Kind
         switch self {
         case let .unreadable(path, _), let .tooLarge(path, _), let .empty(path), let .unknownFormat(path),
-             let .corruptPNG(path, _), let .corruptJPEG(path, _), let .invalidSize(path, _, _),
+             let .corruptPNG(path, _), let .corruptJPEG(path, _), let .corruptHEIC(path, _), let .heifUnavailable(path, _),
+             let .invalidSize(path, _, _),
              let .unusableColourProfile(path, _):
             kind = .inputUnreadable(path: path)
-        case .tooManyPixels: kind = .resourceLimit(name: "maxPixels")
+        case .tooManyPixels, .heicOverLimit: kind = .resourceLimit(name: "maxPixels")
         case .encodingFailed, .unwritable: kind = .failed
         }
         return SegueError(kind, words)

@@ -20,8 +20,8 @@ struct JobOptions: ParsableArguments {
 
     @Option(name: .customLong("colour-space"), help: ArgumentHelp("""
         The colour space the job works in, which every output says: srgb, display-p3, or auto (Display P3 when an \
-        input image is wider than sRGB, as iPhone screenshots are; else sRGB). Inputs are converted into it as they \
-        are read; colours in effects are sRGB values. PNG frames carry its profile, videos its tags; raw rgba and \
+        input image or clip is wider than sRGB, as iPhone screenshots, photos and videos are; else sRGB). Inputs are \
+        converted into it as they are read (HDR clips tone-mapped); colours in effects are sRGB values. PNG frames carry its profile, videos its tags; raw rgba and \
         y4m streams carry none: their values are in this space. A GIF is always sRGB.
         """, valueName: "name"))
     var colourSpace: String = "auto"

@@ -7,7 +7,7 @@ import SegueRender
 /// Options every rendering command shares: inputs, frame size, timing, backend and output.
 struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("""
-        The screen the transition starts from: a PNG or JPEG, sample:home / sample:detail, or a video clip \
+        The screen the transition starts from: a PNG, JPEG or HEIC, sample:home / sample:detail, or a video clip \
         (.mp4, .mov, .webm, .gif, .mkv ...: decoded by ffmpeg, it plays during the transition).
         """, valueName: "path"))
     var from: String

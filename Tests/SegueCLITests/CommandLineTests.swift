@@ -185,7 +185,7 @@ enum MessageWords {
         (["render", "door", "--from", "missing.png", "--to", "sample:detail", "--out", "x.png", "--progress", "0.5"], 1,
          "cannot read 'missing.png'"),
         (["render", "door", "--from", "notes.txt", "--to", "sample:detail", "--out", "x.png", "--progress", "0.5"], 1,
-         "'notes.txt' is not a PNG or JPEG image"),
+         "'notes.txt' is not a PNG, JPEG or HEIC image"),
         (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--curve", "wiggle"], 2,
          "unknown curve 'wiggle'"),
         (["render", "door", "--from", "sample:home", "--to", "sample:detail", "--out", "x.png", "--backend", "gpu"], 2,

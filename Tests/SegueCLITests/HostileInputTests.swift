@@ -119,7 +119,7 @@ import Testing
         (#"{"screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1}], "size": [0, 10]}"#, 2, "$.size"),
         (#"{"screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1}], "scale": 0}"#, 2, "$.scale"),
         (#"{"screens": {"a": "missing.png"}, "timeline": [{"hold": "a", "duration": 1}]}"#, 1, "$.screens.a: cannot read 'missing.png'"),
-        (#"{"screens": {"a": "notes.txt"}, "timeline": [{"hold": "a", "duration": 1}]}"#, 1, "'notes.txt' is not a PNG or JPEG image"),
+        (#"{"screens": {"a": "notes.txt"}, "timeline": [{"hold": "a", "duration": 1}]}"#, 1, "'notes.txt' is not a PNG, JPEG or HEIC image"),
         (#"{"screens": {"a": "sample:home"}, "timeline": [{"interactive": "fade", "from": "a", "to": "a", "track": "none.csv"}]}"#, 2, "none.csv"),
         (#"[1, 2, 3]"#, 2, #"$: expected an object with "screens" and "timeline""#),
         (#"{"screens": {"a": "sample:home"}, "timeline": [{"hold": "a", "duration": 1}]"#, 2, "$: not valid JSON"),

@@ -98,7 +98,7 @@ import Testing
         let missing = directory.file("missing.png")
 
         #expect(thrownMessage { try ImageDecoder.decode(contentsOf: empty) } == "'\(empty)' is an empty file")
-        #expect(thrownMessage { try ImageDecoder.decode(contentsOf: text) } == "'\(text)' is not a PNG or JPEG image")
+        #expect(thrownMessage { try ImageDecoder.decode(contentsOf: text) } == "'\(text)' is not a PNG, JPEG or HEIC image")
         #expect(thrownMessage { try ImageDecoder.decode(contentsOf: missing) } == "cannot read '\(missing)': no such file")
         #expect(
             thrownMessage { try ImageDecoder.decode(contentsOf: directory.path) }

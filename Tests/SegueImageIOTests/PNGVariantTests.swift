@@ -25,14 +25,16 @@ import Testing
         ])
     }
 
-    @Test func rgba16KeepsTheHighByte() throws {
+    /// 16-bit samples are rounded to the nearest of 255 levels, not cut to their high byte: 0x12FF is 19 (its
+    /// high byte 18), 0x3FF0 is 64 (63).
+    @Test func rgba16IsRoundedToEightBits() throws {
         // 16-bit samples in host order, as libspng's SPNG_FMT_PNG expects.
-        let samples: [UInt16] = [0xFFFF, 0x8000, 0x1234, 0xFFFF, 0xC0C0, 0x4040, 0x0000, 0x8080]
+        let samples: [UInt16] = [0x12FF, 0x3FF0, 0x0080, 0xFFFF, 0xC0C0, 0x4040, 0x0000, 0x8080]
         let bytes = samples.withUnsafeBytes { Array($0) }
         let png = try spngEncode(
             width: 2, height: 1, bitDepth: 16, colorType: SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, samples: bytes)
         let pixmap = try ImageDecoder.decode(data: png, name: "rgba16.png")
-        #expect(close(pixmap.pixels[0], 255, 128, 18, 255, tolerance: 1))
+        #expect(close(pixmap.pixels[0], 19, 64, 0, 255), "\(rgba(pixmap.pixels[0]))")
         let expected = rgba(Pixmap.premultiply(r: 0xC0, g: 0x40, b: 0, a: 0x80))
         #expect(close(pixmap.pixels[1], expected.r, expected.g, expected.b, expected.a, tolerance: 1))
     }

@@ -215,7 +215,7 @@ private struct Parser: JSONProblemReader {
                         }
                         if playback != ClipPlayback() { board.playback[name] = playback }
                     } else {
-                        problem(path, "expected an image path (PNG or JPEG) or a video clip, relative to the storyboard, sample:home / sample:detail, or {\"path\": ..., \"loop\": true}")
+                        problem(path, "expected an image path (PNG, JPEG or HEIC) or a video clip, relative to the storyboard, sample:home / sample:detail, or {\"path\": ..., \"loop\": true}")
                     }
                 }
             } else {

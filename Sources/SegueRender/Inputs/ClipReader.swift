@@ -21,7 +21,9 @@ import SegueImageIO
 /// the scale; ffmpeg's own autorotation is off, so the turn is the probe's), and its size is the turned one.
 ///
 /// ffmpeg scales with `flags=area` when shrinking and `bicubic` when enlarging, as stills are resampled (area
-/// averaging, Catmull-Rom); its pixels are straight alpha and are premultiplied here.
+/// averaging, Catmull-Rom); its pixels are straight alpha and are premultiplied here. Its colour is converted
+/// into the job's working space in the same filter graph (`ClipColour`: the stream's matrix, range and
+/// primaries; HDR tone-mapped), so frames arrive in it.
 final class ClipReader {
     /// A clip's file extensions: screens with one of these are clips, the rest stills.
     static let extensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv", "avi", "gif", "mpg", "mpeg", "ogv"]
@@ -47,6 +49,12 @@ final class ClipReader {
     let source: (width: Int, height: Int)
     /// Quarter turns counterclockwise that make the clip upright (0 to 3; `Probe.quarterTurns`).
     let quarterTurns: Int
+    /// What the clip's stream says about its colour, and the working space its frames are converted into by
+    /// ffmpeg's filters (`ClipColour`), so they arrive in it.
+    let colour: ClipColour
+    let space: ColourSpace
+    /// The clip's frames may carry alpha (kept through a colour conversion).
+    let alpha: Bool
 
     /// Told of each ffmpeg process, so an interrupted job ends it, and of each wait on one (timed work).
     let control: JobControl?
@@ -62,8 +70,12 @@ final class ClipReader {
     /// ffmpeg's complaints have been told (in a note, or in an error).
     private var told = false
 
-    init(path: String, source: (width: Int, height: Int), quarterTurns: Int = 0, width: Int, height: Int, fps: Double,
-         playback: ClipPlayback, control: JobControl? = nil, note: (@Sendable (String) -> Void)? = nil) {
+    init(path: String, source: (width: Int, height: Int), quarterTurns: Int = 0, colour: ClipColour = ClipColour(), space: ColourSpace = .srgb,
+         alpha: Bool = true, width: Int, height: Int, fps: Double, playback: ClipPlayback, control: JobControl? = nil,
+         note: (@Sendable (String) -> Void)? = nil) {
+        self.colour = colour
+        self.space = space
+        self.alpha = alpha
         self.control = control
         self.note = note
         self.path = path
@@ -139,7 +151,8 @@ final class ClipReader {
         let ffmpeg = try FFmpegStream.locate(forClip: path)
         let shrinking = width * height <= source.width * source.height
         let turn = ["", "transpose=cclock,", "hflip,vflip,", "transpose=clock,"][quarterTurns & 3]
-        let filter = "fps=\(fps.compact),\(turn)scale=\(width):\(height):flags=\(shrinking ? "area" : "bicubic"),format=rgba"
+        let filter = "fps=\(fps.compact),\(turn)scale=\(width):\(height):flags=\(shrinking ? "area" : "bicubic"):\(colour.scaleOptions),"
+            + colour.conversion(into: space, alpha: alpha)
         let arguments = ["-hide_banner", "-nostdin", "-loglevel", "error"]
             + (playback.loop ? ["-stream_loop", "-1"] : [])
             + (seeking && playback.start > 0 ? ["-ss", Self.ffmpegSeconds(playback.start)] : [])
@@ -330,6 +343,8 @@ final class ClipReader {
         /// Whether every frame is opaque: its pixel format has no alpha (ffmpeg then gives alpha 255), so layers
         /// under it may be culled as under an opaque still.
         var isOpaque: Bool
+        /// What the stream says about its colour.
+        var colour = ClipColour()
     }
 
     /// Whether frames in ffmpeg's pixel format `name` can carry alpha (a palette may hold a transparent entry).
@@ -366,7 +381,8 @@ final class ClipReader {
         defer { control?.touch(activity, timed: timed) }
         let p = try ChildProcess(executable: ffprobe, arguments: [
             "-v", "error", "-select_streams", "v:0",
-            "-show_entries", "stream=width,height,pix_fmt:stream_tags=rotate:stream_side_data=rotation", "-of", "json", path,
+            "-show_entries", "stream=width,height,pix_fmt,color_primaries,color_transfer,color_space,color_range:stream_tags=rotate"
+                + ":stream_side_data=rotation,max_content,max_luminance", "-of", "json", path,
         ], output: .pipe, control: control)
         let deadline = DispatchTime.now() + Self.probeTimeout
         guard let said = p.readOutput(until: deadline), let ended = p.wait(until: deadline) else {
@@ -388,8 +404,17 @@ final class ClipReader {
         return probe
     }
 
-    /// ffprobe's JSON for the first video stream (`width`, `height`, `pix_fmt`, `side_data_list[].rotation`,
-    /// `tags.rotate`), the size as stored; nil when it names no stream with a size.
+    /// ffprobe's "N/D" (or a plain number) as a value; nil when it is neither or not finite.
+    static func rational(_ text: String) -> Double? {
+        let parts = text.split(separator: "/").map { Double($0) }
+        guard let n = parts.first ?? nil else { return nil }
+        let value = parts.count == 2 ? (parts[1].map { n / $0 } ?? .nan) : n
+        return value.isFinite ? value : nil
+    }
+
+    /// ffprobe's JSON for the first video stream (`width`, `height`, `pix_fmt`, the colour tags,
+    /// `side_data_list[]`'s rotation and HDR peaks, `tags.rotate`), the size as stored; nil when it names no
+    /// stream with a size.
     static func parse(_ json: Data) -> Probe? {
         guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
               let stream = (root["streams"] as? [Any])?.first as? [String: Any],
@@ -401,6 +426,17 @@ final class ClipReader {
         let tag = ((stream["tags"] as? [String: Any])?["rotate"] as? String).flatMap(Double.init).map { -$0 }
         let degrees = matrix ?? tag ?? 0
         let turns = degrees.isFinite ? Int((degrees / 90).rounded().truncatingRemainder(dividingBy: 4)) : 0
-        return Probe(width: width, height: height, quarterTurns: (turns + 4) % 4, isOpaque: !carriesAlpha(pixelFormat: format))
+        func named(_ key: String) -> String {
+            let value = stream[key] as? String ?? ""
+            return value == "unknown" || value == "unspecified" ? "" : value
+        }
+        // HDR metadata: the content light level (cd/m²), else the mastering display's peak ("10000000/10000").
+        let sideData = (stream["side_data_list"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+        let content = sideData.lazy.compactMap { ($0["max_content"] as? NSNumber)?.doubleValue }.first { $0 > 0 }
+        let mastering = sideData.lazy.compactMap { ($0["max_luminance"] as? String).flatMap(Self.rational) }.first { $0 > 0 }
+        let colour = ClipColour(primaries: named("color_primaries"), transfer: named("color_transfer"), matrix: named("color_space"),
+                                range: named("color_range"), pixelFormat: format, height: height, peak: content ?? mastering)
+        return Probe(width: width, height: height, quarterTurns: (turns + 4) % 4, isOpaque: !carriesAlpha(pixelFormat: format),
+                     colour: colour)
     }
 }

@@ -11,7 +11,7 @@ enum Screens {
         (Int((SampleScreens.defaultSize.width * scale).rounded()), Int((SampleScreens.defaultSize.height * scale).rounded()))
     }
 
-    /// An image file (PNG or JPEG), or `sample:home` / `sample:detail` drawn at `size` pixels (the default size
+    /// An image file (PNG, JPEG or HEIC), or `sample:home` / `sample:detail` drawn at `size` pixels (the default size
     /// when nil) at `scale` pixels per point.
     static func image(_ source: String, size: (width: Int, height: Int)?, scale: Double, maxPixels: Int,
                       space: ColourSpace = .srgb) throws -> Pixmap {
@@ -63,16 +63,18 @@ enum Screens {
         var isOpaque: Bool
         /// Quarter turns counterclockwise that make it upright (its display rotation); `size` is the turned size.
         var quarterTurns = 0
+        /// What its stream says about its colour.
+        var colour = ClipColour()
     }
 
     /// Reads every screen (`memory:NAME` from `memory`): those in `order` first (the first one read sets the pixel size unless `size` does),
     /// then the rest. Each still is resampled to that size where it differs (area-averaged when shrinking,
-    /// Catmull-Rom when enlarging); a clip (`ClipReader.isClip`) is only probed here (with `control`), for its
-    /// size and that ffmpeg opens it, and its declared size is held to `maxPixels` as a still's is, before
+    /// Catmull-Rom when enlarging); a clip (`ClipReader.isClip`) is only probed here (with `control`, unless
+    /// `probes` holds its probe by path already), for its size, colour and that ffmpeg opens it, and its declared size is held to `maxPixels` as a still's is, before
     /// anything is allocated at that size. A screen that cannot be read is a problem at `$.screens.NAME`.
     static func load(_ sources: [String: String], order: [String], size: (width: Int, height: Int)?, scale: Double,
                      maxPixels: Int, memory: [String: Pixmap] = [:], control: JobControl? = nil, space: ColourSpace = .srgb,
-                     resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
+                     probes: [String: Result<ClipReader.Probe, any Error>] = [:], resolve: (String) -> String) -> (images: [String: Pixmap], clips: [String: Clip],
                                                                        size: (width: Int, height: Int)?,
                                                                        problems: [(name: String, error: SegueError)]) {
         var images: [String: Pixmap] = [:]
@@ -92,13 +94,13 @@ enum Screens {
                     continue
                 }
                 if ClipReader.isClip(path) {
-                    let probe = try ClipReader.probe(path, control: control)
+                    let probe = try (probes[path] ?? Result { try ClipReader.probe(path, control: control) }).get()
                     let (pixels, overflow) = probe.width.multipliedReportingOverflow(by: probe.height)
                     if overflow || pixels > maxPixels {
                         throw ImageIOError.tooManyPixels(path: path, width: probe.width, height: probe.height, limit: maxPixels)
                     }
                     let clip = Clip(path: path, size: (probe.width, probe.height), isOpaque: probe.isOpaque,
-                                    quarterTurns: probe.quarterTurns)
+                                    quarterTurns: probe.quarterTurns, colour: probe.colour)
                     if size == nil { size = clip.size }
                     clips[name] = clip
                     continue

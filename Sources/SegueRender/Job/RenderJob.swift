@@ -426,8 +426,11 @@ public struct RenderJob: Sendable {
                                          progress: { observer.progress($0, total) })
         // One decoder per clip, shared by the runs that show it: frames are asked for in order.
         var readers: [String: ClipReader] = [:]
-        for (name, clip) in plan.inputs.clips {
-            readers[name] = ClipReader(path: clip.path, source: clip.size, quarterTurns: clip.quarterTurns,
+        for (name, clip) in plan.inputs.clips.sorted(by: { $0.key < $1.key }) {
+            // An HDR clip is tone-mapped; the job says so once.
+            if let note = clip.colour.toneMapNote(path: clip.path, into: plan.inputs.colourSpace) { observer.note(note) }
+            readers[name] = ClipReader(path: clip.path, source: clip.size, quarterTurns: clip.quarterTurns, colour: clip.colour,
+                                       space: plan.inputs.colourSpace, alpha: !clip.isOpaque,
                                        width: width, height: height, fps: storyboard.fps,
                                        playback: storyboard.playback[name] ?? ClipPlayback(), control: control,
                                        note: observer.note)
@@ -471,7 +474,7 @@ public struct RenderJob: Sendable {
         func picture(_ name: String, _ k: Int) throws -> (pixmap: Pixmap, clipFrame: Int?) {
             guard let reader = readers[name] else { return (inputs.screens[name]!, nil) }
             let j = reader.index(atClock: schedule.time(of: k) - board.firstShown(name))
-            return (space.converting(sRGB: try reader.frame(j)), j)
+            return (try reader.frame(j), j)
         }
         let step = board.timeline[run.step]
         let frames = run.frames
@@ -584,11 +587,18 @@ public struct RenderJob: Sendable {
             let what = "\(storyboard.schedule.duration.compact) s at \(storyboard.fps.compact) frames/s is \(frames) frames, more than the limit of \(maxFrames)"
             throw SegueError(.resourceLimit(name: "maxFrames"), storyboardFile.map { "\($0): $.timeline: \(what)" } ?? what)
         }
-        let space = try workingSpace()
+        // Each clip is probed once, with `control`: for `auto`'s choice of space and for its size and colour.
+        let resolve = Self.resolver(storyboardFile)
+        var probes: [String: Result<ClipReader.Probe, any Error>] = [:]
+        for source in storyboard.screens.values where !source.hasPrefix(Screens.memoryPrefix) && ClipReader.isClip(resolve(source)) {
+            let path = resolve(source)
+            if probes[path] == nil { probes[path] = Result { try ClipReader.probe(path, control: control) } }
+        }
+        let space = try workingSpace(clips: probes)
         let loaded = Screens.load(storyboard.screens, order: storyboard.usedScreens,
                                   size: storyboard.size.map { ($0.width, $0.height) }, scale: storyboard.scale,
-                                  maxPixels: maxPixels, memory: images, control: control, space: space,
-                                  resolve: Self.resolver(storyboardFile))
+                                  maxPixels: maxPixels, memory: images, control: control, space: space, probes: probes,
+                                  resolve: resolve)
         let size = loaded.size ?? Screens.defaultSize(scale: storyboard.scale)
         let frame = Size(Double(size.width) / storyboard.scale, Double(size.height) / storyboard.scale)
         guard let file = storyboardFile else {
@@ -612,9 +622,10 @@ public struct RenderJob: Sendable {
     }
 
     /// `colourSpace` resolved: for `auto`, whether any still image the screens name says it is wider than sRGB
-    /// (from its header; one that cannot be read is left to `Screens.load` to report). A GIF output cannot carry
-    /// Display P3: `auto` gives sRGB for it, and `displayP3` is refused.
-    func workingSpace() throws(SegueError) -> ColourSpace {
+    /// (from its header), or any clip's primaries are (`clips`: their probes by path); one that cannot be read is
+    /// left to `Screens.load` to report. A GIF output cannot carry Display P3: `auto` gives sRGB for it, and
+    /// `displayP3` is refused.
+    func workingSpace(clips: [String: Result<ClipReader.Probe, any Error>] = [:]) throws(SegueError) -> ColourSpace {
         let gif = outputs.contains { if case let .video(path, _) = $0 { path.lowercased().hasSuffix(".gif") } else { false } }
         if gif && colourSpace == .displayP3 {
             throw SegueError.invalidOption("colourSpace", value: "displayP3", "a GIF cannot carry Display P3 (it has no colour profile): render it with \(option: .colourSpace, value: "srgb")")
@@ -624,7 +635,7 @@ public struct RenderJob: Sendable {
         let wide = storyboard.screens.values.contains { source in
             guard !source.hasPrefix("sample:"), !source.hasPrefix(Screens.memoryPrefix) else { return false }
             let path = resolve(source)
-            guard !ClipReader.isClip(path) else { return false }
+            if ClipReader.isClip(path) { return (try? clips[path]?.get())?.colour.isWide ?? false }
             return (try? ImageDecoder.colour(contentsOf: path, maxPixels: maxPixels).isWide) ?? false
         }
         return colourSpace.resolved(anyInputIsWide: wide)
