@@ -79,8 +79,8 @@ public struct GPUReach: Sendable, Equatable {
         if missing.isEmpty {
             return "gpu: none reached: \(what) and its driver is here, but EGL gave only a software rasterizer (a driver older than the kernel module, or a device not in NVIDIA_VISIBLE_DEVICES?)"
         }
-        return "gpu: none reached: \(what), but it has \(missing.joined(separator: ", ")): on a GPU node, run it with the "
-            + "NVIDIA container toolkit (podman run --device nvidia.com/gpu=all; docker run --gpus all; Kubernetes: the "
-            + "nvidia.com/gpu resource) and NVIDIA_DRIVER_CAPABILITIES including graphics"
+        return "gpu: none reached: \(what), but it has \(missing.joined(separator: ", ")): on a GPU node, give it the GPU "
+            + "through the NVIDIA container toolkit (Podman: the CDI device nvidia.com/gpu=all; Docker: gpus all; "
+            + "Kubernetes: the nvidia.com/gpu resource), with NVIDIA_DRIVER_CAPABILITIES including graphics"
     }
 }

@@ -226,7 +226,7 @@ import Testing
         container.nvidiaVendorFile = true
         let line = container.line(hardware: nil)
         #expect(line.hasPrefix("gpu: none reached: this container asks for NVIDIA GPUs (NVIDIA_VISIBLE_DEVICES=all), but it has no NVIDIA device (/dev/nvidiactl), no NVIDIA EGL library (libEGL_nvidia.so.0): "), "\(line)")
-        #expect(line.contains("--device nvidia.com/gpu=all") && line.contains("--gpus all") && !line.contains("\n"), "\(line)")
+        #expect(line.contains("the CDI device nvidia.com/gpu=all") && line.contains("Docker: gpus all") && !line.contains("\n"), "\(line)")
         // A GPU on the bus whose driver is all here, yet not reached.
         let gpu = PCIDevice(address: "0000:01:00.0", vendor: 0x10DE, device: 0x2335, classCode: 0x030200, link: nil)
         let reached = GPUReach(gpus: [gpu], asksForNVIDIA: nil, nvidiaDeviceNodes: true, renderNodes: false, nvidiaEGL: true, nvidiaVendorFile: true)
