@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 import Segue
 
@@ -30,8 +29,7 @@ struct StudioHandler: HTTPHandler {
             case (.GET, "/api/command"): return try Self.json(["command": await command(FrameRequest(query: query), out: query["out"])])
             case (.POST, "/api/upload"): return try await upload(request, label: query["name"] ?? "upload")
             case (.GET, "/api/events"):
-                let body = HTTPBodySequence(from: StreamedBody(stream: studio.events.subscribe()))
-                return HTTPResponse(statusCode: .ok, headers: Self.headers("text/event-stream"), body: body)
+                return HTTPResponse(statusCode: .ok, headers: Self.headers("text/event-stream"), stream: studio.events.subscribe())
             case (.POST, "/api/render"): return try await render(FrameRequest(query: query), out: query["out"] ?? "")
             case (.POST, "/api/render/cancel"):
                 await studio.renders.cancel()
@@ -207,12 +205,9 @@ struct StudioHandler: HTTPHandler {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is \(length) bytes, more than the \(limit) an upload may have")
         }
-        var bytes: [UInt8] = []
-        for try await chunk in request.bodySequence {
-            bytes.append(contentsOf: chunk)
-            if bytes.count > limit {
-                throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is more than the \(limit) bytes an upload may have")
-            }
+        let bytes = request.body
+        if bytes.count > limit {
+            throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is more than the \(limit) bytes an upload may have")
         }
         let entry: Uploads.Entry
         do throws(SegueError) {
