@@ -634,6 +634,128 @@ class StudioTests(unittest.TestCase):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         self.assertNotEqual(colours["light"], colours["dark"], "the page's text follows the system's scheme")
 
+    # ---- keys ----------------------------------------------------------------------------------------------
+
+    def frame(self):
+        return self.driver.execute_script("return window.studio.frame")
+
+    def press(self, *keys, to=None):
+        """Keys sent to `to` (the page's body when None), as a person's keyboard sends them."""
+        (to or self.driver.find_element(By.TAG_NAME, "body")).send_keys(*keys)
+
+    def test_24_shift_arrows_move_ten_frames_and_home_end_go_to_the_ends(self):
+        self.open(self.catalogue, "effect:door")
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        self.assertGreater(count, 22)
+        self.press(Keys.HOME)
+        self.assertEqual(self.frame(), 0)
+        self.press(Keys.ARROW_RIGHT)
+        self.assertEqual(self.frame(), 1)
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT)
+        self.assertEqual(self.frame(), 11)
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT)
+        self.assertEqual(self.frame(), 21)
+        self.press(Keys.SHIFT + Keys.ARROW_LEFT)
+        self.assertEqual(self.frame(), 11)
+        self.press(Keys.END)
+        self.assertEqual(self.frame(), count - 1)
+        self.wait(lambda d: f"&frame={count - 1}&" in (d.execute_script("return window.studio.shownKey") or ""))
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT)   # held at the last frame
+        self.assertEqual(self.frame(), count - 1)
+        self.press(Keys.HOME)
+        self.assertEqual(self.frame(), 0)
+        # The scrubber focused: its arrow keys are the page's (one frame, ten with Shift), not the range's too.
+        scrubber = self.driver.find_element(By.ID, "scrubber")
+        self.driver.execute_script("arguments[0].focus()", scrubber)
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT, to=scrubber)
+        self.assertEqual(self.frame(), 10)
+        self.assertEqual(scrubber.get_attribute("value"), "10")
+
+    def test_25_j_k_l_play_backwards_pause_and_play_forwards(self):
+        self.open(self.catalogue, "effect:door")
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        self.press(Keys.END)
+        self.settle()
+        # J: backwards from the last frame (the frames seen fall).
+        self.press("j")
+        self.assertTrue(self.driver.execute_script("return window.studio.playing && window.studio.direction === -1"))
+        seen = []
+        end = time.time() + 3
+        while time.time() < end and len(set(seen)) < 4:
+            seen.append(self.frame())
+            time.sleep(0.02)
+        falling = [b for a, b in zip(seen, seen[1:]) if b != a]
+        self.assertGreaterEqual(len(set(seen)), 4, f"playing backwards showed {seen}")
+        self.assertTrue(all(b < a or a < 5 for a, b in zip(seen, seen[1:]) if b != a), f"backwards: {seen}")
+        self.assertLess(falling[0], count - 1)
+        # K: paused where it is.
+        self.press("k")
+        self.assertFalse(self.driver.execute_script("return window.studio.playing"))
+        held = self.frame()
+        time.sleep(0.3)
+        self.assertEqual(self.frame(), held)
+        # L: forwards (the frames seen rise, round the end).
+        self.press("l")
+        self.assertTrue(self.driver.execute_script("return window.studio.playing && window.studio.direction === 1"))
+        seen = [held]
+        end = time.time() + 3
+        while time.time() < end and len(set(seen)) < 4:
+            seen.append(self.frame())
+            time.sleep(0.02)
+        self.press("k")
+        self.assertGreaterEqual(len(set(seen)), 4, f"playing forwards showed {seen}")
+        self.assertTrue(all(b > a or b < 5 for a, b in zip(seen, seen[1:]) if b != a), f"forwards: {seen}")
+
+    def test_26_space_plays_anywhere_but_in_a_text_field(self):
+        self.open(self.catalogue, "effect:door")
+        playing = lambda: self.driver.execute_script("return window.studio.playing")
+        compare = self.driver.find_element(By.ID, "compare")
+        # On a focused button, a checkbox and the scrubber, space plays and pauses (and presses nothing).
+        for element_id in ["play", "compare", "scrubber", "back"]:
+            element = self.driver.find_element(By.ID, element_id)
+            self.driver.execute_script("arguments[0].focus()", element)
+            was, checked = playing(), compare.is_selected()
+            self.press(Keys.SPACE, to=element)
+            self.assertEqual(playing(), not was, f"space on #{element_id}")
+            self.assertEqual(compare.is_selected(), checked, f"space on #{element_id} left the checkbox alone")
+            self.press(Keys.SPACE, to=element)
+            self.assertEqual(playing(), was, f"space again on #{element_id}")
+        self.assertFalse(playing())
+        # In a text field, space is a space.
+        curve = self.driver.find_element(By.ID, "curve")
+        curve.clear()
+        curve.send_keys("cubic(0.4, 0, 0.2, 1)")
+        self.assertFalse(playing())
+        self.assertEqual(curve.get_attribute("value"), "cubic(0.4, 0, 0.2, 1)")
+        curve.clear()
+        progress = self.driver.find_element(By.ID, "progress")
+        progress.send_keys(Keys.SPACE)
+        self.assertFalse(playing())
+        # Elsewhere on the page, it plays.
+        self.press(Keys.SPACE)
+        self.assertTrue(playing())
+        self.press(Keys.SPACE)
+        self.assertFalse(playing())
+
+    def test_27_question_mark_opens_the_keys_and_escape_closes_them(self):
+        self.open(self.catalogue, "effect:door")
+        panel = self.driver.find_element(By.ID, "help")
+        self.assertFalse(panel.is_displayed())
+        self.press("?")
+        self.wait(lambda d: panel.is_displayed())
+        text = panel.text
+        for key in ["Space", "Shift", "J", "K", "L", "Home", "End", "?"]:
+            self.assertIn(key, text)
+        self.screenshot("keys")
+        self.press(Keys.ESCAPE, to=self.driver.switch_to.active_element)
+        self.wait(lambda d: not panel.is_displayed())
+        # The header's button opens it too; "?" again closes it.
+        self.driver.find_element(By.ID, "help-button").click()
+        self.wait(lambda d: panel.is_displayed())
+        self.press("?")
+        self.wait(lambda d: not panel.is_displayed())
+        self.assertEqual(self.console_errors(), [])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -29,6 +29,7 @@ const studio = {
   frame: 0,          // the frame the scrubber is on
   exact: null,       // a progress typed in (an effect's one frame), or null
   playing: true,
+  direction: 1,      // 1 plays forwards, -1 backwards (J and L)
   lastPNG: null,     // the bytes of the picture on show (ArrayBuffer), for tests and "save"
   shownKey: null,    // the request the picture on show answers
   errors: [],
@@ -181,20 +182,65 @@ function goTo(k, { exact = null } = {}) {
   return show(frameParams(studio.frame));
 }
 
-let playStart = null;
+// Playing: the frame is where the clock says since play started, from the frame it started on, in the
+// direction asked for, round and round.
+let playStart = null, playFrom = 0;
 function tick(now) {
-  if (studio.playing && studio.timeline && studio.timeline.count > 1 && !studio.problems) {
-    if (playStart === null) playStart = now - (studio.frame / studio.timeline.fps) * 1000;
-    const k = Math.floor(((now - playStart) / 1000) * studio.timeline.fps) % studio.timeline.count;
+  const t = studio.timeline;
+  if (studio.playing && t && t.count > 1 && !studio.problems) {
+    if (playStart === null) { playStart = now; playFrom = studio.frame; }
+    const elapsed = Math.floor(((now - playStart) / 1000) * t.fps);
+    const k = (((playFrom + studio.direction * elapsed) % t.count) + t.count) % t.count;
     if (k !== studio.frame || studio.exact !== null) goTo(k);
   }
   requestAnimationFrame(tick);
 }
 
-function setPlaying(on) {
+function setPlaying(on, direction = 1) {
   studio.playing = on;
+  if (on) studio.direction = direction;
   playStart = null;
   $("play").textContent = on ? "Pause" : "Play";
+}
+
+// ---- Keys -----------------------------------------------------------------------------------------------
+
+/// A field that takes typing (text, numbers, a list): keys there are its own. A button, a checkbox or the
+/// scrubber is not one: space plays there too.
+function isTextField(element) {
+  if (!element || !element.closest) return false;
+  if (element.closest("textarea, select, [contenteditable]")) return true;
+  const input = element.closest("input");
+  return !!input && !["checkbox", "radio", "range", "button", "submit", "reset", "file", "color"].includes(input.type);
+}
+
+function showHelp(on) {
+  $("help").hidden = !on;
+  if (on) $("help-close").focus();
+}
+
+const keys = {
+  " ": () => setPlaying(!studio.playing),
+  "ArrowLeft": (e) => { setPlaying(false); goTo(studio.frame - (e.shiftKey ? 10 : 1)); },
+  "ArrowRight": (e) => { setPlaying(false); goTo(studio.frame + (e.shiftKey ? 10 : 1)); },
+  "Home": () => { setPlaying(false); goTo(0); },
+  "End": () => { setPlaying(false); goTo(studio.timeline ? studio.timeline.count - 1 : 0); },
+  "j": () => setPlaying(true, -1),
+  "k": () => setPlaying(false),
+  "l": () => setPlaying(true, 1),
+  "0": () => setView("fit"),
+  "1": () => setView("1"),
+  "?": () => showHelp($("help").hidden),
+};
+
+function keydown(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Escape" && !$("help").hidden) { showHelp(false); return; }
+  if (isTextField(e.target)) return;
+  const action = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+  if (!action) return;
+  e.preventDefault();   // space would press a focused button, arrows move the focused scrubber
+  action(e);
 }
 
 /// Drags the scrubber across every frame, each shown before the next is asked for, as a hand would; the
@@ -495,6 +541,8 @@ function wire() {
   $("settings").addEventListener("submit", (e) => { e.preventDefault(); changed(); });
   $("scrubber").addEventListener("input", () => { setPlaying(false); studio.shown = goTo(Number($("scrubber").value)); });
   $("play").addEventListener("click", () => setPlaying(!studio.playing));
+  $("help-button").addEventListener("click", () => showHelp($("help").hidden));
+  $("help-close").addEventListener("click", () => showHelp(false));
   $("back").addEventListener("click", () => { setPlaying(false); goTo(studio.frame - 1); });
   $("forward").addEventListener("click", () => { setPlaying(false); goTo(studio.frame + 1); });
   $("go").addEventListener("click", () => showExact($("progress").value));
@@ -514,14 +562,9 @@ function wire() {
   drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) upload(e.dataTransfer.files[0]); });
   for (const button of document.querySelectorAll("#view button")) button.addEventListener("click", () => setView(button.dataset.view));
   for (const img of document.querySelectorAll("#pictures img")) img.addEventListener("load", () => setView(studio.view));
-  document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, select, textarea")) return;
-    if (e.key === "0") setView("fit");
-    if (e.key === "1") setView("1");
-    if (e.key === " ") { e.preventDefault(); setPlaying(!studio.playing); }
-    if (e.key === "ArrowLeft") { setPlaying(false); goTo(studio.frame - 1); }
-    if (e.key === "ArrowRight") { setPlaying(false); goTo(studio.frame + 1); }
-  });
+  document.addEventListener("keydown", keydown);
+  // A focused button is pressed when space comes up: not when space plays.
+  document.addEventListener("keyup", (e) => { if (e.key === " " && !isTextField(e.target)) e.preventDefault(); });
   const events = new EventSource(url("/api/events"));
   events.onmessage = async (message) => {
     const e = JSON.parse(message.data);
