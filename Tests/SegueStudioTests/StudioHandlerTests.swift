@@ -148,6 +148,20 @@ import Testing
         #expect(try await given.handleRequest(request).bodyData == want)
     }
 
+    /// The difference view's worst pixel: the first of the largest channel difference, its place and both
+    /// backends' bytes there, and how many pixels differ.
+    @Test func theWorstPixelIsTheFirstOfTheLargestDifference() {
+        let cpu: [UInt32] = [0xFF00_0000, 0xFF10_2030, 0xFF00_0000, 0xFF00_0000, 0x8000_0000, 0xFF00_0000]
+        var gles = cpu
+        gles[1] = 0xFF10_2033   // red off by 3
+        gles[3] = 0xFF00_0900   // green off by 9: the worst
+        gles[4] = 0x8900_0000   // alpha off by 9 too, later
+        let (worst, differing) = StudioHandler.worst(cpu: cpu, gles: gles, width: 2)
+        #expect(differing == 3)
+        #expect(worst == .init(x: 1, y: 1, cpu: [0, 0, 0, 255], gles: [0, 9, 0, 255], difference: 9))
+        #expect(StudioHandler.worst(cpu: cpu, gles: cpu, width: 2).0 == nil)
+    }
+
     @Test func theCommandIsTheOneThatDrawsIt() async throws {
         let response = try await get("/api/command?subject=effect:door&t=0.5&o.zoom=0.4&duration=0.8&out=my%20frame.png")
         let body = try JSONSerialization.jsonObject(with: response.bodyData) as? [String: String]

@@ -30,6 +30,9 @@ const studio = {
   exact: null,       // a progress typed in (an effect's one frame), or null
   playing: true,
   direction: 1,      // 1 plays forwards, -1 backwards (J and L)
+  speed: 1,          // playback speed, 0.25 to 2
+  loop: null,        // {in, out}: the frames playing goes round (I and O), or null for all of them
+  comparison: null,  // /api/compare for the picture on show, when GLES is beside it
   lastPNG: null,     // the bytes of the picture on show (ArrayBuffer), for tests and "save"
   shownKey: null,    // the request the picture on show answers
   errors: [],
@@ -109,6 +112,8 @@ async function pump() {
       if (studio.timings.length > 500) studio.timings.shift();
       studio.lastPNG = pic.bytes;
       studio.shownKey = key;
+      $("download").href = pic.url;
+      $("download").download = downloadName(params);
       studio.shownSubject = params.subject;
       img.hidden = false;
       clearError();
@@ -143,17 +148,64 @@ function frameParams(k) {
   return p;
 }
 
+/// The name "Download this frame" gives the picture on show: the subject and its frame or progress.
+function downloadName(params) {
+  const name = (studio.subject ? studio.subject.name : "frame").replace(/\.json$/, "").replace(/[^A-Za-z0-9._-]+/g, "-");
+  return params.t !== undefined ? `${name}-progress-${params.t}.png` : `${name}-frame-${params.frame}.png`;
+}
+
 async function compare(params) {
   const gles = { ...params, backend: "gles" };
   $("gles-figure").hidden = false;
   try {
-    const [pic, result] = await Promise.all([picture(gles), getJSON("/api/compare", params)]);
+    const [pic, result, cpu] = await Promise.all([picture(gles), getJSON("/api/compare", params), picture(params)]);
     $("frame-gles").src = pic.url;
     $("psnr").textContent = result.identical ? "GLES and CPU: identical bytes"
       : result.psnr !== null && result.psnr !== undefined ? `PSNR ${Number(result.psnr).toFixed(2)} dB` : result.message;
+    studio.comparison = result;
+    if ($("difference").checked && !result.message) await drawDifference(cpu.url, pic.url, result);
   } catch (error) {
     $("psnr").textContent = error.message;
   }
+}
+
+/// GLES against the CPU as a picture: each channel's difference (alpha's folded into each colour) times the
+/// amplification, black where they agree, and a ring round the pixel the server found differs most.
+async function drawDifference(cpuURL, glesURL, result) {
+  const load = async (src) => { const img = new Image(); img.src = src; await img.decode(); return img; };
+  const [a, b] = await Promise.all([load(cpuURL), load(glesURL)]);
+  const w = a.naturalWidth, h = a.naturalHeight;
+  const canvas = $("difference-canvas");
+  canvas.width = w;
+  canvas.height = h;
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  context.drawImage(a, 0, 0);
+  const x = context.getImageData(0, 0, w, h).data;
+  context.clearRect(0, 0, w, h);
+  context.drawImage(b, 0, 0);
+  const y = context.getImageData(0, 0, w, h).data;
+  const amplify = Number($("amplify").value);
+  const out = context.createImageData(w, h);
+  for (let i = 0; i < x.length; i += 4) {
+    const alpha = Math.abs(x[i + 3] - y[i + 3]);
+    for (let c = 0; c < 3; c++) out.data[i + c] = Math.min(255, Math.max(Math.abs(x[i + c] - y[i + c]), alpha) * amplify);
+    out.data[i + 3] = 255;
+  }
+  context.putImageData(out, 0, 0);
+  const worst = result.worst;
+  if (worst) {
+    context.strokeStyle = "#ff00ff";
+    context.lineWidth = Math.max(1, w / 250);
+    context.beginPath();
+    context.arc(worst.x + 0.5, worst.y + 0.5, Math.max(6, w / 30), 0, 2 * Math.PI);
+    context.stroke();
+    $("difference-caption").textContent = `difference ×${amplify}: ${result.differing} pixels differ; the most at (${worst.x}, ${worst.y}), `
+      + `${worst.difference} levels: CPU ${worst.cpu.join(" ")}, GLES ${worst.gles.join(" ")} (RGBA, premultiplied)`;
+  } else {
+    $("difference-caption").textContent = "difference: no pixel differs";
+  }
+  studio.differenceDrawn = (studio.differenceDrawn || 0) + 1;
+  setView(studio.view);
 }
 
 // ---- Scrubber, readout, play loop -----------------------------------------------------------------------
@@ -182,18 +234,48 @@ function goTo(k, { exact = null } = {}) {
   return show(frameParams(studio.frame));
 }
 
-// Playing: the frame is where the clock says since play started, from the frame it started on, in the
-// direction asked for, round and round.
+/// The first and last frames playing goes round: the loop's, or every frame.
+function loopBounds(count) {
+  const loop = studio.loop;
+  if (!loop) return [0, count - 1];
+  const a = Math.min(loop.in ?? 0, count - 1), b = Math.min(loop.out ?? count - 1, count - 1);
+  return a <= b ? [a, b] : [b, a];
+}
+
+// Playing: the frame is where the clock says since play started, at the speed asked for, from the frame it
+// started on (or the loop's end it goes from), in the direction asked for, round and round the loop.
 let playStart = null, playFrom = 0;
 function tick(now) {
   const t = studio.timeline;
   if (studio.playing && t && t.count > 1 && !studio.problems) {
-    if (playStart === null) { playStart = now; playFrom = studio.frame; }
-    const elapsed = Math.floor(((now - playStart) / 1000) * t.fps);
-    const k = (((playFrom + studio.direction * elapsed) % t.count) + t.count) % t.count;
+    const [a, b] = loopBounds(t.count);
+    const span = b - a + 1;
+    if (playStart === null) {
+      playStart = now;
+      playFrom = studio.frame >= a && studio.frame <= b ? studio.frame : studio.direction > 0 ? a : b;
+    }
+    const elapsed = Math.floor(((now - playStart) / 1000) * t.fps * studio.speed);
+    const k = a + ((((playFrom - a + studio.direction * elapsed) % span) + span) % span);
     if (k !== studio.frame || studio.exact !== null) goTo(k);
   }
   requestAnimationFrame(tick);
+}
+
+/// Marks the frame on show as the loop's in or out point; null: no loop.
+function setLoop(end) {
+  if (end === null) studio.loop = null;
+  else studio.loop = { ...(studio.loop || {}), [end]: studio.frame };
+  playStart = null;
+  const count = studio.timeline ? studio.timeline.count : 1;
+  const [a, b] = loopBounds(count);
+  $("loop").textContent = studio.loop ? `loop: frames ${a} to ${b}` : "";
+  $("loop-whole").disabled = !studio.loop;
+}
+
+function setSpeed(speed) {
+  studio.speed = speed;
+  playStart = null;   // from the frame on show, at the new speed
+  $("speed").value = String(speed);
 }
 
 function setPlaying(on, direction = 1) {
@@ -228,6 +310,8 @@ const keys = {
   "j": () => setPlaying(true, -1),
   "k": () => setPlaying(false),
   "l": () => setPlaying(true, 1),
+  "i": () => setLoop("in"),
+  "o": () => setLoop("out"),
   "0": () => setView("fit"),
   "1": () => setView("1"),
   "?": () => showHelp($("help").hidden),
@@ -273,15 +357,16 @@ function setView(view) {
   box.classList.toggle("zoomed", zoom > 0);
   box.classList.toggle("grid", zoom >= 8);
   for (const button of document.querySelectorAll("#view button")) button.setAttribute("aria-pressed", String(button.dataset.view === view));
-  for (const img of box.querySelectorAll("img")) {
+  for (const img of box.querySelectorAll("img, canvas")) {
     const figure = img.parentElement;
     let grid = figure.querySelector(".grid");
-    if (!zoom || !img.naturalWidth) {
+    const naturalWidth = img.naturalWidth ?? img.width, naturalHeight = img.naturalHeight ?? img.height;
+    if (!zoom || !naturalWidth) {
       img.style.width = img.style.height = "";
       if (grid) grid.remove();
       continue;
     }
-    const w = (img.naturalWidth * zoom) / devicePixelRatio, h = (img.naturalHeight * zoom) / devicePixelRatio;
+    const w = (naturalWidth * zoom) / devicePixelRatio, h = (naturalHeight * zoom) / devicePixelRatio;
     img.style.width = `${w}px`;
     img.style.height = `${h}px`;
     if (zoom >= 8) {
@@ -547,7 +632,25 @@ function wire() {
   $("forward").addEventListener("click", () => { setPlaying(false); goTo(studio.frame + 1); });
   $("go").addEventListener("click", () => showExact($("progress").value));
   $("progress").addEventListener("keydown", (e) => { if (e.key === "Enter") showExact($("progress").value); });
-  $("compare").addEventListener("change", () => { $("gles-figure").hidden = !$("compare").checked; $("psnr").textContent = ""; if ($("compare").checked) compare(frameParams(studio.frame)); });
+  $("compare").addEventListener("change", () => {
+    $("gles-figure").hidden = !$("compare").checked;
+    $("psnr").textContent = "";
+    if (!$("compare").checked) { $("difference").checked = false; $("difference-figure").hidden = true; }
+    if ($("compare").checked) compare(frameParams(studio.frame));
+  });
+  // The difference needs GLES beside the CPU: asking for it asks for that too.
+  const differenceChanged = () => {
+    if ($("difference").checked) $("compare").checked = true;
+    $("gles-figure").hidden = !$("compare").checked;
+    $("difference-figure").hidden = !$("difference").checked;
+    if ($("compare").checked) compare(frameParams(studio.frame));
+  };
+  $("difference").addEventListener("change", differenceChanged);
+  $("amplify").addEventListener("change", differenceChanged);
+  $("loop-in").addEventListener("click", () => setLoop("in"));
+  $("loop-out").addEventListener("click", () => setLoop("out"));
+  $("loop-whole").addEventListener("click", () => setLoop(null));
+  $("speed").addEventListener("change", () => setSpeed(Number($("speed").value)));
   $("copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("command").textContent); $("copy").textContent = "Copied"; } catch { $("copy").textContent = "Select and copy"; }
     setTimeout(() => { $("copy").textContent = "Copy the command"; }, 1500);
