@@ -865,11 +865,21 @@ class StudioTests(unittest.TestCase):
             if found["opaque"]:
                 self.assertEqual((found["x"], found["y"], found["best"]), (worst["x"], worst["y"], worst["difference"]), f"{found} {worst}")
         self.screenshot("difference")
-        # Amplified: x64 is brighter than x1 where they differ.
-        Select(self.driver.find_element(By.ID, "amplify")).select_by_value("64")
+        # The amplification asked for (x64 at first) draws it again.
+        Select(self.driver.find_element(By.ID, "amplify")).select_by_value("4")
         self.wait(lambda d: d.execute_script("return window.studio.differenceDrawn > 1"), 30)
         if not comparison["identical"]:
-            self.assertIn("×64", self.driver.find_element(By.ID, "difference-caption").text)
+            self.assertIn("×4", self.driver.find_element(By.ID, "difference-caption").text)
+            self.assertIn(f"the most at ({worst['x']}, {worst['y']}) by {worst['difference']}", self.driver.find_element(By.ID, "psnr").text)
+        # Fit: the three pictures side by side, each whole, none past the box.
+        sizes = self.driver.execute_script("""
+            const box = document.getElementById('pictures').getBoundingClientRect();
+            return [...document.querySelectorAll('#pictures img, #pictures canvas')].filter((e) => e.offsetParent)
+              .map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width / r.height, box.right]; });""")
+        self.assertEqual(len(sizes), 3)
+        for left, right, aspect, box_right in sizes:
+            self.assertLessEqual(right, box_right + 1)
+            self.assertAlmostEqual(aspect, 375 / 667, delta=0.02)
         self.assertEqual(self.console_errors(), [])
 
 if __name__ == "__main__":

@@ -163,6 +163,11 @@ async function compare(params) {
     $("psnr").textContent = result.identical ? "GLES and CPU: identical bytes"
       : result.psnr !== null && result.psnr !== undefined ? `PSNR ${Number(result.psnr).toFixed(2)} dB` : result.message;
     studio.comparison = result;
+    const worst = result.worst;
+    if ($("difference").checked && worst) {
+      $("psnr").textContent += ` · ${result.differing} pixels differ, the most at (${worst.x}, ${worst.y}) by ${worst.difference}: `
+        + `CPU ${worst.cpu.join(" ")}, GLES ${worst.gles.join(" ")} (premultiplied RGBA)`;
+    }
     if ($("difference").checked && !result.message) await drawDifference(cpu.url, pic.url, result);
   } catch (error) {
     $("psnr").textContent = error.message;
@@ -199,8 +204,7 @@ async function drawDifference(cpuURL, glesURL, result) {
     context.beginPath();
     context.arc(worst.x + 0.5, worst.y + 0.5, Math.max(6, w / 30), 0, 2 * Math.PI);
     context.stroke();
-    $("difference-caption").textContent = `difference ×${amplify}: ${result.differing} pixels differ; the most at (${worst.x}, ${worst.y}), `
-      + `${worst.difference} levels: CPU ${worst.cpu.join(" ")}, GLES ${worst.gles.join(" ")} (RGBA, premultiplied)`;
+    $("difference-caption").textContent = `difference ×${amplify}, the most at (${worst.x}, ${worst.y})`;
   } else {
     $("difference-caption").textContent = "difference: no pixel differs";
   }
@@ -357,12 +361,20 @@ function setView(view) {
   box.classList.toggle("zoomed", zoom > 0);
   box.classList.toggle("grid", zoom >= 8);
   for (const button of document.querySelectorAll("#view button")) button.setAttribute("aria-pressed", String(button.dataset.view === view));
+  // Fit: the pictures on show (the CPU's, GLES's, their difference) side by side, each whole and as large as
+  // the box's width shared between them and the window's height let it.
+  const shown = [...box.querySelectorAll("figure")].filter((f) => !f.hidden).length || 1;
+  const em = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+  const fitWidth = (box.clientWidth - gap * (shown - 1)) / shown - 2, fitHeight = Math.max(12 * em, innerHeight - 17 * em);
   for (const img of box.querySelectorAll("img, canvas")) {
     const figure = img.parentElement;
     let grid = figure.querySelector(".grid");
     const naturalWidth = img.naturalWidth ?? img.width, naturalHeight = img.naturalHeight ?? img.height;
     if (!zoom || !naturalWidth) {
-      img.style.width = img.style.height = "";
+      const scale = naturalWidth ? Math.min(fitWidth / naturalWidth, fitHeight / naturalHeight) : 0;
+      img.style.width = scale ? `${naturalWidth * scale}px` : "";
+      img.style.height = scale ? `${naturalHeight * scale}px` : "";
       if (grid) grid.remove();
       continue;
     }
@@ -637,6 +649,7 @@ function wire() {
     $("psnr").textContent = "";
     if (!$("compare").checked) { $("difference").checked = false; $("difference-figure").hidden = true; }
     if ($("compare").checked) compare(frameParams(studio.frame));
+    setView(studio.view);
   });
   // The difference needs GLES beside the CPU: asking for it asks for that too.
   const differenceChanged = () => {
@@ -644,6 +657,7 @@ function wire() {
     $("gles-figure").hidden = !$("compare").checked;
     $("difference-figure").hidden = !$("difference").checked;
     if ($("compare").checked) compare(frameParams(studio.frame));
+    setView(studio.view);
   };
   $("difference").addEventListener("change", differenceChanged);
   $("amplify").addEventListener("change", differenceChanged);
@@ -665,6 +679,7 @@ function wire() {
   drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) upload(e.dataTransfer.files[0]); });
   for (const button of document.querySelectorAll("#view button")) button.addEventListener("click", () => setView(button.dataset.view));
   for (const img of document.querySelectorAll("#pictures img")) img.addEventListener("load", () => setView(studio.view));
+  addEventListener("resize", () => setView(studio.view));
   document.addEventListener("keydown", keydown);
   // A focused button is pressed when space comes up: not when space plays.
   document.addEventListener("keyup", (e) => { if (e.key === " " && !isTextField(e.target)) e.preventDefault(); });
