@@ -374,10 +374,11 @@ final class StudioServer: Sendable {
             }
             expectsContinue = parts[2] == "HTTP/1.1"
         }
-        let target = HTTPRequest(method: HTTPMethod(String(parts[0])), target: String(parts[1]))
+        // The target's path and query items, decoded as a request's are.
+        let parsed = HTTPRequest(method: HTTPMethod(String(parts[0])), target: String(parts[1]))
         let http11 = parts[2] == "HTTP/1.1"
         let connection = headers[.connection]?.lowercased() ?? ""
-        return Head(method: target.method, path: target.path, query: target.query,
+        return Head(method: parsed.method, path: parsed.path, query: parsed.query,
                     headers: headers, length: length,
                     keepAlive: http11 ? !connection.contains("close") : connection.contains("keep-alive"),
                     expectsContinue: expectsContinue)
