@@ -25,21 +25,16 @@ let package = Package(
         .library(name: "SegueImageIO", targets: ["SegueImageIO"]),
         .library(name: "SegueSamples", targets: ["SegueSamples"]),
     ],
-    // `segue studio` (the SegueStudio target and its HTTP server, FlyingFox) is in the command line unless this
-    // trait is off: `make dist` builds without it, because FlyingFox's proxy handler brings Foundation's URLSession,
-    // and with it libcurl and its TLS libraries, into a static build.
-    traits: [
-        .trait(name: "Studio", description: "segue studio, the live preview server (SegueStudio, FlyingFox)"),
-        .default(enabledTraits: ["Studio"]),
-    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target SegueRender` (make docs): the DocC catalog in
         // Sources/SegueRender/SegueRender.docc. A plugin: nothing of it is linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.0.0"),
-        // `segue studio`'s HTTP server (SegueStudio only; no library product links it). FlyingFox rather than
-        // Hummingbird: about 10,000 lines over BSD sockets, where Hummingbird brings swift-nio's several hundred
-        // thousand, which every CI run would build again.
+        // `segue studio`'s sockets and event loop: FlyingSocks, of the FlyingFox package (SegueStudio only; no
+        // library product links it). Its FlyingFox module is not used: its proxy handler brings Foundation's
+        // URLSession, and with it libcurl and TLS, into the static build `make dist` ships. FlyingSocks rather than
+        // swift-nio: a few thousand lines over BSD sockets, where swift-nio's several hundred thousand would be built
+        // again by every CI run.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
@@ -80,7 +75,7 @@ let package = Package(
         // its page (Page/: HTML, script and style) embedded.
         .target(
             name: "SegueStudio",
-            dependencies: ["Segue", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")],
+            dependencies: ["Segue", .product(name: "FlyingSocks", package: "FlyingFox")],
             resources: [.embedInCode("Page")]),
         // Signal handlers installed before main runs (a C constructor), for the command line only.
         .target(name: "CSegueStartup"),
@@ -88,7 +83,7 @@ let package = Package(
             name: "segue",
             dependencies: [
                 "CSegueStartup", "SegueCore", "SegueGLES", "SegueImageIO", "SegueRender", "SegueDoctor", "SegueBench",
-                .target(name: "SegueStudio", condition: .when(traits: ["Studio"])),
+                "SegueStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -124,7 +119,7 @@ let package = Package(
         .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueCore", "SegueImageIO", "SegueTestSupport"]),
         // The studio's server in process (its routes, token, refusals and frames); the browser tests are Tests/Studio.
         // It imports `segue` (testable) for the command line's words, as `segue studio` gives them to the studio.
-        .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "Segue", "segue", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "Segue", "segue", .product(name: "FlyingSocks", package: "FlyingFox")]),
         .testTarget(name: "SegueRenderJobTests", dependencies: ["SegueCore", "SegueGLES", "SegueRender", "SegueDoctor", "SegueImageIO", "SegueTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

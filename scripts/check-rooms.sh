@@ -4,7 +4,8 @@
 #   - the job layer (Sources/SegueRender) imports the GLES backend in one file, the one that makes renderers
 #     (Backends/Backend.swift): everything else asks a renderer through `Renderer` and its capabilities;
 #   - the studio (Sources/SegueStudio), the library's first server, imports the public `Segue` umbrella and its
-#     HTTP server only: never a module under it, never with @testable;
+#     sockets (FlyingSocks) only: never a module under it, never FlyingFox (its URLSession would bring libcurl
+#     into the static archive), never with @testable;
 #   - the README's module table names every Swift module under Sources/ and no other;
 # Usage: scripts/check-rooms.sh    (from anywhere; exit status 1, saying what is out of place)
 set -euo pipefail
@@ -26,7 +27,7 @@ studio_imports=$(grep -rhoE '^(@[a-zA-Z_]+ )*import [A-Za-z_]+' Sources/SegueStu
 while read -r line; do
     [ -n "$line" ] || continue
     case $line in
-        "import Segue"|"import FlyingFox"|"import FlyingSocks"|"import Foundation"|"import Dispatch"|"import Synchronization") ;;
+        "import Segue"|"import FlyingSocks"|"import Foundation"|"import Dispatch"|"import Synchronization") ;;
         *) fail "SegueStudio has '$line' (it is a client of the public \`import Segue\` only)";;
     esac
 done <<< "$studio_imports"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make dist: dist/segue-VERSION-linux-x86_64.tar.gz, a build that runs where no Swift toolchain is installed.
 #
-#   bin/segue          the command line, with the Swift standard library and Foundation linked in statically
-#                      (without `segue studio`, the preview server, which a build from source has)
+#   bin/segue          the command line (`segue studio` too), with the Swift standard library and Foundation
+#                      linked in statically (not FoundationNetworking: nothing of segue uses URLSession or libcurl)
 #   bin/segue-bench    the benchmark: a link to bin/segue, which answers as the bench under that name
 #   lib/               the shared libraries a plain Debian or Ubuntu machine lacks (libspng, libdeflate,
 #                      libturbojpeg, liblcms2: Debian ships no static liblcms2.a), found through the binaries' run path $ORIGIN/../lib
@@ -23,9 +23,7 @@ version=$(sed -n 's/^ *public static let version = "\([^"]*\)"$/\1/p' Sources/Se
 name=segue-$version-linux-$(uname -m)
 command -v patchelf >/dev/null || { echo "dist: patchelf is missing (apt-get install patchelf)" >&2; exit 1; }
 
-# Without segue studio (the Studio trait): its HTTP server would bring Foundation's URLSession, and with it
-# libcurl and its TLS libraries, into the static build.
-swift build -c release --static-swift-stdlib --disable-default-traits --product segue
+swift build -c release --static-swift-stdlib --product segue
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -48,6 +46,7 @@ for binary in "$root"/bin/*; do
   ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }'
 done | sort -u | while read -r soname path; do
   if [[ $soname =~ $not_shipped ]]; then continue; fi
+  case $soname in libcurl*) echo "dist: bin/segue links $soname (FoundationNetworking crept in)" >&2; exit 1;; esac
   case $path in /opt/swift/*|*/swift/*) echo "dist: $soname comes from the Swift toolchain ($path): not static" >&2; exit 1;; esac
   cp -L "$path" "$root/lib/$soname"
   strip --strip-unneeded "$root/lib/$soname"

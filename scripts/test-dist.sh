@@ -4,7 +4,8 @@
 # mounted over each, and the environment is emptied. `segue doctor --quick` must pass there (every effect on
 # each backend against the CPU at 188x334: the archive's renderers work; the full doctor, 170 s on 2 cores, runs
 # against the release build in `make test`'s DoctorCommandTests) and `segue demo` must render; `segue-bench`
-# must answer. Needs root (or unshare rights) for the mount namespace.
+# must answer; `segue studio` must serve its page (fetched with curl, the token from the URL it prints), and
+# the binary must not link libcurl. Needs root (or unshare rights) for the mount namespace.
 #
 # Usage: scripts/test-dist.sh [DISTDIR]   (default dist/)
 set -euo pipefail
@@ -29,12 +30,22 @@ $sudo unshare -m bash -euo pipefail -c '
   cd "$root"
   clean() { env -i PATH=/usr/bin:/bin HOME=/tmp "$@"; }
   if ldd bin/segue | grep -E "swift|not found"; then echo "test-dist: bin/segue needs a library it lacks" >&2; exit 1; fi
+  if ldd bin/segue | grep -E "libcurl"; then echo "test-dist: bin/segue links libcurl" >&2; exit 1; fi
   clean bin/segue --version
   clean bin/segue doctor --quick
   clean bin/segue demo --out "$root/demo" --quiet --fps 10
   test -s "$root/demo/door-forward.png"
   answer=$(clean bin/segue-bench --no-such-flag 2>&1 || true)
   grep -q "segue-bench: unknown argument" <<<"$answer" || { echo "test-dist: segue-bench did not answer: $answer" >&2; exit 1; }
+  mkdir "$root/studio" && cd "$root/studio"
+  clean "$root/bin/segue" studio --port 0 > "$root/studio.out" 2>&1 & studio=$!
+  for _ in $(seq 100); do grep -q "http://" "$root/studio.out" && break; sleep 0.1; done
+  url=$(grep -o "http://[^ ]*" "$root/studio.out" | head -1)
+  page=$(curl -sS --max-time 10 "$url") || true
+  kill -TERM $studio; wait $studio || true
+  grep -q "<title>" <<<"$page" || { echo "test-dist: segue studio served no page at ${url:-no URL}: $(cat "$root/studio.out")" >&2; exit 1; }
+  echo "test-dist: segue studio served its page ($(wc -c <<<"$page") bytes) at ${url%%\?*}"
+  cd "$root"
   # EGL and GLES are opened at run time: with them hidden too, the archive still renders (on the CPU) and says why.
   if ldd bin/segue | grep -E "libEGL|libGLESv2"; then echo "test-dist: bin/segue links EGL or GLES" >&2; exit 1; fi
   : > "$empty/.nolib"

@@ -1,5 +1,3 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
 
 /// What the server tells every open page (Server-Sent Events): a file changed, a render moved on or ended.
@@ -50,33 +48,5 @@ final class Events: @unchecked Sendable {
         guard let json = try? JSONEncoder().encode(event) else { return }
         let bytes = Array("data: ".utf8) + Array(json) + Array("\n\n".utf8)
         for listener in lock.withLock({ Array(listeners.values) }) { listener.yield(bytes) }
-    }
-}
-
-/// An `AsyncStream` of byte chunks as a body FlyingFox sends chunk by chunk (chunked transfer encoding).
-struct StreamedBody: AsyncBufferedSequence {
-    typealias Element = UInt8
-    let stream: AsyncStream<[UInt8]>
-
-    func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
-
-    struct Iterator: AsyncBufferedIteratorProtocol {
-        var base: AsyncStream<[UInt8]>.Iterator
-        var pending: ArraySlice<UInt8> = []
-
-        mutating func next() async throws -> UInt8? {
-            guard let buffer = try await nextBuffer(suggested: 1) else { return nil }
-            return buffer.first
-        }
-
-        mutating func nextBuffer(suggested count: Int) async throws -> ArraySlice<UInt8>? {
-            while pending.isEmpty {
-                guard let chunk = await base.next() else { return nil }
-                pending = chunk[...]
-            }
-            let out = pending.prefix(Swift.max(1, count))
-            pending = pending.dropFirst(out.count)
-            return out
-        }
     }
 }

@@ -1,12 +1,11 @@
-import FlyingFox
 import FlyingSocks
 import Foundation
 import Synchronization
 
 /// The studio's HTTP/1.1 server: FlyingSocks' sockets and event loop, the request head read here under limits,
-/// and each request given to an `HTTPHandler` as FlyingFox's `HTTPRequest`.
+/// and each request given to an `HTTPHandler` as an `HTTPRequest` (HTTP.swift).
 ///
-/// FlyingFox's own `HTTPServer` serves the page well but has no answer to a hostile local client (issue 47): it
+/// FlyingFox's `HTTPServer`, which served the studio first, has no answer to a hostile local client (issue 47): it
 /// reads a request head of any length (a 1 MB header held a core and two such connections stalled every other
 /// request for 10-20 s), keeps idle connections for ever, and its accept loop throws on `EMFILE`, which ended
 /// the studio once connections passed the descriptor limit. Its public API has no hook for any of the three
@@ -18,7 +17,10 @@ import Synchronization
 /// - a connection waiting for a request, or sending one, for `Limits.idle` is dropped, and one whose client does
 ///   not take its response for `Limits.idle` too;
 /// - an error from accept (`EMFILE`, `ENFILE`, ...) is said once, the idle connection dropped, and accept tried
-///   again after a pause: the server never ends but by its task's cancellation.
+///   again after a pause: the server never ends but by its task's cancellation;
+/// - `HEAD` is answered as `GET` is, with its header fields and no body; a request with `Expect: 100-continue`
+///   is told 100 before its body is read, or refused at once (413 past `Limits.body`, 417 for any other
+///   expectation) without waiting for the body.
 final class StudioServer: Sendable {
     struct Limits: Sendable {
         /// Bytes of a request line (method, target, version): past it, 414.
@@ -58,7 +60,11 @@ final class StudioServer: Sendable {
         self.handler = handler
         self.limits = limits
         self.log = log
-        pool = HTTPServer.defaultPool()
+        #if os(Linux)
+        pool = .ePoll()
+        #else
+        pool = .poll()
+        #endif
         listener = try Socket(domain: Int32(type(of: address).family))
         do {
             try listener.setValue(true, for: .localAddressReuse)
@@ -197,7 +203,7 @@ final class StudioServer: Sendable {
         let full = registry.withLock { $0.connections.count >= limits.connections }
         if full, !dropIdlest() {
             // Every connection is busy: this one is told so and closed, by a task of its own.
-            Task { await self.refuse(async, status: HTTPStatusCode(503, phrase: "Service Unavailable"),
+            Task { await self.refuse(async, status: .serviceUnavailable,
                                      "segue studio: too many connections (\(self.limits.connections)); try again\n") }
             return
         }
@@ -245,10 +251,15 @@ final class StudioServer: Sendable {
             connection.enter(.waiting, deadline: .now + limits.idle)
             let request: HTTPRequest
             let keepAlive: Bool
+            let isHead: Bool
             do {
                 guard let head = try await readHead(connection.socket, &buffer) else { return }
                 keepAlive = head.keepAlive
                 var body: [UInt8] = []
+                if head.expectsContinue && head.length > 0 && buffer.isEmpty {
+                    // The client waits for this before it sends the body (RFC 9110 10.1.1).
+                    try await connection.socket.write(Data("HTTP/1.1 \(HTTPStatusCode.continue)\r\n\r\n".utf8))
+                }
                 if head.length > 0 {
                     body = Array(buffer.prefix(head.length))
                     buffer.removeFirst(body.count)
@@ -257,8 +268,9 @@ final class StudioServer: Sendable {
                         body += bytes
                     }
                 }
-                request = HTTPRequest(method: head.method, version: head.version, target: head.target,
-                                      headers: head.headers, body: HTTPBodySequence(data: Data(body)))
+                request = HTTPRequest(method: head.method == .HEAD ? .GET : head.method, path: head.path, query: head.query,
+                                      headers: head.headers, body: body)
+                isHead = head.method == .HEAD
             } catch let refusal as Refusal {
                 connection.enter(.writing, deadline: .now + limits.idle)
                 await refuse(connection.socket, status: refusal.status, refusal.message)
@@ -275,7 +287,7 @@ final class StudioServer: Sendable {
                                         body: Data("segue studio: \(error)\n".utf8))
             }
             do {
-                try await send(response, on: connection, keepAlive: keepAlive)
+                try await send(response, on: connection, keepAlive: keepAlive, head: isHead)
             } catch {
                 return
             }
@@ -285,11 +297,13 @@ final class StudioServer: Sendable {
 
     struct Head {
         var method: HTTPMethod
-        var version: HTTPVersion
-        var target: HTTPRequest.Target
+        var path: String
+        var query: [HTTPRequest.QueryItem]
         var headers: HTTPHeaders
         var length: Int
         var keepAlive: Bool
+        /// `Expect: 100-continue`: the client sends its body once told 100.
+        var expectsContinue: Bool
     }
 
     /// Reads a request's head into `buffer` (what follows it stays there); nil when the client closed before a
@@ -303,7 +317,7 @@ final class StudioServer: Sendable {
             if lineEnd == nil {
                 lineEnd = buffer.firstRange(of: crlf)?.lowerBound
                 if lineEnd == nil, buffer.count > limits.requestLine {
-                    throw Refusal(status: HTTPStatusCode(414, phrase: "URI Too Long"),
+                    throw Refusal(status: .uriTooLong,
                                   message: "segue studio: the request line is longer than \(limits.requestLine) bytes\n")
                 }
             }
@@ -313,7 +327,7 @@ final class StudioServer: Sendable {
                 headEnd = buffer[from...].firstRange(of: [13, 10, 13, 10])?.upperBound
                 searched = buffer.count
                 if headEnd == nil, buffer.count - lineEnd > limits.head {
-                    throw Refusal(status: HTTPStatusCode(431, phrase: "Request Header Fields Too Large"),
+                    throw Refusal(status: .headerFieldsTooLarge,
                                   message: "segue studio: the request's header fields are longer than \(limits.head) bytes\n")
                 }
             }
@@ -340,7 +354,7 @@ final class StudioServer: Sendable {
                              for: HTTPHeader(String(line[..<colon])))
         }
         if headers[.transferEncoding] != nil {
-            throw Refusal(status: HTTPStatusCode(411, phrase: "Length Required"),
+            throw Refusal(status: .lengthRequired,
                           message: "segue studio: a request's body is sent with its Content-Length, not chunked\n")
         }
         var length = 0
@@ -351,13 +365,23 @@ final class StudioServer: Sendable {
             }
             length = n
         }
-        let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let version = HTTPVersion(String(parts[2]))
+        var expectsContinue = false
+        if let expect = headers[.expect] {
+            // Only 100-continue is an expectation HTTP/1.1 defines (RFC 9110 10.1.1); a body past the limit was
+            // refused above, before the client sent it.
+            guard expect.lowercased() == "100-continue" else {
+                throw Refusal(status: .expectationFailed, message: "segue studio: the only expectation it meets is 100-continue, not '\(expect)'\n")
+            }
+            expectsContinue = parts[2] == "HTTP/1.1"
+        }
+        // The target's path and query items, decoded as a request's are.
+        let parsed = HTTPRequest(method: HTTPMethod(String(parts[0])), target: String(parts[1]))
+        let http11 = parts[2] == "HTTP/1.1"
         let connection = headers[.connection]?.lowercased() ?? ""
-        return Head(method: HTTPMethod(String(parts[0])), version: version,
-                    target: HTTPRequest.Target(path: String(target[0]), query: target.count > 1 ? String(target[1]) : ""),
+        return Head(method: parsed.method, path: parsed.path, query: parsed.query,
                     headers: headers, length: length,
-                    keepAlive: version == .http11 ? !connection.contains("close") : connection.contains("keep-alive"))
+                    keepAlive: http11 ? !connection.contains("close") : connection.contains("keep-alive"),
+                    expectsContinue: expectsContinue)
     }
 
     /// What the socket has, up to `count` bytes, at least one (FlyingSocks' `AsyncSocket.read(atMost:)` takes at
@@ -373,31 +397,37 @@ final class StudioServer: Sendable {
         }
     }
 
-    /// Sends a response: with its length when known, else chunk by chunk (the event stream).
-    private func send(_ response: HTTPResponse, on connection: Connection, keepAlive: Bool) async throws {
-        guard case let .httpBody(body) = response.payload else { throw SocketError.disconnected }
+    /// Sends a response: with its length when known, else chunk by chunk (the event stream); to a `HEAD`, its
+    /// head alone (a stream's head says it is chunked, and the stream is not started).
+    private func send(_ response: HTTPResponse, on connection: Connection, keepAlive: Bool, head isHead: Bool) async throws {
         var headers = response.headers
         headers[.connection] = keepAlive ? "keep-alive" : "close"
-        let chunked = body.count == nil
-        if chunked { headers[.transferEncoding] = "chunked" } else { headers[.contentLength] = String(body.count!) }
+        switch response.body {
+        case let .bytes(data): headers[.contentLength] = String(data.count)
+        case .stream: headers[.transferEncoding] = "chunked"
+        }
         var head = "HTTP/1.1 \(response.statusCode.code) \(response.statusCode.phrase)\r\n"
         for (name, value) in headers { head += "\(name.rawValue): \(value)\r\n" }
         head += "\r\n"
         connection.enter(.writing, deadline: .now + limits.idle)
-        if !chunked {
+        if isHead, case let .stream(stream) = response.body {
+            // Not sent: an iterator made and dropped ends the stream (the event listener goes with it).
+            _ = stream.makeAsyncIterator()
+        }
+        guard case let .stream(stream) = response.body, !isHead else {
             // A body of known length (a frame, the page, JSON) goes out with its head in one write.
-            try await connection.socket.write(Data(head.utf8) + (try await response.bodyData))
+            try await connection.socket.write(Data(head.utf8) + (isHead ? Data() : response.bodyData))
             return
         }
         try await connection.socket.write(Data(head.utf8))
-        var iterator = body.makeAsyncIterator()
+        var iterator = stream.makeAsyncIterator()
         while true {
             // Waiting for the next part of a stream has no deadline; writing it has.
             connection.enter(.handling, deadline: nil)
-            guard let chunk = try await iterator.next() else { break }
+            guard let chunk = await iterator.next() else { break }
             connection.enter(.writing, deadline: .now + limits.idle)
             guard !chunk.isEmpty else { continue }
-            try await connection.socket.write(Data(String(chunk.count, radix: 16).utf8 + [13, 10]) + chunk + Data([13, 10]))
+            try await connection.socket.write(Data(String(chunk.count, radix: 16).utf8 + [13, 10] + chunk + [13, 10]))
         }
         connection.enter(.writing, deadline: .now + limits.idle)
         try await connection.socket.write(Data("0\r\n\r\n".utf8))

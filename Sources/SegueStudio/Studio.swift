@@ -1,4 +1,3 @@
-import FlyingFox
 import FlyingSocks
 import Foundation
 import Segue
@@ -77,7 +76,7 @@ public final class Studio: Sendable {
         renders = Renders(directory: settings.directory)
     }
 
-    /// A socket failure in words (FlyingFox's own descriptions start with the type's name).
+    /// A socket failure in words (FlyingSocks' own descriptions start with the type's name).
     static func words(_ error: SocketError) -> String {
         switch error {
         case let .failed(type, _, message): return "\(message) (\(type))"

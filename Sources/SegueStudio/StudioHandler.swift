@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 import Segue
 
@@ -30,8 +29,7 @@ struct StudioHandler: HTTPHandler {
             case (.GET, "/api/command"): return try Self.json(["command": await command(FrameRequest(query: query), out: query["out"])])
             case (.POST, "/api/upload"): return try await upload(request, label: query["name"] ?? "upload")
             case (.GET, "/api/events"):
-                let body = HTTPBodySequence(from: StreamedBody(stream: studio.events.subscribe()))
-                return HTTPResponse(statusCode: .ok, headers: Self.headers("text/event-stream"), body: body)
+                return HTTPResponse(statusCode: .ok, headers: Self.headers("text/event-stream"), stream: studio.events.subscribe())
             case (.POST, "/api/render"): return try await render(FrameRequest(query: query), out: query["out"] ?? "")
             case (.POST, "/api/render/cancel"):
                 await studio.renders.cancel()
@@ -165,12 +163,25 @@ struct StudioHandler: HTTPHandler {
     }
 
     struct Comparison: Encodable {
+        /// The pixel whose channels differ most (the first such, row by row): where, each backend's
+        /// premultiplied RGBA there, and the largest channel difference.
+        struct Worst: Encodable, Equatable {
+            var x: Int
+            var y: Int
+            var cpu: [UInt8]
+            var gles: [UInt8]
+            var difference: Int
+        }
         var psnr: Double?
         var identical: Bool
         var message: String?
+        var worst: Worst?
+        /// Pixels that differ in any channel.
+        var differing: Int?
     }
 
-    /// The frame on both backends and their PSNR over the RGBA bytes (nil when identical).
+    /// The frame on both backends, their PSNR over the RGBA bytes (nil when identical) and the pixel where they
+    /// differ most.
     func compare(_ request: FrameRequest) async throws(SegueError) -> Comparison {
         var cpu = request, gles = request
         cpu.backend = .cpu
@@ -188,7 +199,24 @@ struct StudioHandler: HTTPHandler {
             return Comparison(psnr: nil, identical: false, message: "the backends drew \(x.width)x\(x.height) and \(y.width)x\(y.height)")
         }
         let psnr = x.pixels.withUnsafeBytes { a in y.pixels.withUnsafeBytes { b in Self.psnr(a, b) } }
-        return Comparison(psnr: psnr, identical: false)
+        let (worst, differing) = Self.worst(cpu: x.pixels, gles: y.pixels, width: x.width)
+        return Comparison(psnr: psnr, identical: false, worst: worst, differing: differing)
+    }
+
+    /// The first pixel whose largest channel difference is the largest of all, and how many pixels differ.
+    static func worst(cpu: [UInt32], gles: [UInt32], width: Int) -> (Comparison.Worst?, Int) {
+        var best = -1, at = 0, differing = 0
+        for i in 0..<min(cpu.count, gles.count) where cpu[i] != gles[i] {
+            differing += 1
+            var d = 0
+            for shift in stride(from: 0, to: 32, by: 8) {
+                d = max(d, abs(Int((cpu[i] >> UInt32(shift)) & 0xFF) - Int((gles[i] >> UInt32(shift)) & 0xFF)))
+            }
+            if d > best { (best, at) = (d, i) }
+        }
+        guard best >= 0 else { return (nil, 0) }
+        let bytes = { (p: UInt32) in [UInt8(p & 0xFF), UInt8((p >> 8) & 0xFF), UInt8((p >> 16) & 0xFF), UInt8(p >> 24)] }
+        return (Comparison.Worst(x: at % width, y: at / width, cpu: bytes(cpu[at]), gles: bytes(gles[at]), difference: best), differing)
     }
 
     /// Peak signal-to-noise ratio of two frames' premultiplied RGBA bytes, in dB.
@@ -207,12 +235,9 @@ struct StudioHandler: HTTPHandler {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is \(length) bytes, more than the \(limit) an upload may have")
         }
-        var bytes: [UInt8] = []
-        for try await chunk in request.bodySequence {
-            bytes.append(contentsOf: chunk)
-            if bytes.count > limit {
-                throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is more than the \(limit) bytes an upload may have")
-            }
+        let bytes = request.body
+        if bytes.count > limit {
+            throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is more than the \(limit) bytes an upload may have")
         }
         let entry: Uploads.Entry
         do throws(SegueError) {

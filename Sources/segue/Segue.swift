@@ -22,8 +22,6 @@ struct Segue: ParsableCommand {
         version: SegueBuild.version,
         subcommands: subcommands)
 
-    /// `studio` is the preview server where the build has it (the Studio trait, on by default), and one line
-    /// saying it is not where it has not (`make dist`).
     static let subcommands: [any ParsableCommand.Type] = [Render.self, Batch.self, Join.self, Effects.self, Info.self, DoctorCommand.self, Demo.self, StudioCommand.self]
 }
 

@@ -1,4 +1,3 @@
-#if Studio
 import ArgumentParser
 import Foundation
 import SegueCore
@@ -108,18 +107,3 @@ struct StudioCommand: ParsableCommand {
         var failure: (any Error)?
     }
 }
-#else
-import ArgumentParser
-import SegueCore
-
-/// `segue studio` in a build without it (`make dist`): one line saying so, rather than "unexpected argument".
-struct StudioCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "studio", abstract: "Not in this build.", shouldDisplay: false)
-
-    @Argument(parsing: .allUnrecognized) var rest: [String] = []
-
-    func run() throws {
-        throw SegueError(.unsupported(backend: "this build"), "segue studio is not in this build (the release archive leaves the preview server out): run it from a build of the source, `swift build -c release`")
-    }
-}
-#endif

@@ -40,7 +40,8 @@ import Testing
         }
         """
 
-    /// Devices are refused before a byte is read; a FIFO with no writer waits, and a signal ends the wait (130).
+    /// Devices are refused before they are opened, and a FIFO (with no writer, which would wait for one, or fed
+    /// for ever) at once: only a regular file is read.
     @Test func endlessInputsAreRefusedOrInterruptible() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -53,10 +54,10 @@ import Testing
         let s = try Self.shell("\"$SEGUE\" batch \(story) --out f --backend cpu", in: dir)
         #expect(s.status == 1 && s.stderr.contains("$.screens.a") && s.stderr.contains("is a device"), "\(s)")
         let fifo = try Self.shell("""
-            mkfifo pipe; "$SEGUE" render fade --from pipe --to sample:detail --out f --backend cpu & p=$!
-            sleep 0.5; kill -TERM $p; wait $p
+            mkfifo pipe; timeout 20 "$SEGUE" render fade --from pipe --to sample:detail --out f --backend cpu
             """, in: dir)
-        #expect(fifo.status == 130 && fifo.seconds < 10, "\(fifo)")
+        #expect(fifo.status == 1 && fifo.stderr == "segue: error: cannot read 'pipe': is a FIFO (a named pipe), not a regular file\n", "\(fifo)")
+        #expect(fifo.seconds < 10)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["pipe", "s.json"])
     }
 

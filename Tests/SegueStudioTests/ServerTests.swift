@@ -2,6 +2,7 @@ import FlyingSocks
 import Foundation
 import Segue
 @testable import SegueStudio
+import Synchronization
 import Testing
 
 /// The studio's server behind a real loopback socket, against clients that send too much or nothing at all
@@ -127,6 +128,89 @@ final class ServerTests: Sendable {
             return client.isClosed(waiting: 3 + Self.slack)
         }
         #expect(dropped)
+    }
+
+    /// HEAD is answered as GET is, with the same header fields (its Content-Length the body's) and no body.
+    @Test func headIsAnsweredWithTheHeadAlone() async throws {
+        let (port, server) = try serve()
+        defer { server.cancel() }
+        let (get, head) = await onThread { () -> (String, String) in
+            let get = RawClient.timed(port: port, "GET /studio.css?token=\(self.studio.token) HTTP/1.1\r\nConnection: close\r\n\r\n")
+            guard let client = try? RawClient(port: port) else { return (get.text, "") }
+            defer { client.close() }
+            client.send(Array("HEAD /studio.css?token=\(self.studio.token) HTTP/1.1\r\nConnection: close\r\n\r\n".utf8))
+            return (get.text, client.receive(responses: 99))  // until the server closes
+        }
+        let length = { (text: String) in
+            text.lowercased().components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }.map { $0.dropFirst(15).trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(head.hasPrefix("HTTP/1.1 200 ") && head.hasSuffix("\r\n\r\n"), "\(head)")
+        #expect(length(head) != nil && length(head) == length(get) && length(head) != "0", "\(head)")
+        #expect(get.hasSuffix("}\n") || get.count > head.count + 100, "the GET had its body: \(get.prefix(300))")
+    }
+
+    /// `Expect: 100-continue`: 100 before the body is sent, and the request served once it is; a body past the
+    /// limit is 413 at once (the client never sends it), and an expectation other than 100-continue is 417.
+    @Test func expectContinueIsToldToGoOnOrRefusedAtOnce() async throws {
+        var limits = StudioServer.Limits()
+        limits.body = 1000
+        let (port, server) = try serve(limits)
+        defer { server.cancel() }
+        let (told, answered) = await onThread { () -> (String, String) in
+            guard let client = try? RawClient(port: port) else { return ("no connection", "") }
+            defer { client.close() }
+            client.send(Array("POST /api/upload?name=x.png&token=\(self.studio.token) HTTP/1.1\r\nContent-Length: 12\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n".utf8))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(client.fd, &buffer, buffer.count, 0)
+            let told = n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : "nothing (\(n))"
+            client.send(Array("not an image".utf8))
+            return (told, client.receive(responses: 99))
+        }
+        #expect(told == "HTTP/1.1 100 Continue\r\n\r\n", "\(told)")
+        // The body was read and judged: no image (422), not a request that never came.
+        #expect(answered.hasPrefix("HTTP/1.1 422 "), "\(answered.prefix(200))")
+
+        let large = await onThread { RawClient.timed(port: port, "POST /api/upload?token=\(self.studio.token) HTTP/1.1\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n") }
+        #expect(large.status == 413 && large.seconds < Self.slack && !large.text.contains("100 Continue"), "\(large)")
+        let other = await onThread { RawClient.timed(port: port, "POST /api/upload?token=\(self.studio.token) HTTP/1.1\r\nContent-Length: 5\r\nExpect: the-moon\r\n\r\n") }
+        #expect(other.status == 417 && other.seconds < Self.slack && other.text.contains("100-continue"), "\(other)")
+    }
+
+    /// A handler that holds every request until the test lets it go, counting those it holds.
+    final class Holding: HTTPHandler {
+        let held = Mutex(0)
+        let release = Mutex(false)
+        func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+            held.withLock { $0 += 1 }
+            while !release.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+            return HTTPResponse(statusCode: .ok, body: Data("done\n".utf8))
+        }
+    }
+
+    /// At the cap with every connection busy (none idle to drop), a new connection is told 503 at once and
+    /// closed; the busy ones are answered when their handler ends.
+    @Test(.timeLimit(.minutes(1))) func pastTheCapWithNoneIdleANewConnectionIs503() async throws {
+        var limits = StudioServer.Limits()
+        limits.connections = 2
+        let handler = Holding()
+        let server = try StudioServer(address: try sockaddr_in.inet(ip4: "127.0.0.1", port: 0), handler: handler, limits: limits, log: { _ in })
+        guard case let .ip4(_, port) = server.address else { throw RawClient.Failure(what: "no address") }
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let (refused, busy) = await onThread { () -> (RawClient.Timed, [String]) in
+            let clients = (0..<2).compactMap { _ in try? RawClient(port: port, timeout: 20) }
+            defer { clients.forEach { $0.close() } }
+            for client in clients { client.send(Array("GET /x HTTP/1.1\r\n\r\n".utf8)) }
+            // Both in the handler (the suite beside this test can hold the server's threads for seconds).
+            let deadline = Date().addingTimeInterval(20)
+            while handler.held.withLock({ $0 }) < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            let refused = RawClient.timed(port: port, "GET /x HTTP/1.1\r\n\r\n")
+            handler.release.withLock { $0 = true }
+            return (refused, clients.map { $0.receive() })
+        }
+        #expect(refused.status == 503 && refused.seconds < Self.slack, "\(refused)")
+        #expect(refused.text.contains("too many connections (2)"), "\(refused)")
+        #expect(busy.count == 2 && busy.allSatisfy { $0.hasPrefix("HTTP/1.1 200 ") }, "\(busy)")
     }
 
     /// `segue studio` under `ulimit -n 256` with 300 idle connections: it neither ends nor stops answering

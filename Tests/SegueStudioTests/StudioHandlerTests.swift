@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 import Segue
 @testable import segue
@@ -35,12 +34,10 @@ import Testing
         try StudioCommand.parse([]).settings.naming
     }
 
-    /// A request as the decoder makes it from a target (path and query, percent-decoded as FlyingFox does).
+    /// A request as the server makes it from a target (path and query, percent-decoded).
     func get(_ target: String, method: HTTPMethod = .GET, body: Data = Data(), token: Bool = true) async throws -> HTTPResponse {
         let full = token ? target + (target.contains("?") ? "&" : "?") + "token=\(studio.token)" : target
-        let parts = full.split(separator: "?", maxSplits: 1).map(String.init)
-        let request = HTTPRequest(method: method, version: .http11, target: .init(path: parts[0], query: parts.count > 1 ? parts[1] : ""),
-                                  headers: [:], body: HTTPBodySequence(data: body))
+        let request = HTTPRequest(method: method, target: full, body: [UInt8](body))
         return try await handler.handleRequest(request)
     }
 
@@ -62,7 +59,7 @@ import Testing
                      "/secret.txt", "/\(directory.path)/secret.txt", "/studio.js/../secret.txt", "/api/frame/../../secret.txt"] {
             let response = try await get(path)
             #expect(response.statusCode == .notFound, "\(path)")
-            #expect(try await response.bodyData.range(of: Data("secret".utf8)) == nil)
+            #expect(response.bodyData.range(of: Data("secret".utf8)) == nil)
         }
     }
 
@@ -87,7 +84,7 @@ import Testing
         job.backend = .cpu
         try await job.run()
         let expected = try Data(contentsOf: URL(fileURLWithPath: file))
-        #expect(try await response.bodyData == expected)
+        #expect(response.bodyData == expected)
     }
 
     @Test(arguments: [
@@ -99,7 +96,7 @@ import Testing
     func aBadRequestSaysWhatIsWrong(_ target: String, _ words: String) async throws {
         let response = try await get(target)
         #expect(response.statusCode == .unprocessableContent)
-        let body = try JSONSerialization.jsonObject(with: try await response.bodyData) as? [String: Any]
+        let body = try JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any]
         #expect((body?["message"] as? String)?.contains(words) == true, "\(body ?? [:])")
     }
 
@@ -108,17 +105,17 @@ import Testing
         header += [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] + Array("IHDR".utf8)
         header += [0, 0, 0x4e, 0x20, 0, 0, 0x4e, 0x20, 8, 6, 0, 0, 0, 0, 0, 0, 0]  // 20000x20000, the CRC unchecked first
         let huge = try await get("/api/upload?name=huge.png", method: .POST, body: Data(header))
-        let hugeSaid = String(decoding: try await huge.bodyData, as: UTF8.self)
+        let hugeSaid = String(decoding: huge.bodyData, as: UTF8.self)
         // An image over the pixel limit is refused from its header as too large (413).
         #expect(huge.statusCode == .payloadTooLarge && hugeSaid.contains("is 20000x20000 pixels, over the limit of"), "\(hugeSaid)")
         let garbage = try await get("/api/upload?name=x.png", method: .POST, body: Data("not an image".utf8))
-        let garbageSaid = String(decoding: try await garbage.bodyData, as: UTF8.self)
+        let garbageSaid = String(decoding: garbage.bodyData, as: UTF8.self)
         // Bytes that are no image are the request's fault (422), not the server's (500).
         #expect(garbage.statusCode == .unprocessableContent && garbageSaid.contains("'x.png'"), "\(garbageSaid)")
         let sample = try await get("/api/frame?subject=effect:fade&t=0")
-        let upload = try await get("/api/upload?name=first.png", method: .POST, body: try await sample.bodyData)
+        let upload = try await get("/api/upload?name=first.png", method: .POST, body: sample.bodyData)
         #expect(upload.statusCode == .ok)
-        let entry = try JSONSerialization.jsonObject(with: try await upload.bodyData) as? [String: Any]
+        let entry = try JSONSerialization.jsonObject(with: upload.bodyData) as? [String: Any]
         #expect(entry?["width"] as? Int == 375)
         let drawn = try await get("/api/frame?subject=effect:fade&t=1&to=\(entry?["id"] as? String ?? "")")
         #expect(drawn.statusCode == .ok)
@@ -147,14 +144,27 @@ import Testing
         settings.directory = directory.path
         settings.from = screen
         let given = StudioHandler(studio: try Studio(settings))
-        let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: "subject=effect:door&t=0.5&from=arg:from&token=\(given.studio.token)"),
-                                  headers: [:], body: HTTPBodySequence(data: Data()))
+        let request = HTTPRequest(method: .GET, target: "/api/frame?" + "subject=effect:door&t=0.5&from=arg:from&token=\(given.studio.token)")
         #expect(try await given.handleRequest(request).bodyData == want)
+    }
+
+    /// The difference view's worst pixel: the first of the largest channel difference, its place and both
+    /// backends' bytes there, and how many pixels differ.
+    @Test func theWorstPixelIsTheFirstOfTheLargestDifference() {
+        let cpu: [UInt32] = [0xFF00_0000, 0xFF10_2030, 0xFF00_0000, 0xFF00_0000, 0x8000_0000, 0xFF00_0000]
+        var gles = cpu
+        gles[1] = 0xFF10_2033   // red off by 3
+        gles[3] = 0xFF00_0900   // green off by 9: the worst
+        gles[4] = 0x8900_0000   // alpha off by 9 too, later
+        let (worst, differing) = StudioHandler.worst(cpu: cpu, gles: gles, width: 2)
+        #expect(differing == 3)
+        #expect(worst == .init(x: 1, y: 1, cpu: [0, 0, 0, 255], gles: [0, 9, 0, 255], difference: 9))
+        #expect(StudioHandler.worst(cpu: cpu, gles: cpu, width: 2).0 == nil)
     }
 
     @Test func theCommandIsTheOneThatDrawsIt() async throws {
         let response = try await get("/api/command?subject=effect:door&t=0.5&o.zoom=0.4&duration=0.8&out=my%20frame.png")
-        let body = try JSONSerialization.jsonObject(with: try await response.bodyData) as? [String: String]
+        let body = try JSONSerialization.jsonObject(with: response.bodyData) as? [String: String]
         #expect(body?["command"] == "segue render door --from sample:home --to sample:detail --out 'my frame.png' --progress 0.5 --duration 0.8 --zoom 0.4 --backend cpu")
     }
 
@@ -191,11 +201,10 @@ import Testing
 
     /// The PNG `/api/frame` answers `studio` for `query` (the token added).
     static func frame(of studio: Studio, _ query: String) async throws -> Data {
-        let request = HTTPRequest(method: .GET, version: .http11, target: .init(path: "/api/frame", query: query + "&token=\(studio.token)"),
-                                  headers: [:], body: HTTPBodySequence(data: Data()))
+        let request = HTTPRequest(method: .GET, target: "/api/frame?" + query + "&token=\(studio.token)")
         let response = try await StudioHandler(studio: studio).handleRequest(request)
         #expect(response.statusCode == .ok)
-        return try await response.bodyData
+        return response.bodyData
     }
 
     /// A storyboard is watched with the files it names: an image its screen names, changed on disk, is drawn anew

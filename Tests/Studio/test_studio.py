@@ -634,6 +634,253 @@ class StudioTests(unittest.TestCase):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         self.assertNotEqual(colours["light"], colours["dark"], "the page's text follows the system's scheme")
 
+    # ---- keys ----------------------------------------------------------------------------------------------
+
+    def frame(self):
+        return self.driver.execute_script("return window.studio.frame")
+
+    def press(self, *keys, to=None):
+        """Keys sent to `to` (the page's body when None), as a person's keyboard sends them."""
+        (to or self.driver.find_element(By.TAG_NAME, "body")).send_keys(*keys)
+
+    def test_24_shift_arrows_move_ten_frames_and_home_end_go_to_the_ends(self):
+        self.open(self.catalogue, "effect:door")
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        self.assertGreater(count, 22)
+        self.press(Keys.HOME)
+        self.assertEqual(self.frame(), 0)
+        self.press(Keys.ARROW_RIGHT)
+        self.assertEqual(self.frame(), 1)
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT)
+        self.assertEqual(self.frame(), 11)
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT)
+        self.assertEqual(self.frame(), 21)
+        self.press(Keys.SHIFT + Keys.ARROW_LEFT)
+        self.assertEqual(self.frame(), 11)
+        self.press(Keys.END)
+        self.assertEqual(self.frame(), count - 1)
+        self.wait(lambda d: f"&frame={count - 1}&" in (d.execute_script("return window.studio.shownKey") or ""))
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT)   # held at the last frame
+        self.assertEqual(self.frame(), count - 1)
+        self.press(Keys.HOME)
+        self.assertEqual(self.frame(), 0)
+        # The scrubber focused: its arrow keys are the page's (one frame, ten with Shift), not the range's too.
+        scrubber = self.driver.find_element(By.ID, "scrubber")
+        self.driver.execute_script("arguments[0].focus()", scrubber)
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT, to=scrubber)
+        self.assertEqual(self.frame(), 10)
+        self.assertEqual(scrubber.get_attribute("value"), "10")
+
+    def test_25_j_k_l_play_backwards_pause_and_play_forwards(self):
+        self.open(self.catalogue, "effect:door")
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        self.press(Keys.END)
+        self.settle()
+        # J: backwards from the last frame (the frames seen fall).
+        self.press("j")
+        self.assertTrue(self.driver.execute_script("return window.studio.playing && window.studio.direction === -1"))
+        seen = []
+        end = time.time() + 3
+        while time.time() < end and len(set(seen)) < 4:
+            seen.append(self.frame())
+            time.sleep(0.02)
+        falling = [b for a, b in zip(seen, seen[1:]) if b != a]
+        self.assertGreaterEqual(len(set(seen)), 4, f"playing backwards showed {seen}")
+        self.assertTrue(all(b < a or a < 5 for a, b in zip(seen, seen[1:]) if b != a), f"backwards: {seen}")
+        self.assertLess(falling[0], count - 1)
+        # K: paused where it is.
+        self.press("k")
+        self.assertFalse(self.driver.execute_script("return window.studio.playing"))
+        held = self.frame()
+        time.sleep(0.3)
+        self.assertEqual(self.frame(), held)
+        # L: forwards (the frames seen rise, round the end).
+        self.press("l")
+        self.assertTrue(self.driver.execute_script("return window.studio.playing && window.studio.direction === 1"))
+        seen = [held]
+        end = time.time() + 3
+        while time.time() < end and len(set(seen)) < 4:
+            seen.append(self.frame())
+            time.sleep(0.02)
+        self.press("k")
+        self.assertGreaterEqual(len(set(seen)), 4, f"playing forwards showed {seen}")
+        self.assertTrue(all(b > a or b < 5 for a, b in zip(seen, seen[1:]) if b != a), f"forwards: {seen}")
+
+    def test_26_space_plays_anywhere_but_in_a_text_field(self):
+        self.open(self.catalogue, "effect:door")
+        playing = lambda: self.driver.execute_script("return window.studio.playing")
+        compare = self.driver.find_element(By.ID, "compare")
+        # On a focused button, a checkbox and the scrubber, space plays and pauses (and presses nothing).
+        for element_id in ["play", "compare", "scrubber", "back"]:
+            element = self.driver.find_element(By.ID, element_id)
+            self.driver.execute_script("arguments[0].focus()", element)
+            was, checked = playing(), compare.is_selected()
+            self.press(Keys.SPACE, to=element)
+            self.assertEqual(playing(), not was, f"space on #{element_id}")
+            self.assertEqual(compare.is_selected(), checked, f"space on #{element_id} left the checkbox alone")
+            self.press(Keys.SPACE, to=element)
+            self.assertEqual(playing(), was, f"space again on #{element_id}")
+        self.assertFalse(playing())
+        # In a text field, space is a space.
+        curve = self.driver.find_element(By.ID, "curve")
+        curve.clear()
+        curve.send_keys("cubic(0.4, 0, 0.2, 1)")
+        self.assertFalse(playing())
+        self.assertEqual(curve.get_attribute("value"), "cubic(0.4, 0, 0.2, 1)")
+        curve.clear()
+        progress = self.driver.find_element(By.ID, "progress")
+        progress.send_keys(Keys.SPACE)
+        self.assertFalse(playing())
+        # Elsewhere on the page, it plays.
+        self.press(Keys.SPACE)
+        self.assertTrue(playing())
+        self.press(Keys.SPACE)
+        self.assertFalse(playing())
+
+    def test_27_question_mark_opens_the_keys_and_escape_closes_them(self):
+        self.open(self.catalogue, "effect:door")
+        panel = self.driver.find_element(By.ID, "help")
+        self.assertFalse(panel.is_displayed())
+        self.press("?")
+        self.wait(lambda d: panel.is_displayed())
+        text = panel.text
+        for key in ["Space", "Shift", "J", "K", "L", "Home", "End", "?"]:
+            self.assertIn(key, text)
+        self.screenshot("keys")
+        self.press(Keys.ESCAPE, to=self.driver.switch_to.active_element)
+        self.wait(lambda d: not panel.is_displayed())
+        # The header's button opens it too; "?" again closes it.
+        self.driver.find_element(By.ID, "help-button").click()
+        self.wait(lambda d: panel.is_displayed())
+        self.press("?")
+        self.wait(lambda d: not panel.is_displayed())
+        self.assertEqual(self.console_errors(), [])
+
+
+    # ---- review tools --------------------------------------------------------------------------------------
+
+    def sample_frames(self, seconds):
+        """The frame on show at each animation frame for `seconds`, with the page's clock: [(ms, frame)]."""
+        return self.driver.execute_async_script("""
+            const [seconds, done] = arguments, seen = [], start = performance.now();
+            const step = (now) => { seen.push([now, window.studio.frame]); if (now - start < seconds * 1000) requestAnimationFrame(step); else done(seen); };
+            requestAnimationFrame(step);""", seconds)
+
+    def test_28_a_loop_in_and_out_holds_playing_within_it(self):
+        self.open(self.catalogue, "effect:door")
+        self.press(Keys.HOME)
+        for _ in range(5):
+            self.press(Keys.ARROW_RIGHT)
+        self.press("i")
+        self.press(Keys.SHIFT + Keys.ARROW_RIGHT)
+        self.press("o")
+        self.assertEqual(self.driver.execute_script("return window.studio.loop"), {"in": 5, "out": 15})
+        self.assertIn("frames 5 to 15", self.driver.find_element(By.ID, "loop").text)
+        self.press(Keys.HOME)   # outside the loop: playing starts at its in point
+        self.press("l")
+        frames = [f for _, f in self.sample_frames(1.5)]
+        self.press("k")
+        self.assertTrue(all(5 <= f <= 15 for f in frames[3:]), f"frames outside 5-15: {frames}")
+        self.assertGreaterEqual(len(set(frames)), 8, f"{frames}")
+        self.assertIn(5, frames[3:])   # went round
+        self.driver.find_element(By.ID, "loop-whole").click()
+        self.assertIsNone(self.driver.execute_script("return window.studio.loop"))
+        self.assertEqual(self.driver.find_element(By.ID, "loop").text, "")
+
+    def test_29_playback_speed_from_a_quarter_to_twice(self):
+        self.open(self.catalogue, "effect:door")
+        fps = self.driver.execute_script("return window.studio.timeline.fps")
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        speed = Select(self.driver.find_element(By.ID, "speed"))
+        self.assertEqual([o.get_attribute("value") for o in speed.options], ["0.25", "0.5", "1", "1.5", "2"])
+        rates = {}
+        for value in ["0.25", "2"]:
+            speed.select_by_value(value)
+            self.press("l")
+            seen = self.sample_frames(1.2)[5:]   # once playing has begun
+            self.press("k")
+            advanced = sum((b - a) % count for (_, a), (_, b) in zip(seen, seen[1:]))
+            rates[value] = advanced / ((seen[-1][0] - seen[0][0]) / 1000)
+            self.assertAlmostEqual(rates[value] / fps, float(value), delta=0.1 * float(value) + 1.5 / fps / 1.0,
+                                   msg=f"{value}x played {rates[value]:.1f} frames/s at {fps} frames/s")
+        print(f"test_29: 0.25x played {rates['0.25']:.1f} frames/s and 2x {rates['2']:.1f} at {fps} frames/s")
+
+    def test_30_download_this_frame_is_the_picture_on_show(self):
+        self.open(self.catalogue, "effect:door")
+        self.show_progress(0.5)
+        link = self.driver.find_element(By.ID, "download")
+        self.assertEqual(link.get_attribute("download"), "door-progress-0.5.png")
+        expected = render(self.directory, "door", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5")
+        downloads = tempfile.mkdtemp(prefix="segue-downloads-")
+        try:
+            self.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+            link.click()
+            path = os.path.join(downloads, "door-progress-0.5.png")
+            self.wait(lambda d: os.path.exists(path) and os.path.getsize(path) == len(expected), 20)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), expected)
+        finally:
+            shutil.rmtree(downloads, ignore_errors=True)
+        # After a step, it is the new frame's.
+        self.press(Keys.ARROW_RIGHT)
+        frame = self.frame()
+        self.wait(lambda d: link.get_attribute("download") == f"door-frame-{frame}.png")
+
+    def test_31_the_difference_of_gles_and_the_cpu_with_the_worst_pixel(self):
+        self.open(self.catalogue, "effect:circle-spread")
+        self.show_progress(0.5)
+        self.driver.find_element(By.ID, "difference").click()
+        self.assertTrue(self.driver.find_element(By.ID, "compare").is_selected(), "the difference asks for GLES beside the CPU")
+        self.wait(lambda d: d.find_element(By.ID, "psnr").text != "", 60)
+        if "unavailable" in self.driver.find_element(By.ID, "psnr").text:
+            self.skipTest("GLES is unavailable here")
+        self.wait(lambda d: d.execute_script("return window.studio.differenceDrawn > 0"), 60)
+        canvas = self.driver.find_element(By.ID, "difference-canvas")
+        self.assertTrue(canvas.is_displayed())
+        comparison = self.driver.execute_script("return window.studio.comparison")
+        caption = self.driver.find_element(By.ID, "difference-caption").text
+        # The page's own reading of both PNGs finds the same largest difference where the server says.
+        found = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const load = async (src) => { const img = new Image(); img.src = src; await img.decode(); return img; };
+            Promise.all([load(document.getElementById('frame').src), load(document.getElementById('frame-gles').src)]).then(([a, b]) => {
+              const c = document.createElement('canvas'); c.width = a.naturalWidth; c.height = a.naturalHeight;
+              const g = c.getContext('2d', { willReadFrequently: true });
+              g.drawImage(a, 0, 0); const x = g.getImageData(0, 0, c.width, c.height).data;
+              g.clearRect(0, 0, c.width, c.height); g.drawImage(b, 0, 0); const y = g.getImageData(0, 0, c.width, c.height).data;
+              let best = 0, at = -1, opaque = true;
+              for (let i = 0; i < x.length; i += 4) {
+                if (x[i + 3] !== 255 || y[i + 3] !== 255) opaque = false;
+                const d = Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2]), Math.abs(x[i + 3] - y[i + 3]));
+                if (d > best) { best = d; at = i / 4; }
+              }
+              done({ best, x: at % c.width, y: Math.floor(at / c.width), opaque });
+            });""")
+        if comparison["identical"]:
+            self.assertIn("no pixel differs", caption)
+        else:
+            worst = comparison["worst"]
+            self.assertIn(f"({worst['x']}, {worst['y']})", caption)
+            self.assertGreater(comparison["differing"], 0)
+            if found["opaque"]:
+                self.assertEqual((found["x"], found["y"], found["best"]), (worst["x"], worst["y"], worst["difference"]), f"{found} {worst}")
+        self.screenshot("difference")
+        # The amplification asked for (x64 at first) draws it again.
+        Select(self.driver.find_element(By.ID, "amplify")).select_by_value("4")
+        self.wait(lambda d: d.execute_script("return window.studio.differenceDrawn > 1"), 30)
+        if not comparison["identical"]:
+            self.assertIn("×4", self.driver.find_element(By.ID, "difference-caption").text)
+            self.assertIn(f"the most at ({worst['x']}, {worst['y']}) by {worst['difference']}", self.driver.find_element(By.ID, "psnr").text)
+        # Fit: the three pictures side by side, each whole, none past the box.
+        sizes = self.driver.execute_script("""
+            const box = document.getElementById('pictures').getBoundingClientRect();
+            return [...document.querySelectorAll('#pictures img, #pictures canvas')].filter((e) => e.offsetParent)
+              .map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width / r.height, box.right]; });""")
+        self.assertEqual(len(sizes), 3)
+        for left, right, aspect, box_right in sizes:
+            self.assertLessEqual(right, box_right + 1)
+            self.assertAlmostEqual(aspect, 375 / 667, delta=0.02)
+        self.assertEqual(self.console_errors(), [])
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -29,6 +29,10 @@ const studio = {
   frame: 0,          // the frame the scrubber is on
   exact: null,       // a progress typed in (an effect's one frame), or null
   playing: true,
+  direction: 1,      // 1 plays forwards, -1 backwards (J and L)
+  speed: 1,          // playback speed, 0.25 to 2
+  loop: null,        // {in, out}: the frames playing goes round (I and O), or null for all of them
+  comparison: null,  // /api/compare for the picture on show, when GLES is beside it
   lastPNG: null,     // the bytes of the picture on show (ArrayBuffer), for tests and "save"
   shownKey: null,    // the request the picture on show answers
   errors: [],
@@ -108,6 +112,8 @@ async function pump() {
       if (studio.timings.length > 500) studio.timings.shift();
       studio.lastPNG = pic.bytes;
       studio.shownKey = key;
+      $("download").href = pic.url;
+      $("download").download = downloadName(params);
       studio.shownSubject = params.subject;
       img.hidden = false;
       clearError();
@@ -142,17 +148,68 @@ function frameParams(k) {
   return p;
 }
 
+/// The name "Download this frame" gives the picture on show: the subject and its frame or progress.
+function downloadName(params) {
+  const name = (studio.subject ? studio.subject.name : "frame").replace(/\.json$/, "").replace(/[^A-Za-z0-9._-]+/g, "-");
+  return params.t !== undefined ? `${name}-progress-${params.t}.png` : `${name}-frame-${params.frame}.png`;
+}
+
 async function compare(params) {
   const gles = { ...params, backend: "gles" };
   $("gles-figure").hidden = false;
   try {
-    const [pic, result] = await Promise.all([picture(gles), getJSON("/api/compare", params)]);
+    const [pic, result, cpu] = await Promise.all([picture(gles), getJSON("/api/compare", params), picture(params)]);
     $("frame-gles").src = pic.url;
     $("psnr").textContent = result.identical ? "GLES and CPU: identical bytes"
       : result.psnr !== null && result.psnr !== undefined ? `PSNR ${Number(result.psnr).toFixed(2)} dB` : result.message;
+    studio.comparison = result;
+    const worst = result.worst;
+    if ($("difference").checked && worst) {
+      $("psnr").textContent += ` · ${result.differing} pixels differ, the most at (${worst.x}, ${worst.y}) by ${worst.difference}: `
+        + `CPU ${worst.cpu.join(" ")}, GLES ${worst.gles.join(" ")} (premultiplied RGBA)`;
+    }
+    if ($("difference").checked && !result.message) await drawDifference(cpu.url, pic.url, result);
   } catch (error) {
     $("psnr").textContent = error.message;
   }
+}
+
+/// GLES against the CPU as a picture: each channel's difference (alpha's folded into each colour) times the
+/// amplification, black where they agree, and a ring round the pixel the server found differs most.
+async function drawDifference(cpuURL, glesURL, result) {
+  const load = async (src) => { const img = new Image(); img.src = src; await img.decode(); return img; };
+  const [a, b] = await Promise.all([load(cpuURL), load(glesURL)]);
+  const w = a.naturalWidth, h = a.naturalHeight;
+  const canvas = $("difference-canvas");
+  canvas.width = w;
+  canvas.height = h;
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  context.drawImage(a, 0, 0);
+  const x = context.getImageData(0, 0, w, h).data;
+  context.clearRect(0, 0, w, h);
+  context.drawImage(b, 0, 0);
+  const y = context.getImageData(0, 0, w, h).data;
+  const amplify = Number($("amplify").value);
+  const out = context.createImageData(w, h);
+  for (let i = 0; i < x.length; i += 4) {
+    const alpha = Math.abs(x[i + 3] - y[i + 3]);
+    for (let c = 0; c < 3; c++) out.data[i + c] = Math.min(255, Math.max(Math.abs(x[i + c] - y[i + c]), alpha) * amplify);
+    out.data[i + 3] = 255;
+  }
+  context.putImageData(out, 0, 0);
+  const worst = result.worst;
+  if (worst) {
+    context.strokeStyle = "#ff00ff";
+    context.lineWidth = Math.max(1, w / 250);
+    context.beginPath();
+    context.arc(worst.x + 0.5, worst.y + 0.5, Math.max(6, w / 30), 0, 2 * Math.PI);
+    context.stroke();
+    $("difference-caption").textContent = `difference ×${amplify}, the most at (${worst.x}, ${worst.y})`;
+  } else {
+    $("difference-caption").textContent = "difference: no pixel differs";
+  }
+  studio.differenceDrawn = (studio.differenceDrawn || 0) + 1;
+  setView(studio.view);
 }
 
 // ---- Scrubber, readout, play loop -----------------------------------------------------------------------
@@ -181,20 +238,97 @@ function goTo(k, { exact = null } = {}) {
   return show(frameParams(studio.frame));
 }
 
-let playStart = null;
+/// The first and last frames playing goes round: the loop's, or every frame.
+function loopBounds(count) {
+  const loop = studio.loop;
+  if (!loop) return [0, count - 1];
+  const a = Math.min(loop.in ?? 0, count - 1), b = Math.min(loop.out ?? count - 1, count - 1);
+  return a <= b ? [a, b] : [b, a];
+}
+
+// Playing: the frame is where the clock says since play started, at the speed asked for, from the frame it
+// started on (or the loop's end it goes from), in the direction asked for, round and round the loop.
+let playStart = null, playFrom = 0;
 function tick(now) {
-  if (studio.playing && studio.timeline && studio.timeline.count > 1 && !studio.problems) {
-    if (playStart === null) playStart = now - (studio.frame / studio.timeline.fps) * 1000;
-    const k = Math.floor(((now - playStart) / 1000) * studio.timeline.fps) % studio.timeline.count;
+  const t = studio.timeline;
+  if (studio.playing && t && t.count > 1 && !studio.problems) {
+    const [a, b] = loopBounds(t.count);
+    const span = b - a + 1;
+    if (playStart === null) {
+      playStart = now;
+      playFrom = studio.frame >= a && studio.frame <= b ? studio.frame : studio.direction > 0 ? a : b;
+    }
+    const elapsed = Math.floor(((now - playStart) / 1000) * t.fps * studio.speed);
+    const k = a + ((((playFrom - a + studio.direction * elapsed) % span) + span) % span);
     if (k !== studio.frame || studio.exact !== null) goTo(k);
   }
   requestAnimationFrame(tick);
 }
 
-function setPlaying(on) {
+/// Marks the frame on show as the loop's in or out point; null: no loop.
+function setLoop(end) {
+  if (end === null) studio.loop = null;
+  else studio.loop = { ...(studio.loop || {}), [end]: studio.frame };
+  playStart = null;
+  const count = studio.timeline ? studio.timeline.count : 1;
+  const [a, b] = loopBounds(count);
+  $("loop").textContent = studio.loop ? `loop: frames ${a} to ${b}` : "";
+  $("loop-whole").disabled = !studio.loop;
+}
+
+function setSpeed(speed) {
+  studio.speed = speed;
+  playStart = null;   // from the frame on show, at the new speed
+  $("speed").value = String(speed);
+}
+
+function setPlaying(on, direction = 1) {
   studio.playing = on;
+  if (on) studio.direction = direction;
   playStart = null;
   $("play").textContent = on ? "Pause" : "Play";
+}
+
+// ---- Keys -----------------------------------------------------------------------------------------------
+
+/// A field that takes typing (text, numbers, a list): keys there are its own. A button, a checkbox or the
+/// scrubber is not one: space plays there too.
+function isTextField(element) {
+  if (!element || !element.closest) return false;
+  if (element.closest("textarea, select, [contenteditable]")) return true;
+  const input = element.closest("input");
+  return !!input && !["checkbox", "radio", "range", "button", "submit", "reset", "file", "color"].includes(input.type);
+}
+
+function showHelp(on) {
+  $("help").hidden = !on;
+  if (on) $("help-close").focus();
+}
+
+const keys = {
+  " ": () => setPlaying(!studio.playing),
+  "ArrowLeft": (e) => { setPlaying(false); goTo(studio.frame - (e.shiftKey ? 10 : 1)); },
+  "ArrowRight": (e) => { setPlaying(false); goTo(studio.frame + (e.shiftKey ? 10 : 1)); },
+  "Home": () => { setPlaying(false); goTo(0); },
+  "End": () => { setPlaying(false); goTo(studio.timeline ? studio.timeline.count - 1 : 0); },
+  "j": () => setPlaying(true, -1),
+  "k": () => setPlaying(false),
+  "l": () => setPlaying(true, 1),
+  "i": () => setLoop("in"),
+  "o": () => setLoop("out"),
+  "0": () => setView("fit"),
+  "1": () => setView("1"),
+  "?": () => showHelp($("help").hidden),
+};
+
+function keydown(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Escape" && !$("help").hidden) { showHelp(false); return; }
+  if (isTextField(e.target)) return;
+  const action = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+  if (!action) return;
+  e.preventDefault();   // space would press a focused button, arrows move the focused scrubber
+  action(e);
 }
 
 /// Drags the scrubber across every frame, each shown before the next is asked for, as a hand would; the
@@ -227,15 +361,24 @@ function setView(view) {
   box.classList.toggle("zoomed", zoom > 0);
   box.classList.toggle("grid", zoom >= 8);
   for (const button of document.querySelectorAll("#view button")) button.setAttribute("aria-pressed", String(button.dataset.view === view));
-  for (const img of box.querySelectorAll("img")) {
+  // Fit: the pictures on show (the CPU's, GLES's, their difference) side by side, each whole and as large as
+  // the box's width shared between them and the window's height let it.
+  const shown = [...box.querySelectorAll("figure")].filter((f) => !f.hidden).length || 1;
+  const em = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+  const fitWidth = (box.clientWidth - gap * (shown - 1)) / shown - 2, fitHeight = Math.max(12 * em, innerHeight - 17 * em);
+  for (const img of box.querySelectorAll("img, canvas")) {
     const figure = img.parentElement;
     let grid = figure.querySelector(".grid");
-    if (!zoom || !img.naturalWidth) {
-      img.style.width = img.style.height = "";
+    const naturalWidth = img.naturalWidth ?? img.width, naturalHeight = img.naturalHeight ?? img.height;
+    if (!zoom || !naturalWidth) {
+      const scale = naturalWidth ? Math.min(fitWidth / naturalWidth, fitHeight / naturalHeight) : 0;
+      img.style.width = scale ? `${naturalWidth * scale}px` : "";
+      img.style.height = scale ? `${naturalHeight * scale}px` : "";
       if (grid) grid.remove();
       continue;
     }
-    const w = (img.naturalWidth * zoom) / devicePixelRatio, h = (img.naturalHeight * zoom) / devicePixelRatio;
+    const w = (naturalWidth * zoom) / devicePixelRatio, h = (naturalHeight * zoom) / devicePixelRatio;
     img.style.width = `${w}px`;
     img.style.height = `${h}px`;
     if (zoom >= 8) {
@@ -495,11 +638,33 @@ function wire() {
   $("settings").addEventListener("submit", (e) => { e.preventDefault(); changed(); });
   $("scrubber").addEventListener("input", () => { setPlaying(false); studio.shown = goTo(Number($("scrubber").value)); });
   $("play").addEventListener("click", () => setPlaying(!studio.playing));
+  $("help-button").addEventListener("click", () => showHelp($("help").hidden));
+  $("help-close").addEventListener("click", () => showHelp(false));
   $("back").addEventListener("click", () => { setPlaying(false); goTo(studio.frame - 1); });
   $("forward").addEventListener("click", () => { setPlaying(false); goTo(studio.frame + 1); });
   $("go").addEventListener("click", () => showExact($("progress").value));
   $("progress").addEventListener("keydown", (e) => { if (e.key === "Enter") showExact($("progress").value); });
-  $("compare").addEventListener("change", () => { $("gles-figure").hidden = !$("compare").checked; $("psnr").textContent = ""; if ($("compare").checked) compare(frameParams(studio.frame)); });
+  $("compare").addEventListener("change", () => {
+    $("gles-figure").hidden = !$("compare").checked;
+    $("psnr").textContent = "";
+    if (!$("compare").checked) { $("difference").checked = false; $("difference-figure").hidden = true; }
+    if ($("compare").checked) compare(frameParams(studio.frame));
+    setView(studio.view);
+  });
+  // The difference needs GLES beside the CPU: asking for it asks for that too.
+  const differenceChanged = () => {
+    if ($("difference").checked) $("compare").checked = true;
+    $("gles-figure").hidden = !$("compare").checked;
+    $("difference-figure").hidden = !$("difference").checked;
+    if ($("compare").checked) compare(frameParams(studio.frame));
+    setView(studio.view);
+  };
+  $("difference").addEventListener("change", differenceChanged);
+  $("amplify").addEventListener("change", differenceChanged);
+  $("loop-in").addEventListener("click", () => setLoop("in"));
+  $("loop-out").addEventListener("click", () => setLoop("out"));
+  $("loop-whole").addEventListener("click", () => setLoop(null));
+  $("speed").addEventListener("change", () => setSpeed(Number($("speed").value)));
   $("copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("command").textContent); $("copy").textContent = "Copied"; } catch { $("copy").textContent = "Select and copy"; }
     setTimeout(() => { $("copy").textContent = "Copy the command"; }, 1500);
@@ -514,14 +679,10 @@ function wire() {
   drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) upload(e.dataTransfer.files[0]); });
   for (const button of document.querySelectorAll("#view button")) button.addEventListener("click", () => setView(button.dataset.view));
   for (const img of document.querySelectorAll("#pictures img")) img.addEventListener("load", () => setView(studio.view));
-  document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, select, textarea")) return;
-    if (e.key === "0") setView("fit");
-    if (e.key === "1") setView("1");
-    if (e.key === " ") { e.preventDefault(); setPlaying(!studio.playing); }
-    if (e.key === "ArrowLeft") { setPlaying(false); goTo(studio.frame - 1); }
-    if (e.key === "ArrowRight") { setPlaying(false); goTo(studio.frame + 1); }
-  });
+  addEventListener("resize", () => setView(studio.view));
+  document.addEventListener("keydown", keydown);
+  // A focused button is pressed when space comes up: not when space plays.
+  document.addEventListener("keyup", (e) => { if (e.key === " " && !isTextField(e.target)) e.preventDefault(); });
   const events = new EventSource(url("/api/events"));
   events.onmessage = async (message) => {
     const e = JSON.parse(message.data);
