@@ -64,6 +64,11 @@ gpu_line=$(grep -m1 '^gpu: ' "$work/doctor-gpu.txt" || true)
 [[ $gpu_line == "gpu: none reached: this container asks for NVIDIA GPUs"* ]] \
   || { cat "$work/doctor-gpu.txt"; fail "the GPU variant's doctor, with no GPU, does not say what is missing"; }
 say "GPU variant's doctor with no GPU (exit $gpu_status): $gpu_line"
+# A HEIC screen (an iPhone photo's format, through the image's libheif1), read in the container.
+cp Tests/SegueImageIOTests/Fixtures/heic/p3-nclx.heic "$work/in/photo.heic"
+run "$image" render door --from /work/photo.heic --to sample:detail --progress 0.5 --backend cpu --quiet \
+  --out /out/heic.png >"$work/heic.txt" 2>&1 || { cat "$work/heic.txt"; fail "a HEIC screen was not read in the container"; }
+say "a HEIC screen in the container: $(grep -c . "$work/heic.txt") lines said, $(stat -c %s "$work/out/heic.png") bytes of PNG"
 # An /out the user cannot write: one line, exit 1.
 if ctr run --rm --read-only --read-only-tmpfs=false --network none -v "$work/locked:/out" "$image" render door --from sample:home \
      --to sample:detail --progress 0.5 --backend cpu --out /out/door.png >"$work/locked.txt" 2>&1; then
