@@ -2,7 +2,7 @@ import Foundation
 import SegueTestSupport
 import Testing
 
-/// Runs `segue` with libEGL.so.1 and libGLESv2.so.2 hidden from it.
+/// Runs `segue` with libEGL.so.1 and libGLESv2.so.2 (or other libraries) hidden from it.
 enum WithoutGLESLibraries {
     static let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
     static let namespace = ["--user", "--map-root-user", "--mount"]
@@ -19,23 +19,29 @@ enum WithoutGLESLibraries {
         return process.terminationStatus == 0
     }()
 
-    /// Bind-mounts the empty file `$1` over each copy of the two libraries (none where neither is installed),
-    /// checks they are hidden, then runs the rest of the arguments.
+    /// Bind-mounts the empty file `$1` over each copy of the libraries named after it (up to `--`) that the
+    /// loader's cache lists (none where they are not installed), checks they are hidden, then runs the rest.
     static let hide = """
         set -e
         empty=$1; shift
-        for lib in $(/sbin/ldconfig -p | awk '$1 == "libEGL.so.1" || $1 == "libGLESv2.so.2" { print $NF }'); do
+        names=""
+        while [ "$1" != -- ]; do names="$names $1"; shift; done
+        shift
+        for lib in $(/sbin/ldconfig -p | awk -v names="$names" 'BEGIN { n = split(names, want, " ") }
+                                                              { for (i = 1; i <= n; i++) if ($1 == want[i]) print $NF }'); do
             mount --bind "$empty" "$lib"
             [ ! -s "$lib" ] || { echo "could not hide $lib" >&2; exit 97; }
         done
         exec "$@"
         """
 
-    /// `segue arguments` with the libraries hidden, in `dir`.
-    static func hidden(_ arguments: [String], in dir: URL) throws -> Segue.Result {
+    /// `segue arguments` in `dir` with `libraries` (sonames) hidden: libEGL.so.1 and libGLESv2.so.2 unless
+    /// told otherwise (`MissingHeifLibraryTests` hides libheif.so.1).
+    static func hidden(_ arguments: [String], in dir: URL,
+                       libraries: [String] = ["libEGL.so.1", "libGLESv2.so.2"]) throws -> Segue.Result {
         let empty = dir.appendingPathComponent(".empty")
         _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
-        return try Segue.run(namespace + ["/bin/sh", "-c", hide, "sh", empty.path, try Segue.executable.path] + arguments,
+        return try Segue.run(namespace + ["/bin/sh", "-c", hide, "sh", empty.path] + libraries + ["--", try Segue.executable.path] + arguments,
                              in: dir, executable: unshare)
     }
 }

@@ -11,21 +11,8 @@ import Testing
 @Suite(.enabled(if: WithoutGLESLibraries.canHide,
                 "needs `unshare --user --map-root-user --mount` (unprivileged user namespaces) to hide the library"))
 struct MissingHeifLibraryTests {
-    static let hide = """
-        set -e
-        empty=$1; shift
-        for lib in $(/sbin/ldconfig -p | awk '$1 == "libheif.so.1" { print $NF }'); do
-            mount --bind "$empty" "$lib"
-            [ ! -s "$lib" ] || { echo "could not hide $lib" >&2; exit 97; }
-        done
-        exec "$@"
-        """
-
     static func hidden(_ arguments: [String], in dir: URL) throws -> Segue.Result {
-        let empty = dir.appendingPathComponent(".empty")
-        _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
-        return try Segue.run(WithoutGLESLibraries.namespace + ["/bin/sh", "-c", hide, "sh", empty.path, try Segue.executable.path] + arguments,
-                             in: dir, executable: WithoutGLESLibraries.unshare)
+        try WithoutGLESLibraries.hidden(arguments, in: dir, libraries: ["libheif.so.1"])
     }
 
     /// A HEIC fixture of the image decoder's tests (a 24x16 Display P3 photo).
