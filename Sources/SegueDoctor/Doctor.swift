@@ -316,8 +316,7 @@ public struct Doctor: Sendable {
                                    details: gles.details, software: gles.softwareRasterizer != nil,
                                    driver: "\(gles.info.renderer), \(gles.info.version)")
         report.paths = gles.paths
-        report.readback = gles.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage)"
-            : "pack buffers mapped each frame"
+        report.readback = gles.readbackMapping
         defer { report.driverMessages = gles.driverMessages() }
         do {
             let again = checkedDrivers.contains(report.driver ?? "")

@@ -211,6 +211,11 @@ public final class GLESRenderer: MultiPathRenderer {
         (try? thread.sync { pipeline.mapsPersistently }) ?? false
     }
 
+    /// How the read-back buffers are mapped, in words: what `segue info` and `segue doctor` say.
+    public var readbackMapping: String {
+        mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage)" : "pack buffers mapped each frame"
+    }
+
     /// The driver's `KHR_debug` messages since the last call (performance warnings such as NVIDIA's buffer
     /// placement or "pixel transfer is synchronized with 3D rendering"), each `type/severity: text`, oldest
     /// first, with a last line counting any dropped; empty where the context has no `KHR_debug`. The messages

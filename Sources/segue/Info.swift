@@ -111,9 +111,7 @@ struct Info: ParsableCommand {
                 platform: renderer.platform.rawValue, location: renderer.location, eglVendor: i.eglVendor, eglVersion: i.eglVersion,
                 renderer: i.renderer, version: i.version, maxTextureSize: i.maxTextureSize, maxRenderbufferSize: i.maxRenderbufferSize,
                 maxViewport: [i.maxViewportWidth, i.maxViewportHeight], paths: renderer.paths, computeShaders: renderer.supportsCompute,
-                readback: (renderer.mapsReadbackPersistently ? "persistent coherent maps of client storage (GL_EXT_buffer_storage)"
-                                                             : "pack buffers mapped each frame")
-                    + ", \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read",
+                readback: renderer.readbackMapping + ", \(GLESRenderer.readbackBuffers - 1) frames in flight while one is read",
                 checkFrameDrawnBy: drawn, fallbacks: fallbacks)
         } catch {
             unavailable = "\(error)"
