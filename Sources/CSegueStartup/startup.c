@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <malloc.h>
+#include <stdio.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -30,3 +32,9 @@ __attribute__((constructor)) static void segue_early_signals(void) {
 }
 
 void segue_startup_linked(void) {}
+
+int segue_flush_standard_output(void) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+    return errno != 0 ? errno : EIO;
+}

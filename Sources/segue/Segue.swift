@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import SegueBench
 import SegueCore
+import SegueImageIO
 import SegueRender
 
 /// `segue`: renders iOS-style view transitions offscreen, frame by frame, at any resolution.
@@ -68,6 +69,9 @@ enum Main {
         do {
             var command = try Segue.parseAsRoot()
             try command.run()
+            // What a command printed (info, effects, --json) reaches its reader or the command fails: into a full
+            // disk or /dev/full it would otherwise exit 0 with a truncated or empty answer.
+            Console.requireAnswerWritten()
         } catch {
             // A job ended by the watchdog or a signal fails as a consequence (a child it waited for was ended):
             // the watchdog's line and status are the ones that count.
@@ -84,8 +88,10 @@ enum Main {
                 fail(lines: CommandWords.lines(of: failure), status: ExitStatus.of(failure))
             }
             let code = Segue.exitCode(for: error)
-            if code == .success {
-                Segue.exit(withError: error)  // --help, --version
+            if code == .success {  // --help, --version: the answer, checked as any command's is
+                print(Segue.fullMessage(for: error))
+                Console.requireAnswerWritten()
+                exit(0)
             }
             // A command that has said why (doctor's verdict) and ends with a status alone: no line of its own.
             if let status = error as? ExitCode { exit(status.rawValue) }
@@ -146,6 +152,18 @@ enum Console {
     }
 
     static func note(_ line: String) { write("segue: \(printable(line))\n") }
+
+    /// Writes out what `print` has buffered for standard output, or fails: a command's answer that did not reach
+    /// its reader (a full disk, /dev/full; a write that failed earlier in the run counts too) is exit 1 with the
+    /// reason. A reader that went away (`| head`) ends it with status 1 and no line, as SIGPIPE would have
+    /// ended it quietly.
+    static func requireAnswerWritten() {
+        switch segue_flush_standard_output() {
+        case 0: return
+        case EPIPE: exit(ExitStatus.failure)
+        case let code: Main.fail("cannot write standard output: \(ErrnoReason.text(code))", status: ExitStatus.failure)
+        }
+    }
 
     /// `text` safe to print on a terminal: control characters (a file name can hold any) as `\x1B`, and a run
     /// of more than 32 digits (a 400-digit number given as a value) cut to its first 16 with its length.

@@ -43,6 +43,19 @@ import Testing
         Self.expectOneLine(r, status: 1, containing: "standard output is closed")
     }
 
+    /// A command whose answer cannot be written (standard output on a full disk) fails in one line instead of
+    /// exiting 0 with a truncated answer.
+    @Test(arguments: [["effects"], ["effects", "--json"], ["info"], ["info", "--json"], ["--version"]])
+    func aStandardOutputThatCannotBeWrittenIsAnError(_ arguments: [String]) throws {
+        let r = try Segue.run(["-c", #"exec "$0" "$@" >/dev/full"#, try Segue.executable.path] + arguments,
+                              executable: URL(fileURLWithPath: "/bin/sh"))
+        Self.expectOneLine(r, status: 1, containing: "cannot write standard output: no space left on device")
+        // A reader that has gone before the answer is written (`| true`; `| head`) ends the command quietly.
+        let gone = try Segue.run(["-c", #""$0" "$@" | true; exit ${PIPESTATUS[0]}"#, try Segue.executable.path] + arguments,
+                                 executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect([0, 1].contains(gone.status) && gone.stderr.isEmpty, "\(gone)")
+    }
+
     /// A partly transparent background (RRGGBBAA) is refused in one line: a background is opaque or transparent.
     @Test func aPartlyTransparentBackgroundIsRefused() throws {
         let dir = try temporaryDirectory()
