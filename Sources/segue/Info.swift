@@ -13,7 +13,7 @@ struct Info: ParsableCommand {
             --backend auto's choice comes from a calibration: the CPU compositor and each GLES path timed at \
             1920x1080 (8 pipelined frames each, as RGBA and as 4:2:0 planes), measured the first time and kept \
             in $XDG_CACHE_HOME/segue/calibration.json (else ~/.cache/segue/) per machine, driver and build of \
-            segue for 30 days. --recalibrate measures again and replaces what is kept.
+            segue for 30 days (an hour when the machine was busy while it was measured). --recalibrate measures again and replaces what is kept.
             """)
 
     @Flag(help: "Measure auto's calibration again (and replace the cached one) instead of reading the cache.")

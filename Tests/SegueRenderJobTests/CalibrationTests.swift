@@ -85,7 +85,7 @@ import Testing
                      now: Date = Date()) throws -> (calibration: Calibration, measured: Int) {
         var measured = 0
         let c = try Calibration.load(gles: gles, cores: 2, sizeClass: .hd, file: file, recalibrate: recalibrate, build: build, now: now,
-                                     measure: { gles, cores, sizeClass in
+                                     busy: { nil }, measure: { gles, cores, sizeClass in
             measured += 1
             return Self.madeUp(gles, cores: cores, sizeClass: sizeClass, build: build, now: now)
         })
@@ -321,7 +321,7 @@ import Testing
         let machine = Calibration.machine(gles, cores: cores)
 
         // Measured for real, and cached.
-        let measured = try Calibration.load(gles: gles, cores: cores, sizeClass: .hd, file: file)
+        let measured = try Calibration.load(gles: gles, cores: cores, sizeClass: .hd, file: file, busy: { nil })
         #expect(FileManager.default.fileExists(atPath: file.path))
         #expect(Set(measured.figures.rgba.keys) == Calibration.candidateNames(paths: gles.paths), "\(measured.summary)")
         #expect(measured.isSound(paths: gles.paths), "\(measured.summary)")
@@ -379,7 +379,7 @@ import Testing
             var measured = 0
             var notes: [String] = []
             for _ in 0..<2 {
-                _ = try Calibration.load(gles: gles, cores: 2, sizeClass: .hd, file: file, note: { notes.append($0) }, measure: { gles, cores, sizeClass in
+                _ = try Calibration.load(gles: gles, cores: 2, sizeClass: .hd, file: file, busy: { nil }, note: { notes.append($0) }, measure: { gles, cores, sizeClass in
                     measured += 1
                     return Self.madeUp(gles, cores: cores, sizeClass: sizeClass)
                 })
@@ -403,8 +403,48 @@ import Testing
         let blocker = directory.appendingPathComponent("segue")
         try Data("x".utf8).write(to: blocker)
         var notes: [String] = []
-        _ = try BackendChoice.auto.makeRenderer(frameSize: (320, 240), calibrationFile: blocker.appendingPathComponent("calibration.json"),
-                                                note: { notes.append($0) })
+        _ = try BackendChoice.auto.makeRenderer(on: nil, threads: nil, needsShaders: nil, frameSize: (320, 240), planes: false,
+                                                calibrationFile: blocker.appendingPathComponent("calibration.json"),
+                                                busy: { nil }, note: { notes.append($0) })
         #expect(notes.count == 1 && notes[0].contains("cannot be cached"), "\(notes)")
+    }
+
+    /// A measurement begun while the machine is busy (load average above its cores) is said once and kept
+    /// for an hour, not 30 days; a quiet machine measures again at once and keeps that one.
+    @Test func aBusyMachinesCalibrationIsKeptForAnHour() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("calibration.json")
+        let gles = PathsRenderer()
+        let start = Date()
+        var measured = 0
+        var notes: [String] = []
+        func load(busy: String?, after seconds: TimeInterval) throws -> Calibration {
+            let now = start.addingTimeInterval(seconds)
+            return try Calibration.load(gles: gles, cores: 2, sizeClass: .hd, file: file, now: now, busy: { busy }, note: { notes.append($0) },
+                                        measure: { gles, cores, sizeClass in
+                measured += 1
+                return Self.madeUp(gles, cores: cores, sizeClass: sizeClass, now: now)
+            })
+        }
+        let busy = "load average 3.64 on 2 cores"
+        let first = try load(busy: busy, after: 0)
+        #expect(first.busy == busy && first.summary.contains("while the machine was busy, \(busy)"), "\(first.summary)")
+        #expect(notes.count == 1 && notes[0].contains("busy (\(busy))") && notes[0].contains("an hour"), "\(notes)")
+        #expect(Calibration.cached(in: file).first?.busy == busy, "the cache keeps why it was busy")
+        // Busy again within the hour: the cached one, no new measurement; past the hour: measured again.
+        _ = try load(busy: busy, after: 1_800)
+        #expect(measured == 1 && notes.count == 1, "measured \(measured) times within the hour")
+        _ = try load(busy: busy, after: 3_700)
+        #expect(measured == 2 && notes.count == 2, "measured \(measured) times past the hour")
+        // Quiet: measured again at once, and that one is kept (30 days).
+        let quiet = try load(busy: nil, after: 3_800)
+        #expect(measured == 3 && quiet.busy == nil && notes.count == 2, "measured \(measured) times")
+        _ = try load(busy: busy, after: 86_400)
+        _ = try load(busy: nil, after: 2 * 86_400)
+        #expect(measured == 3, "a quiet calibration was measured again (\(measured) times)")
+        // The rule: above the cores is busy, at or below is not.
+        #expect(Calibration.isBusy(loadAverage: 2.01, cores: 2) == "load average 2.01 on 2 cores")
+        #expect(Calibration.isBusy(loadAverage: 2.0, cores: 2) == nil && Calibration.isBusy(loadAverage: 0.3, cores: 16) == nil)
     }
 }

@@ -55,7 +55,8 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// The renderer for this choice. `auto` takes what `Calibration` measured fastest on this machine for a
     /// `frameSize` frame (1920x1080 when nil) read back as YCbCr `planes` or as RGBA: the CPU compositor, or
     /// GLES on one of its paths (planes converted on the GPU or by the C kernel), measured the first time and
-    /// cached; the CPU compositor when no context can be made (then with one `note` saying why).
+    /// cached (not when the machine was busy: `Calibration.busyMachine`, said in one `note`); the CPU compositor
+    /// when no context can be made (then with one `note` saying why).
     /// `gles` takes the GLES path (and, for planes, where they are converted) that a cached calibration found
     /// fastest for this output (the raster path when none is cached); `gles-raster` forces the raster path,
     /// and `gles-compute` a compute path: the one a cached calibration found faster for this output, else
@@ -65,6 +66,15 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                              frameSize: (width: Int, height: Int)? = nil, planes: Bool = false,
                              calibrationFile: URL? = Calibration.cacheFile(),
                              note: (String) -> Void = { _ in }) throws -> any Renderer {
+        try makeRenderer(on: target, threads: threads, needsShaders: needsShaders, frameSize: frameSize, planes: planes,
+                         calibrationFile: calibrationFile, busy: { Calibration.busyMachine() }, note: note)
+    }
+
+    /// `makeRenderer`, with the rule that says whether the machine is too busy to cache a calibration
+    /// (`Calibration.load`'s `busy`; a test's stand-in).
+    func makeRenderer(on target: GLESTarget?, threads: Int?, needsShaders: SegueError.Message?,
+                      frameSize: (width: Int, height: Int)?, planes: Bool, calibrationFile: URL?,
+                      busy: () -> String?, note: (String) -> Void) throws -> any Renderer {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let platform = target?.egl.platform, device = target?.egl.device
         if let shaders = needsShaders {
@@ -86,7 +96,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
                 // such as llvmpipe, which shares the CPU's cores, that is the CPU compositor).
                 let decision: Calibration.Decision
                 do {
-                    decision = try Calibration.load(gles: gles, cores: cores, sizeClass: sizeClass, file: calibrationFile, note: note)
+                    decision = try Calibration.load(gles: gles, cores: cores, sizeClass: sizeClass, file: calibrationFile, busy: busy, note: note)
                         .decision(planes: planes, paths: gles.paths)
                 } catch {
                     note("auto could not time GLES here (\(error)); using the CPU compositor")
@@ -149,8 +159,9 @@ public enum BackendChoice: String, CaseIterable, Sendable {
         }
         do {
             let cores = ProcessInfo.processInfo.activeProcessorCount
+            var notes: [String] = []
             let calibration = try Calibration.load(gles: gles, cores: cores, sizeClass: .fullHD, file: calibrationFile,
-                                                   recalibrate: recalibrate)
+                                                   recalibrate: recalibrate, note: { notes.append($0) })
             // The decision in words, here where it is shown.
             func say(_ d: Calibration.Decision) -> String {
                 let name = d.backend == .cpu ? "cpu" : "\(d.taken.candidate.name) on \(gles.platform.rawValue)" + (d.planesOnGPU ? ", planes on the GPU" : "")
@@ -163,6 +174,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
             return "RGBA outputs: \(say(calibration.decision(planes: false, paths: gles.paths))); "
                 + "planes outputs: \(say(calibration.decision(planes: true, paths: gles.paths))); "
                 + "measured on \(gles.info.renderer) \(calibration.summary)"
+                + notes.map { " (\($0))" }.joined()
         } catch {
             return "cpu (GLES could not be timed here: \(error))"
         }

@@ -89,10 +89,14 @@ public struct Calibration: Codable, Sendable, Equatable {
     /// The frames each candidate's timed run drew (1 for one whose frame took over 12x the fastest); nil in a
     /// cache an earlier version wrote.
     public var frames: Int?
+    /// Why the machine was busy while it was measured (`load average 3.64 on 2 cores`: other work shared the
+    /// cores, so the figures may be far from a quiet machine's); nil when it was quiet. Such a calibration is
+    /// kept for `busyLifetime`, and a quiet machine measures again at once.
+    public var busy: String?
 
     /// A calibration of `machine` at `sizeClass`, measured by `build` at `measured`.
     public init(machine: String, sizeClass: SizeClass, figures: Figures, seconds: Double,
-                build: String? = SegueBuild.identity, measured: Date? = Date(), frames: Int? = nil) {
+                build: String? = SegueBuild.identity, measured: Date? = Date(), frames: Int? = nil, busy: String? = nil) {
         self.machine = machine
         self.sizeClass = sizeClass
         self.figures = figures
@@ -101,10 +105,14 @@ public struct Calibration: Codable, Sendable, Equatable {
         // To the second, as the cache keeps it.
         self.measured = measured.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
         self.frames = frames
+        self.busy = busy
     }
 
     /// How long a calibration is used for before it is measured again: 30 days.
     public static let lifetime: TimeInterval = 30 * 86_400
+    /// How long one measured on a busy machine is used for: an hour (a farm node that is never quiet measures
+    /// once an hour, not for every job).
+    public static let busyLifetime: TimeInterval = 3_600
 
 
     /// One way `auto` can draw a job: the CPU compositor, or GLES on one of its paths, and for GLES whether a
@@ -229,11 +237,12 @@ public struct Calibration: Codable, Sendable, Equatable {
         return [figures.rgba, figures.planes].allSatisfy { $0.allSatisfy { names.contains($0.key) && Self.sound($0.value) } }
     }
 
-    /// Whether it was measured by `build` no longer than `lifetime` before `now` (and not later than a day after it).
+    /// Whether it was measured by `build` no longer than `lifetime` (`busyLifetime` when `busy`) before `now`
+    /// (and not later than a day after it).
     public func isCurrent(build: String = SegueBuild.identity, now: Date = Date()) -> Bool {
         guard self.build == build, let measured else { return false }
         let age = now.timeIntervalSince(measured)
-        return age < Self.lifetime && age > -86_400
+        return age < (busy == nil ? Self.lifetime : Self.busyLifetime) && age > -86_400
     }
 
     /// One line for `segue info` and doctor: `at 1920x1080: RGBA cpu 3.20 ms, gles-raster 41.00 ms, ...; planes
@@ -244,7 +253,8 @@ public struct Calibration: Codable, Sendable, Equatable {
         }
         let frames = self.frames.map { "\($0) frames a candidate, 1 for one over 12x the fastest; " } ?? ""
         return "at \(sizeClass.rawValue): RGBA \(list(figures.rgba)); planes \(list(figures.planes)); "
-            + "the C kernel's conversion \(String(format: "%.2f", figures.convert)) ms (\(frames)measured in \(String(format: "%.2f", seconds)) s)"
+            + "the C kernel's conversion \(String(format: "%.2f", figures.convert)) ms (\(frames)measured in \(String(format: "%.2f", seconds)) s"
+            + (busy.map { " while the machine was busy, \($0)" } ?? "") + ")"
     }
 }
 
@@ -319,17 +329,31 @@ extension Calibration {
     /// The cached calibration for this machine, build and size class (`current`), else a new one, measured now
     /// by `measure` and cached in place of any other for this machine and size class (and of any expired
     /// entry); `recalibrate` measures again whatever is cached. `note` says so once when the cache cannot be
-    /// written: it is then measured again next time.
+    /// written: it is then measured again next time. A measurement begun while the machine was `busy` is said
+    /// once and kept for `busyLifetime`, and replaced as soon as a job finds the machine quiet: figures taken
+    /// while other work shared the cores (the CPU's 156 ms against 17 ms quiet, once) would otherwise decide
+    /// every job for 30 days.
     static func load(gles: any MultiPathRenderer, cores: Int, sizeClass: SizeClass, file: URL? = cacheFile(),
                      recalibrate: Bool = false, build: String = SegueBuild.identity, now: Date = Date(),
+                     busy: () -> String? = { Calibration.busyMachine() },
                      note: (String) -> Void = { _ in },
                      measure: Measure = { try Calibration.measure(gles: $0, cores: $1, sizeClass: $2) }) throws -> Calibration {
         let machine = machine(gles, cores: cores)
         var all = cached(in: file)
-        if !recalibrate, let known = current(in: all, machine: machine, paths: gles.paths, sizeClass: sizeClass, build: build, now: now) {
+        if !recalibrate, let known = current(in: all, machine: machine, paths: gles.paths, sizeClass: sizeClass, build: build, now: now),
+           known.busy == nil {
             return known
         }
-        let measured = try measure(gles, cores, sizeClass)
+        let busyness = busy()
+        if !recalibrate, busyness != nil,
+           let known = current(in: all, machine: machine, paths: gles.paths, sizeClass: sizeClass, build: build, now: now) {
+            return known  // measured while busy, and busy again: kept for its hour
+        }
+        var measured = try measure(gles, cores, sizeClass)
+        measured.busy = busyness
+        if let busyness {
+            note("auto was timed while the machine was busy (\(busyness)): the figures are kept for an hour, not 30 days")
+        }
         all.removeAll { ($0.machine == machine && $0.sizeClass == sizeClass) || !$0.isCurrent(build: $0.build ?? "", now: now) }
         all.append(measured)
         do {
@@ -345,6 +369,19 @@ extension Calibration {
             note("the calibration of auto cannot be cached (\(file?.path ?? "no XDG_CACHE_HOME or HOME")): it will be measured again next time")
         }
         return measured
+    }
+
+    /// Why the machine is too busy for a calibration worth keeping (`load average 3.64 on 2 cores`), or nil:
+    /// busy when the last minute's load average is above the cores online.
+    public static func busyMachine(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String? {
+        var load = [Double](repeating: 0, count: 1)
+        guard getloadavg(&load, 1) == 1 else { return nil }
+        return isBusy(loadAverage: load[0], cores: cores)
+    }
+
+    /// `busyMachine`'s rule, for a given load average.
+    static func isBusy(loadAverage: Double, cores: Int) -> String? {
+        loadAverage > Double(max(cores, 1)) ? String(format: "load average %.2f on %d cores", loadAverage, cores) : nil
     }
 
     /// Measures every candidate at `sizeClass`: the CPU compositor, then each of `gles`'s paths read back as
