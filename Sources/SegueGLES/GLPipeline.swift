@@ -249,10 +249,13 @@ final class GLPipeline {
 
     /// Compiles what drawing `lists` (frames of draw lists; motion blur's samples as one) on the current path
     /// needs: the raster path's layer variants, or the compute path's program for the output (`planes` when
-    /// read back as planes, else RGBA words). Counted in `stats.programsCompiled`.
+    /// read back as planes, else RGBA words; and, for planes converted on the GPU from a raster-drawn frame, the
+    /// planes pass). Counted in `stats.programsCompiled`.
     func prepare(_ frames: [[DrawList]], planes: YCbCrPlanes?) throws {
         let start = ContinuousClock.now
         defer { stats.compileSeconds += (ContinuousClock.now - start).seconds }
+        // Whether a frame's planes come from the planes pass: a raster-drawn frame's, or a compute-drawn image's.
+        var convertsDrawnFrames = false
         for lists in frames {
             guard let first = lists.first else { continue }
             if path.isCompute, let compositor, compositor.accepts(lists, outputBytes: 0) {
@@ -263,13 +266,25 @@ final class GLPipeline {
                 } else {
                     output = .rgba
                 }
+                convertsDrawnFrames = convertsDrawnFrames || output == .image
                 try compositor.prepare(lists, output: output)
                 continue
             }
+            convertsDrawnFrames = true
             for list in lists {
                 for item in list.items { _ = try program(for: LayerVariant(item)) }
             }
         }
+        if planes != nil, convertsPlanesOnGPU, convertsDrawnFrames { _ = try compiledPlanesPass() }
+    }
+
+    /// The pass that converts a raster-drawn frame into YCbCr planes, compiled (counted in
+    /// `stats.programsCompiled`).
+    private func compiledPlanesPass() throws -> YCbCrPlanesPass {
+        let pass = planesPass ?? YCbCrPlanesPass(ledger: ledger, info: context.info)
+        planesPass = pass
+        if try pass.prepare() { stats.programsCompiled += 1 }
+        return pass
     }
 
     /// Runs `body` under the GPU's clock as `stage` of slot `slot`'s frame, where the context has one.
@@ -466,8 +481,8 @@ final class GLPipeline {
     /// frame).
     func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, planes: YCbCrPlanes,
                     deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        if planesPass == nil { planesPass = YCbCrPlanesPass(ledger: ledger, info: context.info) }
-        let pass = planesPass!
+        let pass = planesPass ?? YCbCrPlanesPass(ledger: ledger, info: context.info)
+        planesPass = pass
         try pipelined(count: count, frame: nextFrame, readback: { width, height in
             try pass.packedSize(width: width, height: height, planes: planes)
         }, direct: { next, slot in
@@ -484,12 +499,12 @@ final class GLPipeline {
             // A size whose planes are not whole words an invocation: the frame into the render target, then the pass.
             try self.target.bind(width: width, height: height)
             try compositor.draw(lists, output: .image, into: self.target.texture, textures: self.texture)
-            try pass.draw(from: self.target.texture, width: width, height: height, planes: planes)
+            try self.compiledPlanesPass().draw(from: self.target.texture, width: width, height: height, planes: planes)
             let read = try pass.packedSize(width: width, height: height, planes: planes)
             try self.ring.startRead(into: slot, width: read.width, height: read.height)
             return true
         }, convert: { width, height in
-            try pass.draw(from: self.target.texture, width: width, height: height, planes: planes)
+            try self.compiledPlanesPass().draw(from: self.target.texture, width: width, height: height, planes: planes)
         }, consume: { index, _, _, bytes in
             try deliver(index, bytes)
         }, then: { _, _ in })

@@ -42,7 +42,8 @@ final class YCbCrPlanesPass {
     }
 
     /// Draws the planes of `frame` (an RGBA8 texture of `width` x `height`) into the packed target and leaves it
-    /// bound, for the read-back; compiles the program the first time.
+    /// bound, for the read-back; compiles the program the first time (`prepare`, which the pipeline calls first
+    /// to count it).
     func draw(from frame: GLuint, width: Int, height: Int, planes: YCbCrPlanes) throws {
         try prepare()
         let packed = try packedSize(width: width, height: height, planes: planes)
@@ -53,8 +54,10 @@ final class YCbCrPlanesPass {
         try GLError.check("glDrawArrays(\(Self.fragmentFile), \(width)x\(height))")
     }
 
-    private func prepare() throws {
-        guard program == 0 else { return }
+    /// Compiles the program, the first time; whether it compiled it now.
+    @discardableResult
+    func prepare() throws -> Bool {
+        guard program == 0 else { return false }
         guard let vertex = ShaderSources.text(of: Self.vertexFile), let fragment = ShaderSources.text(of: Self.fragmentFile) else {
             throw GLError.invalidInput("ShaderSources lacks \(Self.vertexFile) or \(Self.fragmentFile)")
         }
@@ -65,6 +68,7 @@ final class YCbCrPlanesPass {
         glUseProgram(program)
         glUniform1i(at("uFrame"), 0)
         try GLError.check("glUseProgram(\(Self.fragmentFile))")
+        return true
     }
 
     private func setUniforms(width: Int, height: Int, packedWidth: Int, planes: YCbCrPlanes) {
