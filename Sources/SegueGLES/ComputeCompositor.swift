@@ -42,6 +42,7 @@ final class ComputeCompositor {
     static let workgroup = (x: 32, y: 4)
 
     private let ledger: GLObjectLedger
+    private let binaries: ProgramBinaries?
     private var programs: [Program: (program: GLuint, uniforms: Uniforms)] = [:]
 
     /// The kinds of item a frame has: one program per output and set of kinds, which keeps only the parts of
@@ -115,8 +116,9 @@ final class ComputeCompositor {
         return parts[0] > 3 || (parts[0] == 3 && parts[1] >= 1)
     }
 
-    init(ledger: GLObjectLedger) {
+    init(ledger: GLObjectLedger, binaries: ProgramBinaries? = nil) {
         self.ledger = ledger
+        self.binaries = binaries
         var size: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &size)
         maxOutputBytes = Int(size)
@@ -244,7 +246,7 @@ final class ComputeCompositor {
             throw GLError.invalidInput("ShaderSources lacks \(Self.shaderFile)")
         }
         let name = "\(Self.shaderFile) (" + defines.split(separator: "\n").map { $0.dropFirst(8) }.joined(separator: ", ") + ")"
-        let program = try LayerProgram.link(compute: (name, source), ledger: ledger)
+        let program = try LayerProgram.link(compute: (name, source), ledger: ledger, binaries: binaries)
         let uniforms = Uniforms(program)
         glUseProgram(program)
         glUniform1i(uniforms.from, 0)

@@ -298,6 +298,11 @@ public final class GLESRenderer: MultiPathRenderer {
         supportsCompute ? GLESPath.allCases.map(\.rawValue) : [GLESPath.raster.rawValue]
     }
     public var currentPath: String { path.rawValue }
+    /// Whether the programs compiled are kept on disk as the driver's binaries (`$XDG_CACHE_HOME/segue/programs`)
+    /// and linked from there by later processes: where the driver offers a binary format and there is a cache
+    /// directory, unless `SEGUE_PROGRAM_CACHE=0`. `stats.programsLoaded` counts those linked from disk.
+    public var keepsProgramBinaries: Bool { (try? thread.sync { pipeline.binaries != nil }) ?? false }
+
     /// `stats.pathFrames`.
     public var framesByPath: [String: Int] { stats.pathFrames }
     /// `stats.fallbacks`.

@@ -20,6 +20,8 @@ public struct GLESStats: Sendable, Equatable {
     public var fallbacks: [String: Int] = [:]
     /// Programs compiled (layer variants and compute programs), and the seconds `prepare` spent compiling.
     public var programsCompiled = 0
+    /// Of those, the ones linked from the driver's binary kept on disk by an earlier process (not compiled).
+    public var programsLoaded = 0
     public var compileSeconds = 0.0
     /// Snapshots `load(snapshots:)` found already on the GPU (the same pixels), and did not upload again.
     public var snapshotsKept = 0

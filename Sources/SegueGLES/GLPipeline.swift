@@ -46,6 +46,8 @@ final class GLPipeline {
     /// Each loaded snapshot's size, for `update`.
     private var sizes: [(Int, Int)] = []
     var stats = GLESStats()
+    /// The driver's binaries of the programs, kept on disk between processes; nil where not offered.
+    let binaries: ProgramBinaries?
     private var destroyed = false
 
     /// Creates the context (on `platform`, or the first that works) and compiles the most common variant of
@@ -59,7 +61,8 @@ final class GLPipeline {
         // Three frames in flight while the CPU reads a fourth: frame k - 3 is waited on only once k is issued.
         ring = ReadbackRing(count: GLESRenderer.readbackBuffers, persistent: environment[Self.persistentSwitch] != "0", ledger: ledger)
         shutter = ShutterAccumulator.isAvailable() ? ShutterAccumulator(ledger: ledger, info: context.info) : nil
-        compositor = ComputeCompositor.isAvailable(context.info) ? ComputeCompositor(ledger: ledger) : nil
+        binaries = ProgramBinaries(info: context.info, environment: environment)
+        compositor = ComputeCompositor.isAvailable(context.info) ? ComputeCompositor(ledger: ledger, binaries: binaries) : nil
         timer = GPUTimer(slots: GLESRenderer.readbackBuffers, ledger: ledger)
         compositor?.clientMappedBarrier = ring.persistent
         // The driver's KHR_debug messages are kept for doctor (GLESRenderer.driverMessages).
@@ -71,6 +74,7 @@ final class GLPipeline {
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         compositor?.compiledOne = { [unowned self] in self.stats.programsCompiled += 1 }
+        binaries?.loadedOne = { [unowned self] in self.stats.programsLoaded += 1 }
         // Compile the most common variant now, so a broken shader fails creation, not the first frame.
         do {
             _ = try program(for: LayerVariant(snapshot: true, mask: .none, overlay: false, perspective: false))
@@ -85,7 +89,7 @@ final class GLPipeline {
         stats.programsCompiled += 1
         var compiled = variant
         if perspectiveFault { compiled.perspective = false }
-        let program = try LayerProgram(compiled, ledger: ledger)
+        let program = try LayerProgram(compiled, ledger: ledger, binaries: binaries)
         programs[variant] = program
         return program
     }
@@ -281,7 +285,7 @@ final class GLPipeline {
     /// The pass that converts a raster-drawn frame into YCbCr planes, compiled (counted in
     /// `stats.programsCompiled`).
     private func compiledPlanesPass() throws -> YCbCrPlanesPass {
-        let pass = planesPass ?? YCbCrPlanesPass(ledger: ledger, info: context.info)
+        let pass = planesPass ?? YCbCrPlanesPass(ledger: ledger, info: context.info, binaries: binaries)
         planesPass = pass
         if try pass.prepare() { stats.programsCompiled += 1 }
         return pass
@@ -481,7 +485,7 @@ final class GLPipeline {
     /// frame).
     func drawFrames(count: Int, frame nextFrame: (Int) throws -> Frame, planes: YCbCrPlanes,
                     deliver: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        let pass = planesPass ?? YCbCrPlanesPass(ledger: ledger, info: context.info)
+        let pass = planesPass ?? YCbCrPlanesPass(ledger: ledger, info: context.info, binaries: binaries)
         planesPass = pass
         try pipelined(count: count, frame: nextFrame, readback: { width, height in
             try pass.packedSize(width: width, height: height, planes: planes)

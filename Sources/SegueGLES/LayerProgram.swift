@@ -24,15 +24,16 @@ final class LayerProgram {
     static let vertexFile = "layer.vert"
     static let fragmentFile = "layer.frag"
 
-    /// Compiles and links `variant` from the sources built into the binary.
-    init(_ variant: LayerVariant, ledger: GLObjectLedger) throws {
+    /// Compiles and links `variant` from the sources built into the binary (or links the driver's binary of it
+    /// kept in `binaries`).
+    init(_ variant: LayerVariant, ledger: GLObjectLedger, binaries: ProgramBinaries? = nil) throws {
         self.ledger = ledger
         guard let vertexText = ShaderSources.text(of: Self.vertexFile),
               let fragmentText = ShaderSources.text(of: Self.fragmentFile, defines: variant.defines) else {
             throw GLError.invalidInput("ShaderSources lacks \(Self.vertexFile) or \(Self.fragmentFile) (Sources/SegueGLES/ShaderSources.swift)")
         }
         program = try Self.link(vertex: (Self.vertexFile, vertexText),
-                                fragment: ("\(Self.fragmentFile) (\(variant))", fragmentText), ledger: ledger)
+                                fragment: ("\(Self.fragmentFile) (\(variant))", fragmentText), ledger: ledger, binaries: binaries)
         u = Uniforms(program)
         glUseProgram(program)
         glUniform1i(u.snapshot, 0)
@@ -60,18 +61,24 @@ final class LayerProgram {
     }
 
     /// Compiles both stages and links them; the shaders are deleted once linked.
-    static func link(vertex: (String, String), fragment: (String, String), ledger: GLObjectLedger) throws -> GLuint {
-        try link([(GL_VERTEX_SHADER, vertex.0, vertex.1), (GL_FRAGMENT_SHADER, fragment.0, fragment.1)], ledger: ledger)
+    static func link(vertex: (String, String), fragment: (String, String), ledger: GLObjectLedger,
+                     binaries: ProgramBinaries? = nil) throws -> GLuint {
+        try link([(GL_VERTEX_SHADER, vertex.0, vertex.1), (GL_FRAGMENT_SHADER, fragment.0, fragment.1)], ledger: ledger, binaries: binaries)
     }
 
     /// Compiles a compute shader and links it alone (GLES 3.1); the shader is deleted once linked.
-    static func link(compute: (String, String), ledger: GLObjectLedger) throws -> GLuint {
-        try link([(GL_COMPUTE_SHADER, compute.0, compute.1)], ledger: ledger)
+    static func link(compute: (String, String), ledger: GLObjectLedger, binaries: ProgramBinaries? = nil) throws -> GLuint {
+        try link([(GL_COMPUTE_SHADER, compute.0, compute.1)], ledger: ledger, binaries: binaries)
     }
 
     /// Compiles each stage (a failure deletes the ones compiled before it) and links them into one program;
-    /// the shaders are deleted once linked, and a failed link names every stage's file.
-    private static func link(_ stages: [(type: Int32, file: String, source: String)], ledger: GLObjectLedger) throws -> GLuint {
+    /// the shaders are deleted once linked, and a failed link names every stage's file. With `binaries`, the
+    /// driver's binary kept for the same stages is linked instead where there is one, and the binary of a
+    /// program compiled here is kept.
+    private static func link(_ stages: [(type: Int32, file: String, source: String)], ledger: GLObjectLedger,
+                             binaries: ProgramBinaries?) throws -> GLuint {
+        let key = binaries?.key(stages.map { ($0.type, $0.source) })
+        if let binaries, let key, let program = binaries.program(for: key, ledger: ledger) { return program }
         var shaders: [GLuint] = []
         func deleteShaders() {
             for k in shaders.indices { ledger.delete(.shader, &shaders[k]) { _, name in glDeleteShader(name.pointee) } }
@@ -85,6 +92,7 @@ final class LayerProgram {
         var program = glCreateProgram()
         ledger.created(.program)
         for shader in shaders { glAttachShader(program, shader) }
+        if binaries != nil { glProgramParameteri(program, GLenum(GL_PROGRAM_BINARY_RETRIEVABLE_HINT), GL_TRUE) }
         glLinkProgram(program)
         deleteShaders()
         var status: GLint = 0
@@ -94,6 +102,7 @@ final class LayerProgram {
             ledger.delete(.program, &program) { _, name in glDeleteProgram(name.pointee) }
             throw GLError.programLink(files: stages.map(\.file), log: log)
         }
+        if let binaries, let key { binaries.keep(program, for: key) }
         return program
     }
 

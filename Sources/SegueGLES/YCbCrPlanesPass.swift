@@ -13,14 +13,16 @@ final class YCbCrPlanesPass {
 
     private let ledger: GLObjectLedger
     private let info: GLInfo
+    private let binaries: ProgramBinaries?
     /// The packed planes.
     private let target: RenderTarget
     private var program: GLuint = 0
     private var frameSize: GLint = -1, chromaSize: GLint = -1, chromaShift: GLint = -1, packedWidth: GLint = -1
     private var luma: GLint = -1, cb: GLint = -1, cr: GLint = -1
 
-    init(ledger: GLObjectLedger, info: GLInfo) {
+    init(ledger: GLObjectLedger, info: GLInfo, binaries: ProgramBinaries? = nil) {
         self.ledger = ledger
+        self.binaries = binaries
         self.info = info
         target = RenderTarget(ledger: ledger, info: info)
     }
@@ -61,7 +63,8 @@ final class YCbCrPlanesPass {
         guard let vertex = ShaderSources.text(of: Self.vertexFile), let fragment = ShaderSources.text(of: Self.fragmentFile) else {
             throw GLError.invalidInput("ShaderSources lacks \(Self.vertexFile) or \(Self.fragmentFile)")
         }
-        program = try LayerProgram.link(vertex: (Self.vertexFile, vertex), fragment: (Self.fragmentFile, fragment), ledger: ledger)
+        program = try LayerProgram.link(vertex: (Self.vertexFile, vertex), fragment: (Self.fragmentFile, fragment), ledger: ledger,
+                                        binaries: binaries)
         func at(_ name: String) -> GLint { glGetUniformLocation(program, name) }
         frameSize = at("uFrameSize"); chromaSize = at("uChromaSize"); chromaShift = at("uChromaShift")
         packedWidth = at("uPackedWidth"); luma = at("uLuma"); cb = at("uCb"); cr = at("uCr")

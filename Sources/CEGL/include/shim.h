@@ -80,6 +80,7 @@
     X(glGetError, PFNGLGETERRORPROC) \
     X(glGetIntegerv, PFNGLGETINTEGERVPROC) \
     X(glGetProgramInfoLog, PFNGLGETPROGRAMINFOLOGPROC) \
+    X(glGetProgramBinary, PFNGLGETPROGRAMBINARYPROC) \
     X(glGetProgramiv, PFNGLGETPROGRAMIVPROC) \
     X(glGetShaderInfoLog, PFNGLGETSHADERINFOLOGPROC) \
     X(glGetShaderiv, PFNGLGETSHADERIVPROC) \
@@ -89,6 +90,8 @@
     X(glLinkProgram, PFNGLLINKPROGRAMPROC) \
     X(glMapBufferRange, PFNGLMAPBUFFERRANGEPROC) \
     X(glPixelStorei, PFNGLPIXELSTOREIPROC) \
+    X(glProgramBinary, PFNGLPROGRAMBINARYPROC) \
+    X(glProgramParameteri, PFNGLPROGRAMPARAMETERIPROC) \
     X(glReadPixels, PFNGLREADPIXELSPROC) \
     X(glShaderSource, PFNGLSHADERSOURCEPROC) \
     X(glTexImage2D, PFNGLTEXIMAGE2DPROC) \
@@ -249,6 +252,7 @@ static inline GLint glGetAttribLocation(GLuint program, const GLchar *name) { re
 static inline GLenum glGetError(void) { return segue_gles.glGetError(); }
 static inline void glGetIntegerv(GLenum pname, GLint *data) { segue_gles.glGetIntegerv(pname, data); }
 static inline void glGetProgramInfoLog(GLuint program, GLsizei bufSize, GLsizei *length, GLchar *infoLog) { segue_gles.glGetProgramInfoLog(program, bufSize, length, infoLog); }
+static inline void glGetProgramBinary(GLuint program, GLsizei bufSize, GLsizei *length, GLenum *binaryFormat, void *binary) { segue_gles.glGetProgramBinary(program, bufSize, length, binaryFormat, binary); }
 static inline void glGetProgramiv(GLuint program, GLenum pname, GLint *params) { segue_gles.glGetProgramiv(program, pname, params); }
 static inline void glGetShaderInfoLog(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *infoLog) { segue_gles.glGetShaderInfoLog(shader, bufSize, length, infoLog); }
 static inline void glGetShaderiv(GLuint shader, GLenum pname, GLint *params) { segue_gles.glGetShaderiv(shader, pname, params); }
@@ -258,6 +262,8 @@ static inline GLint glGetUniformLocation(GLuint program, const GLchar *name) { r
 static inline void glLinkProgram(GLuint program) { segue_gles.glLinkProgram(program); }
 static inline void * glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) { return segue_gles.glMapBufferRange(target, offset, length, access); }
 static inline void glPixelStorei(GLenum pname, GLint param) { segue_gles.glPixelStorei(pname, param); }
+static inline void glProgramBinary(GLuint program, GLenum binaryFormat, const void *binary, GLsizei length) { segue_gles.glProgramBinary(program, binaryFormat, binary, length); }
+static inline void glProgramParameteri(GLuint program, GLenum pname, GLint value) { segue_gles.glProgramParameteri(program, pname, value); }
 static inline void glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type, void *pixels) { segue_gles.glReadPixels(x, y, width, height, format, type, pixels); }
 static inline void glShaderSource(GLuint shader, GLsizei count, const GLchar *const*string, const GLint *length) { segue_gles.glShaderSource(shader, count, string, length); }
 static inline void glTexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels) { segue_gles.glTexImage2D(target, level, internalformat, width, height, border, format, type, pixels); }

@@ -275,13 +275,7 @@ extension Calibration {
     /// The cache file: `$XDG_CACHE_HOME/segue/calibration.json`, else `$HOME/.cache/segue/calibration.json`; nil
     /// where neither is set.
     public static func cacheFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("segue/calibration.json")
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return URL(fileURLWithPath: home).appendingPathComponent(".cache/segue/calibration.json")
-        }
-        return nil
+        UserCache.directory(environment: environment)?.appendingPathComponent("calibration.json")
     }
 
     /// The cache's JSON: dates as ISO 8601, and a NaN or an infinity (which JSON has no number for) as the
