@@ -97,7 +97,8 @@ final class ProgramBinaries {
         let manager = FileManager.default
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let temporary = directory.appendingPathComponent(".\(key.fileName).tmp-\(getpid())")
+            // A name of its own: renderers in one process, and processes, may keep the same program at once.
+            let temporary = directory.appendingPathComponent(".\(key.fileName).tmp-\(getpid())-\(UUID().uuidString)")
             try Data(binary).write(to: temporary)
             guard rename(temporary.path, directory.appendingPathComponent(key.fileName).path) == 0 else {
                 try? manager.removeItem(at: temporary)
@@ -109,15 +110,19 @@ final class ProgramBinaries {
         }
     }
 
-    /// Removes the oldest files past `maxFiles`.
+    /// Removes the oldest files past `maxFiles`, and temporaries a process that died left (10 minutes old).
     private func trim() {
         let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: directory.path), names.count > Self.maxFiles else { return }
-        let dated = names.filter { $0.hasSuffix(".bin") }.map { name -> (String, Date) in
-            let modified = (try? manager.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]) as? Date
-            return (name, modified ?? .distantPast)
-        }.sorted { $0.1 < $1.1 }
-        for (name, _) in dated.prefix(max(0, dated.count - Self.maxFiles)) {
+        guard let names = try? manager.contentsOfDirectory(atPath: directory.path) else { return }
+        func modified(_ name: String) -> Date {
+            ((try? manager.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]) as? Date) ?? .distantPast
+        }
+        for name in names where name.contains(".tmp-") && modified(name) < Date(timeIntervalSinceNow: -600) {
+            try? manager.removeItem(at: directory.appendingPathComponent(name))
+        }
+        let kept = names.filter { $0.hasSuffix(".bin") }
+        guard kept.count > Self.maxFiles else { return }
+        for name in kept.map({ ($0, modified($0)) }).sorted(by: { $0.1 < $1.1 }).prefix(kept.count - Self.maxFiles).map(\.0) {
             try? manager.removeItem(at: directory.appendingPathComponent(name))
         }
     }
