@@ -1,5 +1,6 @@
 import Foundation
 import Segue
+import Synchronization
 
 /// One picture the page asks for: a subject, its settings, and a frame by index or (an effect) a progress.
 /// Its `key` is everything the picture depends on, so two requests with one key get one PNG.
@@ -112,14 +113,51 @@ final class Previews: Sendable {
         pool = JobPool(threads: 3 * cores + 1, memoryBytes: max(512 << 20, memory))
     }
 
-    /// The PNG of `request`, from the cache or drawn now.
+    /// The PNG of `request`, from the cache or drawn now. A frame asked for as a scrub or playback moves forward
+    /// also has the frames after it drawn ahead (`framesAhead`), in the background, by one job, so that the next
+    /// request finds its frame drawn or being drawn, and a storyboard's screens are read once a batch.
     func png(_ request: FrameRequest) async throws(SegueError) -> [UInt8] {
         let version = try await subjectVersion(request.subject)
-        let key = version + "\u{2}" + request.key + "\u{2}" + (await uploads.digest(of: [request.from, request.to]))
+        let digest = await uploads.digest(of: [request.from, request.to])
+        let key: @Sendable (FrameRequest) -> String = { version + "\u{2}" + $0.key + "\u{2}" + digest }
+        let forward = movesForward(request)
         do {
-            return try await cache.value(key) { try await self.draw(request) }
+            let bytes = try await cache.value(key(request)) { try await self.draw(request, ahead: forward, key: key) }
+            if forward, let k = request.frame { await drawAhead(after: k, of: request, key: key) }
+            return bytes
         } catch {
             throw SegueError(classifying: error) ?? .failed("\(error)")
+        }
+    }
+
+    /// Frames a preview job draws past the one asked for, when the page moves forward: at 60 frames/s, 100 ms.
+    static let framesAhead = 6
+
+    /// The last frame asked for of each schedule (a request's key without its frame), and whether `request`
+    /// is at or after it: the way a scrub or playback moves.
+    private func movesForward(_ request: FrameRequest) -> Bool {
+        guard let k = request.frame, request.progress == nil else { return false }
+        var schedule = request
+        schedule.frame = nil
+        return lastFrames.withLock { last in
+            if last.count > 256 { last.removeAll() }
+            defer { last[schedule.key] = k }
+            return last[schedule.key].map { k >= $0 } ?? true
+        }
+    }
+
+    private let lastFrames = Mutex<[String: Int]>([:])
+
+    /// Starts a job for the frames after `k` that are neither drawn nor being drawn, from the first of them
+    /// within `framesAhead` (none when all are): frames stay drawn ahead of a page that keeps moving forward.
+    private func drawAhead(after k: Int, of request: FrameRequest, key: @escaping @Sendable (FrameRequest) -> String) async {
+        for j in (k + 1)...(k + Self.framesAhead) {
+            var next = request
+            next.frame = j
+            guard await !cache.holds(key(next)) else { continue }
+            let first = next
+            Task { _ = try? await self.cache.value(key(first)) { try await self.draw(first, ahead: true, speculative: true, key: key) } }
+            return
         }
     }
 
@@ -224,19 +262,41 @@ final class Previews: Sendable {
         return transition
     }
 
-    /// Draws one frame on the request's backend.
-    private func draw(_ request: FrameRequest) async throws -> [UInt8] {
+    /// Draws the request's frame on its backend, and with `ahead` the frames after it up to `framesAhead` (within
+    /// the schedule, and up to the first the cache holds), each handed to the cache as the job writes it. A
+    /// `speculative` request (drawn ahead, which no one asked for yet) past the schedule's end draws nothing, and
+    /// its failure is no problem of the subject's.
+    private func draw(_ request: FrameRequest, ahead: Bool, speculative: Bool = false,
+                      key: @escaping @Sendable (FrameRequest) -> String) async throws -> [UInt8] {
         let sink = CollectingSink()
-        let job = try await job(request, sink: sink)
+        var job = try await job(request, sink: sink)
+        var promised: [Int: FramePromise] = [:]
+        if ahead, let k = request.frame {
+            let count = job.storyboard.schedule.count
+            if speculative && k >= count { throw CancellationError() }
+            var end = k + 1
+            while end < min(k + 1 + Self.framesAhead, count) {
+                var next = request
+                next.frame = end
+                let promise = FramePromise()
+                guard await cache.adopt(key(next), promise) else { break }
+                promised[end] = promise
+                end += 1
+            }
+            if k < count { job.frameRange = k..<end }
+        }
+        sink.promised = promised
         let slot = request.backend == .gles ? gles : cpu
         do {
             try await slot.run(job)
         } catch {
-            if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
+            for promise in promised.values { promise.fail(error) }
+            if !speculative, let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
                 await subjects.storyboardChecked(index, digest: file.digest, problems: error.problems.isEmpty ? [JSONProblem("$", error.message)] : error.problems)
             }
             throw error
         }
+        for promise in promised.values { promise.fail(SegueError.failed("the job drew no frame")) }  // each one not written
         if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
             await subjects.storyboardChecked(index, digest: file.digest, problems: [])
         }
@@ -250,16 +310,59 @@ final class Previews: Sendable {
     }
 }
 
-/// Frames a job hands over, kept in memory (a preview is one frame).
+/// Frames a job hands over, kept in memory (a preview is one frame, or one and the frames drawn ahead of it,
+/// which go to their `promised` waiters as they are written, and are not kept here).
 final class CollectingSink: FrameSink, @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [[UInt8]] = []
+    /// Frames drawn ahead, by index: each fulfilled as it is written.
+    var promised: [Int: FramePromise] {
+        get { lock.withLock { waiting } }
+        set { lock.withLock { waiting = newValue } }
+    }
+    private var waiting: [Int: FramePromise] = [:]
 
     func write(frame index: Int, bytes: [UInt8]) throws {
-        lock.withLock { collected.append(bytes) }
+        let promise: FramePromise? = lock.withLock {
+            if let promise = waiting[index] { return promise }
+            collected.append(bytes)
+            return nil
+        }
+        promise?.fulfil(bytes)
     }
 
     var frames: [[UInt8]] { lock.withLock { collected } }
+}
+
+/// A frame being drawn by another request's job: fulfilled once, with its bytes or an error; the first
+/// outcome counts.
+final class FramePromise: Sendable {
+    private let state = Mutex<(result: Result<[UInt8], any Error>?, waiting: [CheckedContinuation<[UInt8], any Error>])>((nil, []))
+
+    func fulfil(_ bytes: [UInt8]) { settle(.success(bytes)) }
+    func fail(_ error: any Error) { settle(.failure(error)) }
+
+    private func settle(_ result: Result<[UInt8], any Error>) {
+        let waiting: [CheckedContinuation<[UInt8], any Error>] = state.withLock { state in
+            guard state.result == nil else { return [] }
+            state.result = result
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume(with: result) }
+    }
+
+    var value: [UInt8] {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let settled: Result<[UInt8], any Error>? = state.withLock { state in
+                    if state.result == nil { state.waiting.append(continuation) }
+                    return state.result
+                }
+                if let settled { continuation.resume(with: settled) }
+            }
+        }
+    }
 }
 
 /// One renderer of a backend, made when first needed and lent to one job at a time.
@@ -348,15 +451,42 @@ actor FrameCache {
         if let task = pending[key] { return try await task.value }
         let task = Task { try await make() }
         pending[key] = task
-        defer { pending[key] = nil }
+        defer { if pending[key] == task { pending[key] = nil } }
         let bytes = try await task.value
+        keep(key, bytes)
+        return bytes
+    }
+
+    /// Whether `key` is drawn or being drawn.
+    func holds(_ key: String) -> Bool { done[key] != nil || pending[key] != nil }
+
+    /// Takes `key` as being drawn by another key's job, which fulfils `promise`; false (nothing changed) when
+    /// it is drawn or being drawn already.
+    func adopt(_ key: String, _ promise: FramePromise) -> Bool {
+        guard !holds(key) else { return false }
+        let task = Task { try await promise.value }
+        pending[key] = task
+        Task { await self.settled(key, task) }
+        return true
+    }
+
+    /// Keeps an adopted key's frame once its job has written it (and forgets a failed one).
+    private func settled(_ key: String, _ task: Task<[UInt8], any Error>) async {
+        let bytes = try? await task.value
+        if pending[key] == task { pending[key] = nil }
+        guard let bytes else { return }
+        clock += 1
+        keep(key, bytes)
+    }
+
+    private func keep(_ key: String, _ bytes: [UInt8]) {
+        if let old = done[key] { total -= old.bytes.count }
         done[key] = (bytes, clock)
         total += bytes.count
         while total > limit, let oldest = done.min(by: { $0.value.used < $1.value.used }) {
             total -= oldest.value.bytes.count
             done[oldest.key] = nil
         }
-        return bytes
     }
 
     var count: Int { done.count }

@@ -137,7 +137,8 @@ import Testing
         #expect(try await get("/api/frame?subject=file:0&frame=1", to: storied).statusCode == .ok)
         unlink(screen)
         #expect(mkfifo(screen, 0o600) == 0)
-        let response = try await bounded(20, fifo: screen) { try await self.get("/api/frame?subject=file:0&frame=2", to: storied) }
+        // Frame 0: a step back, which is drawn now (frames after 1 were drawn ahead of it, before the FIFO).
+        let response = try await bounded(20, fifo: screen) { try await self.get("/api/frame?subject=file:0&frame=0", to: storied) }
         #expect(response.statusCode != .ok, "\(response.statusCode)")
         let said = try await message(response)
         #expect(said.contains("a.png") && said.contains("not a regular file"), "\(said)")

@@ -207,6 +207,52 @@ import Testing
         return response.bodyData
     }
 
+    /// A frame asked for as the page moves forward has the frames after it drawn ahead by one job, each the
+    /// frame `segue batch` writes byte for byte; a step back draws only what it asks for.
+    @Test func framesAreDrawnAheadOfAForwardScrub() async throws {
+        let story = directory.appendingPathComponent("ahead.json")
+        let text = #"{"fps": 10, "screens": {"a": "sample:home", "b": "sample:detail"}, "timeline": [{"transition": "door", "from": "a", "to": "b", "duration": 2}]}"#
+        try Data(text.utf8).write(to: story)
+        var settings = Studio.Settings()
+        settings.directory = directory.path
+        settings.files = [story.path]
+        let studio = try Studio(settings)
+        let frames = directory.appendingPathComponent("ahead-frames").path
+        var job = try RenderJob(storyboardFile: story.path, output: .frames(directory: frames), root: directory.path)
+        job.backend = .cpu
+        try await job.run()
+        func expected(_ k: Int) throws -> Data {
+            try Data(contentsOf: URL(fileURLWithPath: frames).appendingPathComponent(String(format: "frame_%05d.png", k)))
+        }
+        let count = try FileManager.default.contentsOfDirectory(atPath: frames).filter { $0.hasSuffix(".png") }.count  // 21: 0 to 2 s
+        func drawn() async -> Int { await studio.previews.cache.count }
+        func settle(_ count: Int) async throws {
+            for _ in 0..<200 where await drawn() < count { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(try await Self.frame(of: studio, "subject=file:0&frame=4") == expected(4))
+        try await settle(1 + Previews.framesAhead)
+        #expect(await drawn() == 1 + Previews.framesAhead, "frames drawn after frame 4 was asked for")
+        // Each frame drawn ahead is the one segue batch writes; asking for them starts one job for the frames
+        // after the last drawn (frames 11 to 17), to stay ahead.
+        for k in 5...(4 + Previews.framesAhead) {
+            #expect(try await Self.frame(of: studio, "subject=file:0&frame=\(k)") == expected(k), "frame \(k)")
+        }
+        try await settle(2 + 2 * Previews.framesAhead)
+        let afterTen = await drawn()
+        #expect(afterTen == 2 + 2 * Previews.framesAhead, "\(afterTen) frames drawn")
+        // Near the end of the schedule: nothing past its last frame.
+        #expect(try await Self.frame(of: studio, "subject=file:0&frame=18") == expected(18))
+        try await settle(afterTen + count - 18)
+        try await Task.sleep(for: .milliseconds(300))
+        let afterEnd = await drawn()
+        #expect(afterEnd == afterTen + count - 18, "frames 18 to \(count - 1) only: \(afterEnd) frames drawn")
+        // A step back: that frame alone.
+        #expect(try await Self.frame(of: studio, "subject=file:0&frame=2") == expected(2))
+        try await Task.sleep(for: .milliseconds(300))
+        let afterBack = await drawn()
+        #expect(afterBack == afterEnd + 1, "\(afterBack) frames drawn")
+    }
+
     /// A storyboard is watched with the files it names: an image its screen names, changed on disk, is drawn anew
     /// without the storyboard being saved.
     @Test func aStoryboardsScreenChangedOnDiskIsDrawnAnew() async throws {
