@@ -116,20 +116,9 @@ final class GLPipeline {
                 stats.snapshotsKept += 1
                 continue
             }
-            var texture = GLTextures.bilinear(ledger)
-            if s.width > 0, s.height > 0 {
-                glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(s.width), GLsizei(s.height))
-                s.pixels.withUnsafeBytes { bytes in
-                    glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(s.width), GLsizei(s.height),
-                                    GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
-                }
-                do {
-                    try GLError.check("glTexSubImage2D(snapshot \(loaded.count), \(s.width)x\(s.height))")
-                } catch {
-                    ledger.delete(.texture, &texture, glDeleteTextures)
-                    throw error
-                }
-            }
+            let texture = s.width > 0 && s.height > 0
+                ? try s.pixels.withUnsafeBytes { try GLTextures.upload($0, width: s.width, height: s.height, what: "snapshot \(loaded.count)", ledger: ledger) }
+                : GLTextures.bilinear(ledger)
             uploaded.append((s, texture))
             used.insert(uploaded.count - 1)
             loaded.append(texture)
@@ -607,24 +596,13 @@ final class GLPipeline {
         guard image.width > 0, image.height > 0, image.width <= limit, image.height <= limit else {
             throw GLError.limitExceeded(what: "the image of \(name) (\(image.width)x\(image.height))", limit: "GL_MAX_TEXTURE_SIZE", value: limit)
         }
-        var texture = GLTextures.bilinear(ledger)
-        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(image.width), GLsizei(image.height))
         var flipped = [UInt32]()
         flipped.reserveCapacity(image.pixels.count)
         for y in stride(from: image.height - 1, through: 0, by: -1) {
             flipped += image.pixels[y * image.width..<(y + 1) * image.width]
         }
-        flipped.withUnsafeBytes { bytes in
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(image.width), GLsizei(image.height),
-                            GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
-        }
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-        do {
-            try GLError.check("glTexSubImage2D(\(name), \(image.width)x\(image.height))")
-        } catch {
-            ledger.delete(.texture, &texture, glDeleteTextures)
-            throw error
-        }
+        defer { glBindTexture(GLenum(GL_TEXTURE_2D), 0) }
+        let texture = try flipped.withUnsafeBytes { try GLTextures.upload($0, width: image.width, height: image.height, what: name, ledger: ledger) }
         imageTextures.append((image, texture))
         return texture
     }

@@ -14,6 +14,22 @@ enum GLTextures {
         return texture
     }
 
+    /// A bilinear texture of `width` x `height` RGBA8 texels from `bytes` (its rows in the order given), left
+    /// bound; deleted again, and the GL error thrown naming `what`, where the upload fails.
+    static func upload(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, what: String, ledger: GLObjectLedger) throws -> GLuint {
+        var texture = bilinear(ledger)
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                        bytes.baseAddress)
+        do {
+            try GLError.check("glTexSubImage2D(\(what), \(width)x\(height))")
+        } catch {
+            ledger.delete(.texture, &texture, glDeleteTextures)
+            throw error
+        }
+        return texture
+    }
+
     /// Draws the current program's quad over the bound framebuffer with `texture` on unit 0 and no blending,
     /// then unbinds the texture, so that the next frame, drawn into it, never reads it.
     static func drawReplacing(from texture: GLuint) {
