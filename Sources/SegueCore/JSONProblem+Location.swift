@@ -81,13 +81,14 @@ extension JSONProblem {
 }
 
 /// One pass over a JSON text noting where each path that leads to a wanted one starts: an object's member at
-/// its key, a list's item at its value. Stops where the text is no JSON or nests deeper than `maxDepth`.
+/// its key, a list's item at its value. Stops where the text is no JSON or nests deeper than `maxDepth` (the
+/// pass recurses: a problem deeper than any real file nests is placed at what was noted before).
 private struct PathWalker {
     let bytes: [UInt8]
     let wanted: Set<String>
     var at = 0
     var found: [String: Int] = [:]
-    static let maxDepth = 512
+    static let maxDepth = 128
 
     /// Whether a path leads to (or is) one that is wanted.
     func leads(_ path: String) -> Bool {

@@ -39,6 +39,16 @@ import Testing
         #expect(placed("$.name2") == (1, 1))
     }
 
+    /// A text nested past what the pass follows (JSONSerialization reads 512 levels) places what it noted before
+    /// it stopped, and nothing deeper.
+    @Test func aDeepTextIsPlacedAsFarAsItIsFollowed() {
+        let deep = "{\"a\": 1,\n\"b\": " + String(repeating: "[", count: 500) + String(repeating: "]", count: 500) + "}"
+        let problems = JSONProblem.locate([JSONProblem("$.a", "m"), JSONProblem("$.b" + String(repeating: "[0]", count: 400), "m")],
+                                          in: Data(deep.utf8))
+        #expect(problems.map(\.line) == [1, 2])
+        #expect(problems[1].column! > 4)
+    }
+
     /// Columns count characters, not bytes: `é` is one.
     @Test func columnsCountCharacters() {
         let bytes = Array("{\"a\": \"é\", \"b\": x}".utf8)
