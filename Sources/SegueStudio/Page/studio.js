@@ -803,7 +803,8 @@ function wire() {
   $("subject").addEventListener("change", () => { studio.frame = 0; studio.exact = null; $("options").replaceChildren(); studio.subject = currentSubject(); buildForm(); refresh(); loadSource(); });
   $("source").addEventListener("input", () => {
     gutter();
-    if ($("source").value !== editor.loaded && $("editor-status").textContent === "saved") editorStatus("");
+    // A refusal (the file changed on disk) stays said until the text is loaded again or saved.
+    if (!$("editor-status").classList.contains("error")) editorStatus($("source").value !== editor.loaded ? "unsaved: Ctrl-S saves" : "");
   });
   $("source").addEventListener("scroll", scrolled);
   $("editor-save").addEventListener("click", saveSource);
