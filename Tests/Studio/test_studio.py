@@ -979,6 +979,7 @@ class StudioTests(unittest.TestCase):
             self.driver.find_element(By.CSS_SELECTOR, "#problem-list a.at").click()
             caret = self.driver.execute_script("const t = document.getElementById('source'); return [t.selectionStart, document.activeElement === t]")
             self.assertEqual(caret, [len("\n".join(broken.split("\n")[:line - 1])) + 1 + column - 1, True])
+            self.screenshot("editor")
             # A problem at a JSON path is marked at its line too.
             self.type_into_editor(text.replace('"range": "unit"', '"range": "sideways"'))
             self.wait(lambda d: "$.options[0].range" in d.find_element(By.ID, "problem-list").text, 5)
@@ -988,7 +989,6 @@ class StudioTests(unittest.TestCase):
             listed = re.findall(r"line ([0-9]+), column", self.driver.find_element(By.ID, "problem-list").text)
             self.assertIn(str(range_line), listed)
             self.assertEqual(self.marked_lines(), sorted(set(listed), key=int))
-            self.screenshot("editor")
             errors = [e for e in self.console_errors() if e["source"] != "network"]
             self.assertEqual(errors, [], "\n".join(e["message"] for e in errors))
         finally:
