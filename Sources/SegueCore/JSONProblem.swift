@@ -1,12 +1,19 @@
 /// One problem in a JSON document (an effect file or a storyboard), at its JSON path:
-/// `$.timeline[1].options.center: expected [x, y]`.
+/// `$.timeline[1].options.center: expected [x, y]`, and where that path is in the document's text (`line` and
+/// `column`, each from 1; nil where the problem has no place in a text: a storyboard given as values).
 public struct JSONProblem: Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var message: String
+    /// The line of the text where the path's key (an object's member) or value (a list's item) starts, from 1.
+    public var line: Int?
+    /// The column there, in Unicode scalars from 1.
+    public var column: Int?
 
-    public init(_ path: String, _ message: String) {
+    public init(_ path: String, _ message: String, line: Int? = nil, column: Int? = nil) {
         self.path = path
         self.message = message
+        self.line = line
+        self.column = column
     }
 
     public var description: String { "\(path): \(message)" }

@@ -28,6 +28,8 @@ struct StudioHandler: HTTPHandler {
             case (.GET, "/api/compare"): return try Self.json(await compare(FrameRequest(query: query)))
             case (.GET, "/api/command"): return try Self.json(["command": await command(FrameRequest(query: query), out: query["out"])])
             case (.POST, "/api/upload"): return try await upload(request, label: query["name"] ?? "upload")
+            case (.GET, "/api/source"): return try await source(query["subject"] ?? "")
+            case (.POST, "/api/source"): return try await save(request, subject: query["subject"] ?? "", base: query["digest"] ?? "")
             case (.GET, "/api/events"):
                 return HTTPResponse(statusCode: .ok, headers: Self.headers("text/event-stream"), stream: studio.events.subscribe())
             case (.POST, "/api/render"): return try await render(FrameRequest(query: query), out: query["out"] ?? "")
@@ -80,9 +82,20 @@ struct StudioHandler: HTTPHandler {
         var directory: String
     }
 
+    /// A problem at its JSON path, and where that is in the file's text (line and column from 1; nil where
+    /// the text does not have the path).
     struct Problem: Encodable {
         var path: String
         var message: String
+        var line: Int?
+        var column: Int?
+
+        init(_ problem: JSONProblem) {
+            path = problem.path
+            message = problem.message
+            line = problem.line
+            column = problem.column
+        }
     }
 
     func state() async -> State {
@@ -92,7 +105,7 @@ struct StudioHandler: HTTPHandler {
             var subject = State.Subject(id: "file:\(i)", name: PathName.last(file.path), kind: file.kind.rawValue,
                                         file: file.path, version: file.version)
             if let effect = file.effect { Self.describe(effect, into: &subject) }
-            subject.problems = file.problems.map { Problem(path: $0.path, message: $0.message) }
+            subject.problems = file.problems.map(Problem.init)
             subjects.append(subject)
         }
         if files.isEmpty {
@@ -251,6 +264,34 @@ struct StudioHandler: HTTPHandler {
         return try Self.json(entry)
     }
 
+    /// The text of a file studio watches, for the page's editor.
+    func source(_ subject: String) async throws -> HTTPResponse {
+        guard let index = Previews.fileIndex(subject), let file = await studio.subjects.file(index) else {
+            return Self.refusal(.notAFile(subject: subject))
+        }
+        return try Self.json(try Editing.source(subject: subject, path: file.path))
+    }
+
+    /// Saves the editor's text over the file it was loaded from (`Editing.save`: refused when the file changed
+    /// on disk since, `base` being the digest the page loaded), then has the watcher read it at once, as it
+    /// would at its next look, and tell every page.
+    func save(_ request: HTTPRequest, subject: String, base: String) async throws -> HTTPResponse {
+        guard let index = Previews.fileIndex(subject), let file = await studio.subjects.file(index) else {
+            return Self.refusal(.notAFile(subject: subject))
+        }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > Editing.maxBytes {
+            return Self.refusal(.tooLarge(bytes: length, limit: Editing.maxBytes))
+        }
+        let digest: String
+        do {
+            digest = try Editing.save(request.body, to: file.path, base: base)
+        } catch {
+            return Self.refusal(error)
+        }
+        for id in await studio.subjects.poll() { studio.events.send(.init(type: "changed", subject: id)) }
+        return try Self.json(["digest": digest])
+    }
+
     func render(_ request: FrameRequest, out: String) async throws(SegueError) -> HTTPResponse {
         let previews = studio.previews
         // At a progress (an effect's one frame, as the command shows it) the render is that frame; else every frame.
@@ -328,6 +369,22 @@ struct StudioHandler: HTTPHandler {
         return HTTPResponse(statusCode: .ok, headers: headers("application/json"), body: try encoder.encode(value))
     }
 
+    /// A save the editor asked for and studio refused, as the page shows an error (its message), with the file's
+    /// digest now when it changed on disk.
+    static func refusal(_ refusal: Editing.Refusal) -> HTTPResponse {
+        struct Body: Encodable {
+            var message: String
+            var lines: [String]
+            var problems: [Problem] = []
+            var usage = false
+            var digest: String?
+        }
+        var body = Body(message: refusal.message, lines: [refusal.message])
+        if case let .changedOnDisk(_, digest) = refusal { body.digest = digest }
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        return HTTPResponse(statusCode: refusal.status, headers: headers("application/json"), body: data)
+    }
+
     /// A `SegueError` as the page shows it: its lines, each option it names said as `naming` says it, and its
     /// problems at their JSON paths.
     static func problem(_ error: SegueError, naming: (SegueError.Reference) -> String) -> HTTPResponse {
@@ -339,7 +396,7 @@ struct StudioHandler: HTTPHandler {
         }
         let lines = error.words.map { $0.text(naming: naming) }
         let body = Body(message: lines.joined(separator: "\n"), lines: lines,
-                        problems: error.problems.map { Problem(path: $0.path, message: $0.message) }, usage: error.isUsageError)
+                        problems: error.problems.map(Problem.init), usage: error.isUsageError)
         let status: HTTPStatusCode
         switch error.kind {
         case .resourceLimit: status = .payloadTooLarge

@@ -126,6 +126,11 @@ actor Subjects {
     /// A storyboard's problems, found when its job ran (they are known only once its screens are read).
     func storyboardChecked(_ index: Int, digest: String, problems: [JSONProblem]) {
         guard state.indices.contains(index), state[index].digest == digest else { return }
+        // Those found against its frame were found without its text: placed in it here.
+        var problems = problems
+        if problems.contains(where: { $0.line == nil }), let bytes = try? Self.read(state[index].path) {
+            problems = JSONProblem.locate(problems, in: Data(bytes))
+        }
         if problems.isEmpty { state[index].goodDigest = digest }
         if state[index].problems != problems {
             state[index].problems = problems

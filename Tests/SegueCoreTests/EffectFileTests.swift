@@ -165,8 +165,8 @@ import Testing
             Issue.record("a file with cycles was read")
         } catch {
             #expect(error.problems == [
-                JSONProblem("$.let.a", "named values in a cycle, each using the next: a -> b -> c -> a"),
-                JSONProblem("$.let.self", "named values in a cycle, each using the next: self -> self"),
+                JSONProblem("$.let.a", "named values in a cycle, each using the next: a -> b -> c -> a", line: 2, column: 10),
+                JSONProblem("$.let.self", "named values in a cycle, each using the next: self -> self", line: 2, column: 57),
             ])
         }
         // 256 values each using every one (65,536 uses): each named in one cycle at most, in a moment.
@@ -198,8 +198,9 @@ import Testing
             Issue.record("a file with a key given twice was read")
         } catch {
             #expect(error.problems == [
-                JSONProblem("$.layers[1].opacity", "the key 'opacity' is given twice in one object"),
-                JSONProblem("$.layers", "the key 'layers' is given twice in one object"),
+                // Each at the key given again (the last time).
+                JSONProblem("$.layers[1].opacity", "the key 'opacity' is given twice in one object", line: 2, column: 66),
+                JSONProblem("$.layers", "the key 'layers' is given twice in one object", line: 3, column: 33),
             ])
         }
         // JSON may come as UTF-16 or UTF-32 (JSONSerialization reads them): its keys are compared as read.

@@ -775,7 +775,7 @@ class StudioTests(unittest.TestCase):
         self.press(Keys.SHIFT + Keys.ARROW_RIGHT)
         self.press("o")
         self.assertEqual(self.driver.execute_script("return window.studio.loop"), {"in": 5, "out": 15})
-        self.assertIn("frames 5 to 15", self.driver.find_element(By.ID, "loop").text)
+        self.assertIn("frames 6 to 16", self.driver.find_element(By.ID, "loop").text)   # counted from 1, as the readout
         self.press(Keys.HOME)   # outside the loop: playing starts at its in point
         self.press("l")
         frames = [f for _, f in self.sample_frames(1.5)]
@@ -881,6 +881,118 @@ class StudioTests(unittest.TestCase):
             self.assertLessEqual(right, box_right + 1)
             self.assertAlmostEqual(aspect, 375 / 667, delta=0.02)
         self.assertEqual(self.console_errors(), [])
+
+    # ---- issue 47: the editor, problems at their line and column, the readout ---------------------------------
+
+    def editor_text(self):
+        return self.driver.execute_script("return document.getElementById('source').value")
+
+    def marked_lines(self):
+        """The numbers of the lines the gutter marks."""
+        return self.driver.execute_script("return [...document.querySelectorAll('#gutter .bad')].map((n) => n.textContent)")
+
+    def type_into_editor(self, text):
+        """Puts `text` in the editor as typing would leave it, then saves with Ctrl-S from the editor."""
+        source = self.driver.find_element(By.ID, "source")
+        self.driver.execute_script("""
+            const t = arguments[0]; t.focus(); t.value = arguments[1];
+            t.dispatchEvent(new Event('input', { bubbles: true }));""", source, text)
+        source.send_keys(Keys.END)   # a key typed there too, so the editor's own input runs as a person's would
+        saves = self.driver.execute_script("return window.studio.editor.saves")
+        source.send_keys(Keys.CONTROL, "s")
+        return saves
+
+    def test_32_the_readout_counts_frames_from_one_and_names_only_a_storyboards_steps(self):
+        self.open(self.catalogue, "effect:door")
+        self.press(Keys.HOME)
+        self.wait(lambda d: d.find_element(By.ID, "readout").text.startswith("frame 1 of "))
+        readout = self.driver.find_element(By.ID, "readout").text
+        count = self.driver.execute_script("return window.studio.timeline.count")
+        self.assertRegex(readout, rf"^frame 1 of {count} · 0\.00 s · progress 0\.00$")
+        self.assertNotIn("step", readout)
+        self.press(Keys.END)
+        self.wait(lambda d: d.find_element(By.ID, "readout").text.startswith(f"frame {count} of {count}"))
+        self.assertRegex(self.driver.find_element(By.ID, "readout").text, r" · [0-9]+\.[0-9]{2} s · progress 1\.00$")
+        self.open(self.files, "file:1")
+        self.press(Keys.HOME)
+        self.wait(lambda d: d.find_element(By.ID, "readout").text.startswith("frame 1 of "))
+        self.assertIn("· hold ·", self.driver.find_element(By.ID, "readout").text)
+        self.driver.find_elements(By.CSS_SELECTOR, "#strip .step")[1].click()
+        self.wait(lambda d: "· door ·" in d.find_element(By.ID, "readout").text)
+        self.assertTrue(self.driver.find_element(By.ID, "readout").text.startswith("frame 7 of "))   # segue's frame 6
+
+    def test_33_an_edit_saved_with_ctrl_s_reaches_the_picture(self):
+        self.open(self.files, "file:0")
+        self.assertFalse(self.driver.find_element(By.ID, "editor").get_attribute("hidden"))
+        with open(self.effect) as f:
+            self.assertEqual(self.editor_text(), f.read())
+        lines = len(self.editor_text().split("\n"))
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#gutter div")), lines)
+        self.show_progress(0.5)
+        before = self.shown_png()
+        try:
+            edited = json.dumps(dict(SLIDE_UP, layers=[{"content": "from", "opacity": "1 - fade * e"},
+                                                       {"content": "to", "transform": [{"translate": "[H * (1 - e), 0]"}]}]), indent=2)
+            saves = self.type_into_editor(edited)
+            self.wait(lambda d: d.execute_script("return window.studio.editor.saves") > saves, 5)
+            with open(self.effect) as f:
+                self.assertEqual(f.read(), edited)
+            self.wait(lambda d: self.shown_png() != before, 5)
+            self.assertEqual(self.shown_png(), render(self.directory, "./slide-up.json", "--from", "sample:home", "--to", "sample:detail", "--progress", "0.5"))
+            self.assertEqual(self.driver.find_element(By.ID, "editor-status").text, "saved")
+            # Changed on disk while the editor holds unsaved text: the page says so, and Ctrl-S overwrites nothing.
+            self.driver.execute_script("""
+                const t = document.getElementById('source'); t.value = arguments[0];
+                t.dispatchEvent(new Event('input', { bubbles: true }));""", edited.replace("slide-up", "slide-mine"))
+            theirs = json.dumps(dict(SLIDE_UP, summary="theirs"), indent=2)
+            with open(self.effect, "w") as f:
+                f.write(theirs)
+            self.wait(lambda d: "changed on disk" in d.find_element(By.ID, "editor-status").text, 5)
+            self.assertFalse(self.driver.find_element(By.ID, "editor-reload").get_attribute("hidden"))
+            self.driver.find_element(By.ID, "source").send_keys(Keys.CONTROL, "s")
+            self.wait(lambda d: d.execute_script("return window.studio.editor.refused") == 409, 5)
+            with open(self.effect) as f:
+                self.assertEqual(f.read(), theirs)
+            self.driver.find_element(By.ID, "editor-reload").click()
+            self.wait(lambda d: self.editor_text() == theirs, 5)
+        finally:
+            restore(self.effect, SLIDE_UP)
+
+    def test_34_a_syntax_error_shows_its_line_and_column_marked_in_the_editor(self):
+        self.open(self.files, "file:0")
+        self.show_progress(0.5)
+        good = self.shown_png()
+        try:
+            text = json.dumps(SLIDE_UP, indent=2)
+            broken = text.replace('"duration": 0.4', '"duration": 0.4,,', 1)
+            line = broken[:broken.index(",,")].count("\n") + 1
+            column = len(broken[:broken.index(",,")].split("\n")[-1]) + 2   # the second comma
+            self.type_into_editor(broken)
+            self.wait(lambda d: not d.find_element(By.ID, "problems").get_attribute("hidden"), 5)
+            problems = self.driver.find_element(By.ID, "problem-list").text
+            self.assertIn(f"line {line}, column {column}", problems)
+            self.assertNotIn("character", problems)
+            self.assertEqual(self.marked_lines(), [str(line)])
+            self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#bands .band")), 1)
+            self.assertEqual(self.shown_png(), good, "the last good picture stays beside the problem")
+            self.driver.execute_script("document.getElementById('source').setSelectionRange(0, 0)")
+            self.driver.find_element(By.CSS_SELECTOR, "#problem-list a.at").click()
+            caret = self.driver.execute_script("const t = document.getElementById('source'); return [t.selectionStart, document.activeElement === t]")
+            self.assertEqual(caret, [len("\n".join(broken.split("\n")[:line - 1])) + 1 + column - 1, True])
+            self.screenshot("editor")
+            # A problem at a JSON path is marked at its line too.
+            self.type_into_editor(text.replace('"range": "unit"', '"range": "sideways"'))
+            self.wait(lambda d: "$.options[0].range" in d.find_element(By.ID, "problem-list").text, 5)
+            range_line = text[:text.index('"range"')].count("\n") + 1
+            # (Its option unread, the layer using it has a problem of its own: each line listed is marked.)
+            self.wait(lambda d: str(range_line) in self.marked_lines(), 5)
+            listed = re.findall(r"line ([0-9]+), column", self.driver.find_element(By.ID, "problem-list").text)
+            self.assertIn(str(range_line), listed)
+            self.assertEqual(self.marked_lines(), sorted(set(listed), key=int))
+            errors = [e for e in self.console_errors() if e["source"] != "network"]
+            self.assertEqual(errors, [], "\n".join(e["message"] for e in errors))
+        finally:
+            restore(self.effect, SLIDE_UP)
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -109,7 +109,7 @@ extension EffectDefinition {
     static func read(_ data: Data, file: String, reservedOptionNames: Set<String> = []) throws(EffectFileError) -> EffectDefinition {
         var reader = EffectFileReader(reservedOptionNames: reservedOptionNames)
         if let definition = reader.definition(data) { return definition }
-        throw EffectFileError(file: file, problems: reader.problems)
+        throw EffectFileError(file: file, problems: JSONProblem.locate(reader.problems, in: data))
     }
 
     /// One value of a file (a number, an expression, a list or keyframes) read in `scope`.

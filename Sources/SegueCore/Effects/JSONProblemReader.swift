@@ -20,7 +20,7 @@ extension JSONProblemReader {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             let detail = ((error as NSError).userInfo["NSDebugDescription"] as? String) ?? "not valid JSON"
-            problem("$", "not valid JSON: \(detail)")
+            problems.append(JSONProblem.syntax(detail, in: [UInt8](data)))
             return nil
         }
         guard let object = root as? [String: Any] else {
@@ -51,8 +51,7 @@ extension JSONProblemReader {
 
     /// `.name`, or `["name"]` when the name is not an identifier.
     func key(_ name: String) -> String {
-        let identifier = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-        return identifier ? ".\(name)" : "[\"\(name)\"]"
+        JSONProblem.pathStep(key: name)
     }
 }
 

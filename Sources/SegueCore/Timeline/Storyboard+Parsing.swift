@@ -37,7 +37,7 @@ extension Storyboard {
             withoutActuallyEscaping(loadImage) { image in withoutActuallyEscaping(loadEffect) { effect in
                 var p = Parser(loadTrack: load, loadShader: shader, loadImage: image, loadEffect: effect)
                 let board = p.storyboard(data)
-                return Parsed(storyboard: board, problems: p.problems, stepPaths: p.stepPaths, files: p.named.files)
+                return Parsed(storyboard: board, problems: JSONProblem.locate(p.problems, in: data), stepPaths: p.stepPaths, files: p.named.files)
             } }
         } }
     }

@@ -214,6 +214,14 @@ async function drawDifference(cpuURL, glesURL, result) {
 
 // ---- Scrubber, readout, play loop -----------------------------------------------------------------------
 
+/// A time as the readout says it: to the hundredth of a second, or the thousandth where frames come faster
+/// than one a hundredth apart.
+function seconds(x, fps) {
+  return `${x.toFixed(fps > 100 ? 3 : 2)} s`;
+}
+
+/// Frames are counted from 1 here, as a person counts them (the requests and the command keep segue's own
+/// numbering, from 0); a storyboard's step is named, and an effect, one step, has none to name.
 function readout() {
   const t = studio.timeline;
   if (!t || t.count === 0) return;
@@ -221,7 +229,11 @@ function readout() {
   if (studio.exact !== null && studio.subject.kind === "effect") {
     $("readout").textContent = `progress ${studio.exact} (one frame at this progress)`;
   } else {
-    $("readout").textContent = `frame ${k} of ${t.count} · ${t.times[k].toFixed(3)} s · step ${t.steps[k]} · progress ${t.progress[k].toFixed(3)}`;
+    const parts = [`frame ${k + 1} of ${t.count}`, seconds(t.times[k], t.fps)];
+    const step = studio.subject.kind === "storyboard" ? t.timeline[t.steps[k]] : null;
+    if (step) parts.push(step.name);
+    parts.push(`progress ${t.progress[k].toFixed(2)}`);
+    $("readout").textContent = parts.join(" · ");
   }
   const marker = $("strip").querySelector(".marker");
   if (marker && t.count > 1) marker.style.left = `${(100 * k) / (t.count - 1)}%`;
@@ -272,7 +284,7 @@ function setLoop(end) {
   playStart = null;
   const count = studio.timeline ? studio.timeline.count : 1;
   const [a, b] = loopBounds(count);
-  $("loop").textContent = studio.loop ? `loop: frames ${a} to ${b}` : "";
+  $("loop").textContent = studio.loop ? `loop: frames ${a + 1} to ${b + 1}` : "";
   $("loop-whole").disabled = !studio.loop;
 }
 
@@ -322,6 +334,12 @@ const keys = {
 };
 
 function keydown(e) {
+  // Ctrl-S (Cmd-S) saves the editor's text wherever the focus is, rather than the browser saving the page.
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s" && editor.subject) {
+    e.preventDefault();
+    saveSource();
+    return;
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape" && !$("help").hidden) { showHelp(false); return; }
   if (isTextField(e.target)) return;
@@ -474,11 +492,21 @@ function showProblems(problems) {
   lastGoodNote();
   $("problem-list").replaceChildren(...(problems || []).map((p) => {
     const li = document.createElement("li");
+    if (p.line) {
+      // Where it is in the file: a link that puts the editor's caret there.
+      const at = document.createElement("a");
+      at.href = "#source";
+      at.className = "at";
+      at.textContent = `line ${p.line}, column ${p.column}`;
+      at.addEventListener("click", (e) => { e.preventDefault(); caretTo(p.line, p.column); });
+      li.append(at, document.createTextNode(" "));
+    }
     const path = document.createElement("code");
     path.textContent = p.path;
     li.append(path, document.createTextNode(" " + p.message));
     return li;
   }));
+  markLines();
 }
 
 async function loadTimeline() {
@@ -502,7 +530,7 @@ async function loadTimeline() {
     cell.className = "step";
     cell.style.flexGrow = String(step.duration / total);
     cell.textContent = step.name;
-    cell.title = `step ${i}: ${step.name}, ${step.duration} s from ${step.start.toFixed(2)} s (frame ${step.firstFrame})`;
+    cell.title = `step ${i + 1}: ${step.name}, ${step.duration} s from ${step.start.toFixed(2)} s (frame ${step.firstFrame + 1})`;
     cell.addEventListener("click", () => { setPlaying(false); goTo(step.firstFrame); });
     strip.append(cell);
   }
@@ -558,6 +586,145 @@ function showExact(t) {
   const timeline = studio.timeline;
   return goTo(timeline && timeline.count > 1 ? Math.round(value * (timeline.count - 1)) : studio.frame, { exact: value });
 }
+
+// ---- Editor: the file on show, saved with Ctrl-S ------------------------------------------------------------
+
+const editor = {
+  subject: null,   // the subject whose file the editor holds, or null
+  digest: null,    // the digest of the text as loaded or last saved: a save replaces only that version
+  loaded: "",      // that text (the editor's text differs from it: unsaved)
+  saves: 0,
+  refused: null,   // the status of the last save refused (409: the file changed on disk)
+};
+studio.editor = editor;
+const LINE_HEIGHT = 18;   // px: the gutter's lines and the text's, as studio.css sets them
+
+/// Loads the file of the subject on show into the editor, unless the editor holds unsaved text of it: then
+/// it says the file changed on disk (when it did) and keeps the text.
+async function loadSource({ force = false } = {}) {
+  const s = studio.subject;
+  const has = !!(s && s.file);
+  $("editor").hidden = !has;
+  document.querySelector("main").classList.toggle("editing", has);
+  if (!has) { editor.subject = null; return; }
+  let source;
+  try {
+    source = await getJSON("/api/source", { subject: s.id });
+  } catch (error) {
+    editorStatus(error.message, true);
+    return;
+  }
+  const text = $("source");
+  const unsaved = editor.subject === s.id && text.value !== editor.loaded;
+  if (unsaved && !force) {
+    if (source.digest !== editor.digest && source.text !== text.value) {
+      editorStatus("The file changed on disk since it was loaded: Ctrl-S would not overwrite it. Load it again to take its text (yours is lost).", true);
+      $("editor-reload").hidden = false;
+    }
+    return;
+  }
+  editor.subject = s.id;
+  editor.digest = source.digest;
+  editor.loaded = source.text;
+  // The same text is left alone, so that the caret stays where it is (and "saved" said) after a save.
+  const other = text.value !== source.text || !$("editor-reload").hidden;
+  if (text.value !== source.text) text.value = source.text;
+  text.readOnly = !source.editable;
+  $("editor-name").textContent = source.path;
+  $("editor-reload").hidden = true;
+  if (!source.editable) editorStatus("This file is not UTF-8 text: shown, not saved.", true);
+  else if (other) editorStatus("");
+  gutter();
+}
+
+async function saveSource() {
+  if (!editor.subject || $("source").readOnly) return;
+  const text = $("source").value;
+  editorStatus("saving…");
+  const response = await fetch(url("/api/source", { subject: editor.subject, digest: editor.digest }),
+    { method: "POST", body: text, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const body = await response.json().catch(() => ({ message: response.statusText }));
+  if (!response.ok) {
+    editor.refused = response.status;
+    editorStatus(body.message, true);
+    if (response.status === 409) $("editor-reload").hidden = false;
+    return;
+  }
+  editor.digest = body.digest;
+  editor.loaded = text;
+  editor.saves += 1;
+  editorStatus("saved");
+}
+studio.saveSource = saveSource;
+
+function editorStatus(message, bad = false) {
+  $("editor-status").textContent = message;
+  $("editor-status").className = bad ? "note error" : "note";
+}
+
+/// One number per line of the text beside it, and the problems' lines marked.
+function gutter() {
+  const lines = $("source").value.split("\n").length;
+  const box = $("gutter");
+  if (box.childElementCount !== lines) {
+    const numbers = [];
+    for (let i = 1; i <= lines; i++) {
+      const n = document.createElement("div");
+      n.textContent = String(i);
+      numbers.push(n);
+    }
+    box.replaceChildren(...numbers);
+  }
+  markLines();
+  scrolled();
+}
+
+/// The lines the problems on show are on: their numbers marked, their text behind a band, each saying its
+/// problems when pointed at.
+function markLines() {
+  const box = $("gutter");
+  const bands = $("bands");
+  if (!box || !bands) return;
+  for (const n of box.querySelectorAll(".bad")) { n.classList.remove("bad"); n.removeAttribute("title"); }
+  bands.replaceChildren();
+  if (!editor.subject || !studio.subject || editor.subject !== studio.subject.id) return;
+  const byLine = new Map();
+  for (const p of studio.problems || []) {
+    if (!p.line) continue;
+    byLine.set(p.line, [...(byLine.get(p.line) || []), `${p.path}: ${p.message}`]);
+  }
+  for (const [line, messages] of byLine) {
+    const n = box.children[line - 1];
+    if (n) { n.classList.add("bad"); n.title = messages.join("\n"); }
+    const band = document.createElement("div");
+    band.className = "band";
+    band.style.top = `${(line - 1) * LINE_HEIGHT}px`;
+    bands.append(band);
+  }
+}
+
+/// The gutter and the bands follow the text's scrolling.
+function scrolled() {
+  const text = $("source");
+  $("gutter").style.transform = `translateY(${-text.scrollTop}px)`;
+  $("bands").style.transform = `translate(${-text.scrollLeft}px, ${-text.scrollTop}px)`;
+}
+
+/// Puts the caret at a line and column (each from 1; the column in characters, as the server counts) and
+/// scrolls the line into view.
+function caretTo(line, column) {
+  const text = $("source");
+  const lines = text.value.split("\n");
+  const l = Math.max(1, Math.min(line, lines.length));
+  let offset = 0;
+  for (let i = 0; i < l - 1; i++) offset += lines[i].length + 1;
+  offset += [...lines[l - 1]].slice(0, Math.max(0, column - 1)).join("").length;
+  text.focus();
+  text.setSelectionRange(offset, offset);
+  text.scrollTop = Math.max(0, (l - 1) * LINE_HEIGHT - text.clientHeight / 3);
+  scrolled();
+}
+studio.caretTo = caretTo;
 
 // ---- Errors ---------------------------------------------------------------------------------------------
 
@@ -633,7 +800,15 @@ async function upload(file) {
 // ---- Wiring ---------------------------------------------------------------------------------------------
 
 function wire() {
-  $("subject").addEventListener("change", () => { studio.frame = 0; studio.exact = null; $("options").replaceChildren(); studio.subject = currentSubject(); buildForm(); refresh(); });
+  $("subject").addEventListener("change", () => { studio.frame = 0; studio.exact = null; $("options").replaceChildren(); studio.subject = currentSubject(); buildForm(); refresh(); loadSource(); });
+  $("source").addEventListener("input", () => {
+    gutter();
+    // A refusal (the file changed on disk) stays said until the text is loaded again or saved.
+    if (!$("editor-status").classList.contains("error")) editorStatus($("source").value !== editor.loaded ? "unsaved: Ctrl-S saves" : "");
+  });
+  $("source").addEventListener("scroll", scrolled);
+  $("editor-save").addEventListener("click", saveSource);
+  $("editor-reload").addEventListener("click", () => loadSource({ force: true }));
   $("settings").addEventListener("change", () => changed());
   $("settings").addEventListener("submit", (e) => { e.preventDefault(); changed(); });
   $("scrubber").addEventListener("input", () => { setPlaying(false); studio.shown = goTo(Number($("scrubber").value)); });
@@ -691,7 +866,7 @@ function wire() {
       if (studio.subject && e.subject === studio.subject.id) {
         studio.subject = currentSubject();
         buildForm();
-        await refresh();
+        await Promise.all([refresh(), loadSource()]);
         studio.reloads = (studio.reloads || 0) + 1;
       } else if (e.subject === "screens" && studio.subject && studio.subject.kind === "effect") {
         await refresh();   // settings() carries the new screensVersion
@@ -709,7 +884,7 @@ async function start() {
   await loadState();
   studio.subject = currentSubject();
   buildForm();
-  await refresh();
+  await Promise.all([refresh(), loadSource()]);
   studio.ready = true;
   requestAnimationFrame(tick);
 }
