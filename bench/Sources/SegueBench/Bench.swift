@@ -618,6 +618,9 @@ final class BenchRun {
             if f.path != "skipped" {
                 words += String(format: "; %.0f Mpixel/s per core", rate)
                 if f.threads == 1 { words += String(format: "; %.2f ms a 4K screen on 16 cores at this rate", megapixels / rate / 16 * 1000) }
+                if let cpu = f.cpuMs {
+                    words += String(format: "; thread CPU time %.2f ms a screen (%.0f Mpixel/s, %.2f ms on 16 cores)", cpu, megapixels / cpu * 1000, cpu / 16)
+                }
             } else {
                 words += ": nothing converted (the cached answer looked up, as a decoder does)"
             }

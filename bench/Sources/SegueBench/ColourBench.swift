@@ -15,6 +15,9 @@ enum ColourBench {
         var ms: (Double, Double, Double)
         /// The load average over the last minute when the figure was taken.
         var load: Double
+        /// On one thread: the thread's own CPU time per screen (median), which other processes' load on the
+        /// machine does not add to as it adds to the wall-clock figure.
+        var cpuMs: Double? = nil
     }
 
     static let size = (width: 3840, height: 2160)
@@ -22,6 +25,13 @@ enum ColourBench {
     static func loadAverage() -> Double {
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
         return text.split(separator: " ").first.flatMap { Double($0) } ?? -1
+    }
+
+    /// The calling thread's CPU time in seconds.
+    static func threadCPUSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     static func measure(runs: Int, cores: Int) throws -> [Figure] {
@@ -42,8 +52,19 @@ enum ColourBench {
                         conversion.apply(o, threads: threads)
                     }
                 }
-                figures.append(Figure(conversion: "display-p3 into srgb", path: conversion.path, threads: threads,
-                                      ms: (max(0, t.0 - copy.0), max(0, t.1 - copy.0), max(0, t.2 - copy.0)), load: load))
+                var figure = Figure(conversion: "display-p3 into srgb", path: conversion.path, threads: threads,
+                                    ms: (max(0, t.0 - copy.0), max(0, t.1 - copy.0), max(0, t.2 - copy.0)), load: load)
+                if threads == 1 {
+                    figure.cpuMs = median((0..<runs).map { _ in
+                        output.withUnsafeMutableBufferPointer { o in
+                            input.withUnsafeBufferPointer { o.baseAddress!.update(from: $0.baseAddress!, count: $0.count) }
+                            let start = threadCPUSeconds()
+                            conversion.apply(o, threads: 1)
+                            return (threadCPUSeconds() - start) * 1000
+                        }
+                    })
+                }
+                figures.append(figure)
             }
         }
         // sRGB into sRGB: what a decoder does for it (the cached answer that there is nothing to convert).
