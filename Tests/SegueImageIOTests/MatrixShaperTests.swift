@@ -1,3 +1,4 @@
+import CLCMS2
 import CSegueKernels
 import SegueCore
 @testable import SegueImageIO
@@ -81,6 +82,36 @@ import Testing
         // Black stays black and white white.
         #expect(fastOut[0] & 0xFF_FFFF == 0)
         #expect(fastOut[count - 1] & 0xFF_FFFF == 0xFF_FFFF)
+    }
+
+    /// Against lcms2's unoptimised transform too (its float pipeline, without the 8-bit matrix/shaper
+    /// optimisation its default transform makes): every colour of a grid of every third level and every grey.
+    @Test(arguments: Pair.allCases)
+    func gridWithinOneLevelOfUnoptimisedLittleCMS(pair: Pair) throws {
+        let (fast, general) = try pair.transforms()
+        let (source, target) = pair.profiles
+        let handle = try #require(cmsCreateTransform(source.handle, CLCMS2_TYPE_RGBA_8, target.handle, CLCMS2_TYPE_RGBA_8,
+                                                     UInt32(INTENT_RELATIVE_COLORIMETRIC),
+                                                     CLCMS2_FLAGS_COPY_ALPHA | CLCMS2_FLAGS_NOOPTIMIZE | CLCMS2_FLAGS_NOCACHE))
+        defer { cmsDeleteTransform(handle) }
+        var input: [UInt32] = []
+        for b in stride(from: 0, through: 255, by: 3) {
+            for g in stride(from: 0, through: 255, by: 3) {
+                for r in stride(from: 0, through: 255, by: 3) { input.append(UInt32(r | g << 8 | b << 16) | 0xFF00_0000) }
+            }
+        }
+        for v in 0...255 { input.append(UInt32(v * 0x01_0101) | 0x8000_0000) }
+        var fastOut = input, reference = input, generalOut = input
+        fastOut.withUnsafeMutableBufferPointer { fast.apply(UnsafeRawPointer($0.baseAddress!), $0.baseAddress!, count: $0.count) }
+        generalOut.withUnsafeMutableBufferPointer { general.apply(UnsafeRawPointer($0.baseAddress!), $0.baseAddress!, count: $0.count) }
+        reference.withUnsafeMutableBufferPointer { cmsDoTransform(handle, $0.baseAddress!, $0.baseAddress!, UInt32($0.count)) }
+        let (worst, equal, alphaKept) = Self.compare(fastOut, reference, input: input)
+        // lcms2's optimised transform against its own unoptimised one, for scale: it too is a level off in places.
+        let own = Self.compare(generalOut, reference, input: input)
+        print("MatrixShaperTests: \(pair.rawValue): worst \(worst) level(s) from lcms2 unoptimised, \(equal) of \(input.count) equal "
+              + "(lcms2's default transform: worst \(own.worst), \(own.equal) equal)")
+        #expect(worst <= Self.tolerance)
+        #expect(alphaKept)
     }
 
     /// A 4K picture (smooth gradients through the whole cube, with grain) on all cores, against lcms2 on all
