@@ -307,6 +307,8 @@ def chromium_lines(results, cores):
 
 
 def chart(report, base):
+    if not [r for r in report["results"] if r["backend"] not in EXTRA and r["stage"] != "png frames end to end"]:
+        return False  # figures outside the chart alone (--colour-only)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -314,8 +316,6 @@ def chart(report, base):
     cores = report["machine"]["cores"]
     results = [r for r in results if r["backend"] not in EXTRA and r["stage"] != "png frames end to end"]
     effects = [e for e in dict.fromkeys(r["effect"] for r in results) if e != "-"]
-    if not effects:  # a run of figures outside the chart alone (--colour-only)
-        return
     series = [("cpu", cores, "draw+readback", f"Segue CPU ({cores} threads)", "C0", "o-"),
               ("cpu", 1, "draw", "Segue CPU (1 thread)", "C0", "o:"),
               ("gles", 1, "draw+readback", "Segue GLES (draw + readback)", "C3", "s-"),
@@ -365,7 +365,9 @@ def main():
         print(f"wrote {base}.md")
         return
     try:
-        chart(report, base)
+        if chart(report, base) is False:
+            print(f"wrote {base}.md")
+            return
     except ImportError:
         sys.exit("bench/report.py: matplotlib is missing (apt-get install python3-matplotlib)")
     print(f"wrote {base}.md, {base}.png and {base}.svg")
