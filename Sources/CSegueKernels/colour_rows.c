@@ -19,7 +19,8 @@ enum {
 };
 
 bool segue_matrix_shaper_init(segue_matrix_shaper *t, const double *linear, const double *matrix, const uint8_t *encode) {
-    // Each sum must stay inside int32_t for any pixel: |row| (the sum of a row's magnitudes) under 3.9.
+    // Each sum must stay inside int32_t for any pixel: with linear light in 0...1, a row's magnitudes (the sum of
+    // their absolute values) under 3.99 keep it under 3.99 * 2^29 plus the rounding, below 2^31.
     for (int row = 0; row < 3; row++) {
         double magnitude = 0;
         for (int k = 0; k < 3; k++) {
@@ -27,12 +28,14 @@ bool segue_matrix_shaper_init(segue_matrix_shaper *t, const double *linear, cons
             if (!isfinite(m)) return false;
             magnitude += fabs(m);
         }
-        if (magnitude * ONE >= 3.9 * (1u << 31) / 4) return false;
+        if (magnitude >= 3.99) return false;
     }
     for (int channel = 0; channel < 3; channel++) {
         for (int level = 0; level < 256; level++) {
             double v = linear[256 * channel + level];
-            if (!isfinite(v) || fabs(v) > 1.5) return false;
+            if (!isfinite(v)) return false;
+            // Held to 0...1, as lcms2's 16-bit pipeline holds a curve's output.
+            v = v < 0 ? 0 : v > 1 ? 1 : v;
             for (int row = 0; row < 3; row++) {
                 // Rounded to the nearest unit; the half step that rounds the sum to the nearest encoding
                 // step rides on the red column.
