@@ -22,9 +22,7 @@ final class MatrixShaper: @unchecked Sendable {
     /// profiles (either is not one, or carries a LUT that lcms2 would take instead), the target's three curves
     /// differ, or a value is out of what the fixed point holds: those keep lcms2's own transform.
     static func make(from source: ColourProfile, to target: ColourProfile) -> MatrixShaper? {
-        guard source.channels == .rgb, target.channels == .rgb,
-              usesMatrixShaper(source.handle, lookUpTables: [cmsSigAToB0Tag, cmsSigAToB1Tag, cmsSigAToB2Tag, cmsSigDToB0Tag, cmsSigDToB1Tag, cmsSigDToB2Tag]),
-              usesMatrixShaper(target.handle, lookUpTables: [cmsSigBToA0Tag, cmsSigBToA1Tag, cmsSigBToA2Tag, cmsSigBToD0Tag, cmsSigBToD1Tag, cmsSigBToD2Tag]),
+        guard applies(from: source, to: target),
               let linear = linearLight(of: source.handle),
               let matrix = matrix(from: source.handle, to: target.handle),
               let encode = encoding(of: target.handle)
@@ -40,6 +38,13 @@ final class MatrixShaper: @unchecked Sendable {
     /// `count` straight RGBA8 pixels into `destination` (which may be `source`), alpha copied.
     func apply(_ source: UnsafePointer<UInt32>, _ destination: UnsafeMutablePointer<UInt32>, count: Int, avx2: Bool = MatrixShaper.avx2) {
         segue_matrix_shaper_rows(tables, source, destination, count, avx2)
+    }
+
+    /// Both profiles RGB, and lcms2 would convert between them as matrix/shaper profiles.
+    static func applies(from source: ColourProfile, to target: ColourProfile) -> Bool {
+        source.channels == .rgb && target.channels == .rgb
+            && usesMatrixShaper(source.handle, lookUpTables: [cmsSigAToB0Tag, cmsSigAToB1Tag, cmsSigAToB2Tag, cmsSigDToB0Tag, cmsSigDToB1Tag, cmsSigDToB2Tag])
+            && usesMatrixShaper(target.handle, lookUpTables: [cmsSigBToA0Tag, cmsSigBToA1Tag, cmsSigBToA2Tag, cmsSigBToD0Tag, cmsSigBToD1Tag, cmsSigBToD2Tag])
     }
 
     /// lcms2 says the profile is a matrix/shaper one (colorants and curves), and it has none of the LUTs that

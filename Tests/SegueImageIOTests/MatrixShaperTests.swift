@@ -154,6 +154,33 @@ import Testing
         #expect(vector == fastOut)
     }
 
+    /// A profile with colorants and curves that also carries an A2B0 table: lcms2 converts through the table, so
+    /// the fast path is not taken.
+    @Test func aProfileWithALookUpTableKeepsLittleCMS() throws {
+        let bytes = ColourProfile.displayP3.iccBytes
+        let handle = try #require(cmsOpenProfileFromMem(bytes, UInt32(bytes.count)))
+        defer { cmsCloseProfile(handle) }
+        let pipeline = try #require(cmsPipelineAlloc(nil, 3, 3))
+        defer { cmsPipelineFree(pipeline) }
+        #expect(cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
+        #expect(cmsWriteTag(handle, cmsSigAToB0Tag, UnsafeRawPointer(pipeline)) != 0)
+        var count: UInt32 = 0
+        #expect(cmsSaveProfileToMem(handle, nil, &count) != 0)
+        var saved = [UInt8](repeating: 0, count: Int(count))
+        #expect(cmsSaveProfileToMem(handle, &saved, &count) != 0)
+        let profile = try ColourProfile.open(icc: saved).get()
+        #expect(cmsIsMatrixShaper(profile.handle) != 0)
+        #expect(!MatrixShaper.applies(from: profile, to: .srgb))
+        // As a target lcms2 reads its B2A tags, of which it has none: its colorants and curves serve.
+        #expect(MatrixShaper.applies(from: .srgb, to: profile))
+        #expect(MatrixShaper.make(from: profile, to: .srgb) == nil)
+        #expect(try ColourTransform.make(from: profile, to: .srgb, layout: .rgba8).get().path == .littleCMS)
+        // The same profile without the table takes the fast path.
+        let plain = try ColourProfile.open(icc: bytes).get()
+        #expect(MatrixShaper.applies(from: plain, to: .srgb))
+        #expect(MatrixShaper.make(from: plain, to: .srgb) != nil)
+    }
+
     /// Which path each conversion takes: sRGB into sRGB is skipped; 8-bit RGB between matrix/shaper profiles takes
     /// the fast path; 16-bit, CMYK and grey keep theirs.
     @Test func pathsChosen() throws {
