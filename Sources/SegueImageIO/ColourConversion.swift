@@ -50,8 +50,9 @@ enum SampleLayout: Hashable, Sendable {
     case grey8
 }
 
-/// Converts decoded pixels from what their file says into a working space through Little CMS 2 transforms,
-/// each made once per (tag, space, layout) and kept.
+/// Converts decoded pixels from what their file says into a working space through Little CMS 2 (its transform,
+/// or for 8-bit RGB between matrix/shaper profiles the tables it gives: `MatrixShaper`), each `ColourTransform`
+/// made once per (tag, space, layout) and kept.
 enum ColourConversion {
     /// A tag's meaning, or why it cannot be used.
     static func source(of tag: ColourTag) -> Result<SourceColour, ColourProfile.Problem> {
