@@ -50,8 +50,9 @@ enum SampleLayout: Hashable, Sendable {
     case grey8
 }
 
-/// Converts decoded pixels from what their file says into a working space through Little CMS 2 transforms,
-/// each made once per (tag, space, layout) and kept.
+/// Converts decoded pixels from what their file says into a working space through Little CMS 2 (its transform,
+/// or for 8-bit RGB between matrix/shaper profiles the tables it gives: `MatrixShaper`), each `ColourTransform`
+/// made once per (tag, space, layout) and kept.
 enum ColourConversion {
     /// A tag's meaning, or why it cannot be used.
     static func source(of tag: ColourTag) -> Result<SourceColour, ColourProfile.Problem> {
@@ -158,18 +159,35 @@ enum ColourConversion {
     }
 }
 
-/// A Little CMS transform from an input's profile into a working space, for one sample layout: relative
-/// colorimetric, alpha copied, and no one-pixel cache, so that threads may share it.
+/// A conversion from an input's profile into a working space, for one sample layout: relative colorimetric,
+/// alpha copied. Its path is decided once, when it is made: 8-bit RGB between two matrix/shaper profiles goes
+/// through the tables lcms2 gives (`MatrixShaper`), grey through a table of its 256 levels, everything else
+/// through a Little CMS transform made with no one-pixel cache, so that threads may share it.
 final class ColourTransform: @unchecked Sendable {
+    /// How the pixels are converted.
+    enum Path: Sendable {
+        /// lcms2's own transform.
+        case littleCMS
+        /// `MatrixShaper`'s tables and kernel (8-bit RGB, both profiles matrix/shaper).
+        case matrixShaper
+        /// Each grey level's RGB looked up.
+        case greyTable
+    }
+
+    let path: Path
     private let handle: cmsHTRANSFORM?
+    private let matrixShaper: MatrixShaper?
     let layout: SampleLayout
     /// For `.grey8`: each grey level's RGB in the working space (packed as a pixmap's pixel, alpha 0).
     private let greyTable: [UInt32]
     /// The profiles the transform was made from, kept alive with it.
     private let profiles: (ColourProfile, ColourProfile)
 
-    private init(handle: cmsHTRANSFORM?, layout: SampleLayout, greyTable: [UInt32], profiles: (ColourProfile, ColourProfile)) {
+    private init(path: Path, handle: cmsHTRANSFORM? = nil, matrixShaper: MatrixShaper? = nil, layout: SampleLayout,
+                 greyTable: [UInt32] = [], profiles: (ColourProfile, ColourProfile)) {
+        self.path = path
         self.handle = handle
+        self.matrixShaper = matrixShaper
         self.layout = layout
         self.greyTable = greyTable
         self.profiles = profiles
@@ -177,7 +195,9 @@ final class ColourTransform: @unchecked Sendable {
 
     deinit { if let handle { cmsDeleteTransform(handle) } }
 
-    static func make(from source: ColourProfile, to target: ColourProfile, layout: SampleLayout)
+    /// The transform from `source` into `target` for `layout`; `matrixShaper: false` keeps lcms2's own
+    /// transform where the fast path would be taken (what the tests and the bench hold the fast path to).
+    static func make(from source: ColourProfile, to target: ColourProfile, layout: SampleLayout, matrixShaper allowed: Bool = true)
         -> Result<ColourTransform, ColourProfile.Problem>
     {
         let expected: ColourProfile.Channels = switch layout {
@@ -197,7 +217,10 @@ final class ColourTransform: @unchecked Sendable {
             var rgb = [UInt8](repeating: 0, count: 256 * 3)
             cmsDoTransform(grey, levels, &rgb, 256)
             let table = (0..<256).map { Pixmap.pack(r: UInt32(rgb[3 * $0]), g: UInt32(rgb[3 * $0 + 1]), b: UInt32(rgb[3 * $0 + 2]), a: 0) }
-            return .success(ColourTransform(handle: nil, layout: layout, greyTable: table, profiles: (source, target)))
+            return .success(ColourTransform(path: .greyTable, layout: layout, greyTable: table, profiles: (source, target)))
+        }
+        if layout == .rgba8, allowed, let tables = MatrixShaper.make(from: source, to: target) {
+            return .success(ColourTransform(path: .matrixShaper, matrixShaper: tables, layout: layout, profiles: (source, target)))
         }
         let (input, flags): (UInt32, UInt32) = switch layout {
         case .rgba8: (CLCMS2_TYPE_RGBA_8, CLCMS2_FLAGS_COPY_ALPHA)
@@ -210,14 +233,15 @@ final class ColourTransform: @unchecked Sendable {
         guard let handle = cmsCreateTransform(source.handle, input, target.handle, CLCMS2_TYPE_RGBA_8, intent, flags | CLCMS2_FLAGS_NOCACHE) else {
             return .failure(.noTransform)
         }
-        return .success(ColourTransform(handle: handle, layout: layout, greyTable: [], profiles: (source, target)))
+        return .success(ColourTransform(path: .littleCMS, handle: handle, layout: layout, profiles: (source, target)))
     }
 
     /// Converts `count` pixels of `source` (laid out as `layout`) into straight RGBA8 at `destination`, which
-    /// may be `source` itself for `.rgba8` and `.grey8`. CMYK's alpha is set opaque.
-    func apply(_ source: UnsafeRawPointer, _ destination: UnsafeMutablePointer<UInt32>, count: Int) {
-        switch layout {
-        case .grey8:
+    /// may be `source` itself for `.rgba8` and `.grey8`, in bands over `threads` threads (all cores unless told).
+    /// CMYK's alpha is set opaque.
+    func apply(_ source: UnsafeRawPointer, _ destination: UnsafeMutablePointer<UInt32>, count: Int, threads: Int = ColourTransform.cores) {
+        switch path {
+        case .greyTable:
             let pixels = source.assumingMemoryBound(to: UInt32.self)
             greyTable.withUnsafeBufferPointer { table in
                 for i in 0..<count {
@@ -225,13 +249,17 @@ final class ColourTransform: @unchecked Sendable {
                     destination[i] = table[Int(p & 0xFF)] | (p & 0xFF00_0000)
                 }
             }
-        case .cmyk8:
-            destination.update(repeating: 0xFF00_0000, count: count)
-            run(source, destination, count: count, sourceStride: 4)
-        case .rgba8:
-            run(source, destination, count: count, sourceStride: 4)
-        case .rgba16:
-            run(source, destination, count: count, sourceStride: 8)
+        case .matrixShaper:
+            let tables = matrixShaper!
+            Self.inBands(source, destination, count: count, sourceStride: 4, threads: threads) { from, to, n in
+                tables.apply(from.assumingMemoryBound(to: UInt32.self), to, count: n)
+            }
+        case .littleCMS:
+            if case .cmyk8 = layout { destination.update(repeating: 0xFF00_0000, count: count) }
+            let (stride, transform) = (layout == .rgba16 ? 8 : 4, UInt(bitPattern: handle))
+            Self.inBands(source, destination, count: count, sourceStride: stride, threads: threads) { from, to, n in
+                cmsDoTransform(UnsafeMutableRawPointer(bitPattern: transform), from, to, UInt32(n))
+            }
         }
     }
 
@@ -240,25 +268,35 @@ final class ColourTransform: @unchecked Sendable {
     /// The cores the pieces are spread over.
     static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
-    /// lcms2's transform over the pixels, in pieces on all cores (bands of rows: a transform made with NOCACHE
-    /// keeps no state between calls, so threads share it; the pieces never overlap, in place or not), each at
-    /// most 2^24 pixels (lcms2's count is 32-bit). A 4K screen goes as 4 pieces a core.
-    private func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutablePointer<UInt32>, count: Int, sourceStride: Int) {
-        let pieces = max((count + (1 << 24) - 1) >> 24, min(count / Self.minimumPiece, 4 * Self.cores))
+    /// `body` over the pixels in pieces (bands of rows; the pieces never overlap, in place or not), each at most
+    /// 2^24 pixels (lcms2's count is 32-bit): on all cores, 4 pieces a core (a 4K screen is 32 pieces on 8
+    /// cores), or one after another on the calling thread for `threads` 1. A transform made with NOCACHE, and
+    /// the matrix/shaper tables, keep no state between calls, so threads share them.
+    private static func inBands(_ source: UnsafeRawPointer, _ destination: UnsafeMutablePointer<UInt32>, count: Int, sourceStride: Int,
+                                threads: Int, _ body: @escaping @Sendable (UnsafeRawPointer, UnsafeMutablePointer<UInt32>, Int) -> Void) {
+        let limit = 1 << 24
+        let pieces = threads <= 1
+            ? (count + limit - 1) / limit
+            : max((count + limit - 1) / limit, min(count / minimumPiece, 4 * min(threads, cores)))
         guard pieces > 1 else {
-            if count > 0 { cmsDoTransform(handle, source, destination, UInt32(count)) }
+            if count > 0 { body(source, destination, count) }
             return
         }
         let share = (count + pieces - 1) / pieces
         // The addresses cross to the worker threads as integers: each converts its own range only, and
         // concurrentPerform returns after every one is done.
-        let (from, to, transform) = (UInt(bitPattern: source), UInt(bitPattern: destination), UInt(bitPattern: handle))
-        DispatchQueue.concurrentPerform(iterations: pieces) { k in
+        let (from, to) = (UInt(bitPattern: source), UInt(bitPattern: destination))
+        let piece: @Sendable (Int) -> Void = { k in
             let start = k * share
             let n = min(share, count - start)
             guard n > 0 else { return }
-            cmsDoTransform(UnsafeMutableRawPointer(bitPattern: transform), UnsafeRawPointer(bitPattern: from + UInt(start * sourceStride)),
-                           UnsafeMutableRawPointer(bitPattern: to + UInt(start * 4)), UInt32(n))
+            body(UnsafeRawPointer(bitPattern: from + UInt(start * sourceStride))!,
+                 UnsafeMutablePointer(bitPattern: to + UInt(start * 4))!, n)
+        }
+        if threads <= 1 {
+            for k in 0..<pieces { piece(k) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: pieces, execute: piece)
         }
     }
 }

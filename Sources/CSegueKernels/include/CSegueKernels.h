@@ -128,4 +128,31 @@ typedef struct {
 void segue_ycbcr_planes(const uint32_t *pixels, long width, long height, bool chroma420,
                         const segue_ycbcr_weights *weights, uint8_t *y, uint8_t *u, uint8_t *v, bool avx2);
 
+// Colour conversion (colour_rows.c), for the image decoders.
+
+/// Linear light 0...1 is encoded through a table of 2^SEGUE_COLOUR_ENCODE_BITS steps (and its end), and each
+/// step holds 2^SEGUE_COLOUR_FRACTION_BITS units of the fixed-point sums.
+#define SEGUE_COLOUR_ENCODE_BITS 14
+#define SEGUE_COLOUR_FRACTION_BITS 15
+
+/// A conversion between two matrix/shaper RGB profiles, laid out for `segue_matrix_shaper_rows`: for each
+/// source channel and level, the channel's linear light times the matrix's column (the target's linear R, G
+/// and B it adds, in units of 2^-29, a 4th lane zero), and the target's encoded level at each step of its
+/// linear light. 28 KiB, so that it stays in a core's L1 cache.
+typedef struct {
+    int32_t columns[3][256][4];
+    uint8_t encode[(1 << SEGUE_COLOUR_ENCODE_BITS) + 16];
+} segue_matrix_shaper;
+
+/// Fills `tables` from the source's linear light at each level (`linear`: 3 x 256, R's first), the 3x3 matrix
+/// from the source's linear light into the target's (`matrix`, row-major: target R = row 0 . source RGB), and
+/// the target's encoded levels at linear light `i / 2^SEGUE_COLOUR_ENCODE_BITS` (`encode`: 2^14 + 1 bytes).
+/// False, and nothing to use, when a value is not finite or a matrix row is too large for the fixed point.
+bool segue_matrix_shaper_init(segue_matrix_shaper *tables, const double *linear, const double *matrix, const uint8_t *encode);
+
+/// `count` straight RGBA8 pixels (R in the low byte) through `tables` into `dst` (which may be `src`): each
+/// channel's sum held to 0...1 of the target's linear light and rounded to the nearest encoding step; alpha
+/// copied.
+void segue_matrix_shaper_rows(const segue_matrix_shaper *tables, const uint32_t *src, uint32_t *dst, long count, bool avx2);
+
 #endif

@@ -11,7 +11,7 @@ import SegueRender
 //   segue-bench [--quick] [--effects a,b] [--scales 1,1.5,3,6] [--frames N] [--runs N]
 //               [--pixman-peer PATH] [--chromium PATH|none] [--chromium-page FILE] [--out FILE.json] [--no-gles]
 //               [--no-peers] [--only cpu|gles] [--draw-only] [--all-cores-only] [--gles-paths raster,compute,...]
-//               [--video-every-effect]
+//               [--video-every-effect] [--colour-only]
 //   segue-bench --targets REPORT.json... [--link-gbps N]
 //   segue-bench --job [--job-frames N] [--job-size WxH] [--job-backends cpu,gles,...] [--job-outputs raw,y4m,png,mp4]
 //               [--out FILE.json]
@@ -39,6 +39,9 @@ import SegueRender
 //
 // `--targets REPORT.json... [--link-gbps N]`: reads reports this program wrote and prints issue 45's GPU targets,
 // each met or missed with its figure (GPUTargets.swift), for scripts/gpu-check.sh's summary.
+//
+// `--colour-only`: issue 46's colour figures alone (ColourBench.swift): a 4K Display P3 screen into sRGB by the
+// matrix/shaper path and by lcms2's transform, on all cores and on one thread, and an sRGB screen (skipped).
 //
 // `--draw-only`: the draw figures alone (each backend and pixman), without the PNG, end-to-end and pipeline
 // figures: a quick before-and-after for a change to drawing.
@@ -97,6 +100,8 @@ struct Options {
     var peers = true
     var quick = false
     var drawOnly = false
+    /// `--colour-only`: issue 46's colour-conversion figures alone.
+    var colourOnly = false
     /// `--video-every-effect`: the GLES RGBA and 4:2:0 read-back figures for every effect, not only the first.
     var videoEveryEffect = false
     var allCoresOnly = false
@@ -138,6 +143,7 @@ struct Options {
             case "--no-gles": gles = false
             case "--no-peers": peers = false
             case "--draw-only": drawOnly = true
+            case "--colour-only": colourOnly = true
             case "--video-every-effect": videoEveryEffect = true
             case "--all-cores-only": allCoresOnly = true
             case "--gles-paths":
@@ -234,6 +240,10 @@ final class BenchRun {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         if options.job { return try runJobs() }
+        if options.colourOnly {
+            try measureColourConversion()
+            return try write()
+        }
 
         // GLES first, in a child process that exits before any CPU figure is taken.
         if options.gles && options.only == nil { try mergeGLESChild() }
@@ -256,6 +266,7 @@ final class BenchRun {
         if options.peers && cpuFigures { measureChromium() }
         if cpuFigures && !options.drawOnly {
             try measurePNGEncoders()
+            try measureColourConversion()
             try measureEndToEnd()
             try measurePipeline()
         }
@@ -592,6 +603,32 @@ final class BenchRun {
                                 bytes: f.bytes)
             record(m)
             note("  \(f.input) \(f.encoder) L\(f.level): \(f.bytes / 1024) KiB")
+        }
+    }
+
+    // Issue 46: a 4K Display P3 screen into sRGB by the matrix/shaper path and by lcms2's transform, all cores
+    // and one thread; an sRGB screen, not converted.
+    func measureColourConversion() throws {
+        let runs = options.quick ? 3 : max(5, options.runs)
+        let (width, height) = ColourBench.size
+        for f in try ColourBench.measure(runs: runs, cores: cores) {
+            let megapixels = Double(width * height) / 1e6
+            let rate = f.ms.0 > 0 ? megapixels / f.ms.0 * 1000 / Double(f.threads) : 0
+            var words = "\(f.conversion), \(f.path)"
+            if f.path != "skipped" {
+                words += String(format: "; %.0f Mpixel/s per core", rate)
+                if f.threads == 1 { words += String(format: "; %.2f ms a 4K screen on 16 cores at this rate", megapixels / rate / 16 * 1000) }
+                if let cpu = f.cpuMs {
+                    words += String(format: "; thread CPU time %.2f ms a screen (%.0f Mpixel/s, %.2f ms on 16 cores)", cpu, megapixels / cpu * 1000, cpu / 16)
+                }
+            } else {
+                words += ": nothing converted (the cached answer looked up, as a decoder does)"
+            }
+            words += String(format: "; load average %.2f", f.load)
+            record(Measurement(effect: "colour:\(f.conversion)", width: width, height: height, scale: 3, backend: "colour-\(f.path)",
+                               threads: f.threads, stage: "convert", msPerFrame: f.ms.0, msMin: f.ms.1, msMax: f.ms.2,
+                               runs: runs, frames: 1, note: words))
+            note("  \(words)")
         }
     }
 
