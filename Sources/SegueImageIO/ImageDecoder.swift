@@ -32,6 +32,12 @@ public enum ImageDecoder {
         throw ImageIOError.unknownFormat(path: name)
     }
 
+    /// Bytes a pixel of `data` may take while it is decoded, by its format (an estimate that errs high): its
+    /// RGBA8 and as much again for a PNG's or JPEG's rows and a 16-bit PNG's wider samples; for HEIC, libheif's
+    /// YCbCr planes (up to 16 bits a sample, 4:4:4: 6 bytes) and its RGBA16 image (8) beside the RGBA8 (4),
+    /// rounded up to 20.
+    public static func decodingBytesPerPixel(of data: [UInt8]) -> Int { isHEIF(data) ? 20 : 8 }
+
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     /// Start-of-image marker followed by the first byte of the next marker.
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]

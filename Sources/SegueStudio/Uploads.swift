@@ -35,14 +35,13 @@ actor Uploads {
     /// before a new one is decoded, and one larger than this alone is refused from its header.
     let maxMemory: Int
     static let maxUploadMemory = 1 << 30
-    /// Bytes a pixel takes held (premultiplied RGBA8) and while it is decoded (its RGBA8 and as much again for
-    /// the decoder's rows and a 16-bit image's wider samples: the library's own estimate for `ImageInput`).
+    /// Bytes a pixel takes held (premultiplied RGBA8); while it is decoded, the library's own estimate by
+    /// format (`ImageInput.decodingBytesPerPixel(of:)`: 8 for PNG and JPEG, 20 for HEIC).
     static let heldBytesPerPixel = 4
-    static let decodingBytesPerPixel = 8
     private var uploads: [Int: Upload] = [:]
     private var next = 1
     /// The most bytes the uploads held and the one being decoded took together (those held when it was
-    /// decoded, and its pixels at `decodingBytesPerPixel`), over every upload: what `maxMemory` holds, for tests.
+    /// decoded, and its pixels at `ImageInput.decodingBytesPerPixel(of:)`), over every upload: what `maxMemory` holds, for tests.
     private(set) var peak = 0
     /// Screens named on the command line (`arg:from`, `arg:to`) that are not samples: paths the user gave.
     var given: [String: String] = [:]
@@ -80,7 +79,7 @@ actor Uploads {
         guard bytes.count <= maxBytes else {
             throw SegueError(.resourceLimit(name: "uploadBytes"), "the image is \(bytes.count) bytes, more than the \(maxBytes) an upload may have")
         }
-        let perPixel = Self.decodingBytesPerPixel
+        let perPixel = ImageInput.decodingBytesPerPixel(of: bytes)
         if let (width, height) = Self.dimensions(bytes), width * height <= maxPixels {
             guard width * height * perPixel <= maxMemory else {
                 throw SegueError(.resourceLimit(name: "uploadMemory"), "'\(label)' is \(width)x\(height) pixels: decoding it takes about \(width * height * perPixel >> 20) MiB, more than the \(maxMemory >> 20) MiB the studio keeps for uploads (at most \(maxMemory / perPixel) pixels)")

@@ -117,6 +117,23 @@ import Testing
             throws: { ($0 as? SegueError)?.kind == .resourceLimit(name: "maxPixels") }
     }
 
+    /// A HEIC's decoding is counted at libheif's 20 bytes a pixel (its planes and 16-bit image beside the
+    /// RGBA8), not a PNG's 8: a 10-bit HEIC that fits at 8 bytes a pixel but not at 20 is refused from its boxes.
+    @Test func aHEICIsCountedAtWhatLibheifHolds() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SegueImageIOTests/Fixtures/heic/p3-nclx-10bit.heic")
+        let heic = [UInt8](try Data(contentsOf: url))
+        #expect(ImageInput.decodingBytesPerPixel(of: heic) == 20)
+        guard let decoded = try? ImageInput.decode(heic, name: "deep.heic", maxPixels: Limits.maxPixels, available: nil) else {
+            return  // no libheif here: MissingHeifLibraryTests says what a user sees
+        }
+        let pixels = decoded.width * decoded.height
+        #expect {
+            _ = try ImageInput.decode(heic, name: "deep.heic", maxPixels: Limits.maxPixels, available: pixels * 12)
+        } throws: { ($0 as? SegueError)?.kind == .resourceLimit(name: "memory") }
+        #expect(try ImageInput.decode(heic, name: "deep.heic", maxPixels: Limits.maxPixels, available: pixels * 20).width == decoded.width)
+    }
+
     /// Bytes decode as the file of the same bytes does.
     @Test func uploadedBytesDecodeAsTheirFile() throws {
         let dir = try temporaryDirectory("sink")

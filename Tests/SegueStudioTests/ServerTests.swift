@@ -46,11 +46,12 @@ final class ServerTests: Sendable {
     var state: String { "GET /api/state?token=\(studio.token) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
 
     /// The seconds an answer that should come at once may take while the rest of the suite runs beside this one
-    /// (2 s; 20 under a sanitizer): it tells a refusal at once from a server that never answers (5 s and more).
+    /// (4 s: a 414 once took 3.1 s in `make test` beside another build; 20 under a sanitizer): it tells a refusal
+    /// at once from a server that never answers (the client gives up at 5 s).
     #if SEGUE_SANITIZED
     static let slack = 20.0
     #else
-    static let slack = 2.0
+    static let slack = 4.0
     #endif
 
     /// In a `segue studio` of its own (in this process, the other suites' frames and decodes held the

@@ -13,17 +13,19 @@ public enum ImageInput {
         try decode(bytes, name: name, maxPixels: maxPixels, available: MemoryBudget.available())
     }
 
-    /// Bytes a pixel may take while it is decoded: its RGBA8, and as much again for the decoder's own rows and
-    /// a 16-bit image's wider samples (an estimate that errs high).
-    static let decodingBytesPerPixel = 8
+    /// Bytes a pixel of `bytes` may take while it is decoded, by its format (an estimate that errs high): 8 for
+    /// PNG and JPEG (its RGBA8, and as much again for the decoder's rows and a 16-bit image's wider samples), 20
+    /// for HEIC (libheif's planes and its 16-bit image beside the RGBA8).
+    public static func decodingBytesPerPixel(of bytes: [UInt8]) -> Int { ImageDecoder.decodingBytesPerPixel(of: bytes) }
 
     /// `decode`, with `available` bytes (nil: unknown) in place of what the machine says.
     static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, available: Int?) throws(SegueError) -> Pixmap {
-        let room = available.map { max(0, $0) / decodingBytesPerPixel } ?? Int.max
+        let perPixel = decodingBytesPerPixel(of: bytes)
+        let room = available.map { max(0, $0) / perPixel } ?? Int.max
         do {
             return try ImageDecoder.decode(data: bytes, name: name, maxPixels: min(maxPixels, room))
         } catch let ImageIOError.tooManyPixels(_, width, height, _) where room < maxPixels && width * height <= maxPixels {
-            let needed = (width * height).multipliedReportingOverflow(by: decodingBytesPerPixel)
+            let needed = (width * height).multipliedReportingOverflow(by: perPixel)
             throw SegueError(.resourceLimit(name: "memory"), "'\(name)' is \(width)x\(height) pixels: decoding it needs about \(MemoryBudget.mebibytes(needed.overflow ? .max : needed.partialValue)), and \(MemoryBudget.mebibytes(available ?? 0)) is left")
         } catch {
             throw SegueError.from(error)
