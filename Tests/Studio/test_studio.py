@@ -1187,6 +1187,35 @@ class StudioTests(unittest.TestCase):
         self.assertEqual(self.console_errors(), [])
         self.screenshot("rect")
 
+    def test_41_the_curve_is_edited_by_its_control_points(self):
+        self.open_controls("effect:door")
+        self.show_progress(0.5)
+        editor = self.driver.find_element(By.ID, "curve-editor")
+        self.assertTrue(editor.is_displayed())
+        point = lambda cls: [float(self.driver.find_element(By.CSS_SELECTOR, f"#curve-editor .{cls}").get_attribute(a)) for a in ("cx", "cy")]
+        # Empty: the effect's own, ease-out, cubic(0, 0, 0.58, 1).
+        self.assertEqual(point("p1") + point("p2"), [0, 0, 0.58, 1])
+        unit = editor.size["width"] / 1.5   # CSS pixels per unit of x and y (the box shows -0.25 to 1.25)
+        self.drag_by(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1"), round(0.5 * unit), -round(0.3 * unit))
+        field = self.driver.find_element(By.ID, "curve")
+        self.wait(lambda d: field.get_attribute("value").startswith("cubic("))
+        x1, y1, x2, y2 = (float(v) for v in field.get_attribute("value")[6:-1].split(","))
+        self.assertAlmostEqual(x1, 0.5, delta=0.02)
+        self.assertAlmostEqual(y1, 0.3, delta=0.02)
+        self.assertEqual((x2, y2), (0.58, 1))
+        curve = field.get_attribute("value")
+        self.wait(lambda d: f"curve={urllib.parse.quote(curve, safe='')}" in (d.execute_script("return window.studio.shownKey") or ""))
+        self.settle()
+        self.assertEqual(self.shown_png(), render(self.directory, "door", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--curve", curve))
+        self.assertIn(curve, self.driver.find_element(By.ID, "command").text)
+        self.screenshot("curve")
+        # A spring has no control points: no editor.
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys("spring(0.5,1)")
+        self.assertFalse(editor.is_displayed())
+        self.assertEqual(self.console_errors(), [])
+
     def test_40_the_controls_together(self):
         """circle-zoom's point on the picture beside its colour picker: the page's picture of the controls."""
         self.open_controls("effect:circle-zoom")

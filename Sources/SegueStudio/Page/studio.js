@@ -513,6 +513,7 @@ function buildForm() {
     label.append(row, hint);
     box.append(label);
   }
+  drawCurve();
   // The handles on the picture stay with their option when the form is built again (a file saved again).
   const still = drag.option && [...box.querySelectorAll("input[name]")].find((i) => i.name === drag.option.name);
   const option = still && (s.options || []).find((o) => o.name === drag.option.name && o.kind === drag.option.kind);
@@ -580,6 +581,73 @@ function controls(o, input) {
     return [button];
   }
   return [];
+}
+
+// The curve's editor: the field's cubic (or a named curve's, or the effect's own when the field is empty)
+// drawn with its two control points, which drag; dropped, the field takes cubic(x1,y1,x2,y2). A spring has
+// no control points: the editor hides.
+const NAMED_CURVES = { "linear": [0, 0, 1, 1], "ease-in": [0.42, 0, 1, 1], "ease-out": [0, 0, 0.58, 1],
+  "ease-in-out": [0.42, 0, 0.58, 1], "default": [0.25, 0.1, 0.25, 1] };   // TimingCurve.named
+
+function cubicOf(text) {
+  const s = (text || "").replace(/\s/g, "").toLowerCase();
+  if (NAMED_CURVES[s]) return [...NAMED_CURVES[s]];
+  const m = /^cubic\(([^)]*)\)$/.exec(s);
+  const v = m ? m[1].split(",").map((x) => (x === "" ? NaN : Number(x))) : [];
+  return v.length === 4 && v.every(Number.isFinite) ? v : null;
+}
+
+let curveDrag = null;   // the control points while one is dragged
+function drawCurve() {
+  const field = $("curve");
+  const v = curveDrag || cubicOf(field.value.trim() || (studio.subject && studio.subject.curve));
+  const editor = $("curve-editor");
+  editor.toggleAttribute("hidden", !v);   // an <svg> has no `hidden` property, only the attribute
+  if (!v) return;
+  const [x1, y1, x2, y2] = v;
+  $("curve-path").setAttribute("d", `M0 0 C${x1} ${y1} ${x2} ${y2} 1 1`);
+  const set = (el, attributes) => { for (const [k, x] of Object.entries(attributes)) el.setAttribute(k, String(x)); };
+  set($("curve-arm1"), { x1: 0, y1: 0, x2: x1, y2: y1 });
+  set($("curve-arm2"), { x1: 1, y1: 1, x2: x2, y2: y2 });
+  set(editor.querySelector(".p1"), { cx: x1, cy: y1 });
+  set(editor.querySelector(".p2"), { cx: x2, cy: y2 });
+}
+
+function wireCurveEditor() {
+  const space = $("curve-space");
+  for (const [selector, i] of [[".p1", 0], [".p2", 2]]) {
+    const handle = $("curve-editor").querySelector(selector);
+    handle.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      handle.setPointerCapture(e.pointerId);
+      const start = cubicOf($("curve").value.trim() || (studio.subject && studio.subject.curve));
+      if (!start) return;
+      const follow = (ev) => {
+        const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(space.getScreenCTM().inverse());
+        // x in [0, 1] (segue refuses others), y a little past the box for an overshoot; two decimals.
+        const v = curveDrag || [...start];
+        v[i] = Math.round(Math.min(1, Math.max(0, p.x)) * 100) / 100;
+        v[i + 1] = Math.round(Math.min(1.25, Math.max(-0.25, p.y)) * 100) / 100;
+        curveDrag = v;
+        drawCurve();
+      };
+      const drop = (ev) => {
+        follow(ev);
+        handle.removeEventListener("pointermove", follow);
+        handle.removeEventListener("pointerup", drop);
+        handle.removeEventListener("pointercancel", drop);
+        $("curve").value = `cubic(${curveDrag.map(String).join(",")})`;
+        curveDrag = null;
+        drawCurve();
+        changed();
+      };
+      handle.addEventListener("pointermove", follow);
+      handle.addEventListener("pointerup", drop);
+      handle.addEventListener("pointercancel", drop);
+    });
+  }
+  $("curve").addEventListener("input", drawCurve);
 }
 
 /// An option's control moved: the frame on show is drawn with the field's new value.
@@ -1021,6 +1089,7 @@ async function upload(file) {
 // ---- Wiring ---------------------------------------------------------------------------------------------
 
 function wire() {
+  wireCurveEditor();
   $("subject").addEventListener("change", () => { studio.frame = 0; studio.exact = null; $("options").replaceChildren(); studio.subject = currentSubject(); buildForm(); refresh(); loadSource(); });
   $("source").addEventListener("input", () => {
     gutter();
