@@ -24,6 +24,8 @@ import zlib
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -1027,6 +1029,208 @@ class StudioTests(unittest.TestCase):
                 phone.stop()
         finally:
             shutil.rmtree(directory, ignore_errors=True)
+
+    # ---- controls that fit the value (issue 47) --------------------------------------------------------------
+
+    def shows_option(self, name, value):
+        """Waits until the picture on show was drawn with --name value (as the request writes it)."""
+        wanted = f"o.{name}={urllib.parse.quote(value, safe='')}"
+        self.wait(lambda d: wanted in (d.execute_script("return window.studio.shownKey") or "?").split("?", 1)[1].split("&"))
+        self.settle()
+
+    def open_controls(self, subject):
+        """Opens a subject; what an earlier test's page logged as it went (a stopped studio) is not this one's."""
+        self.open(self.catalogue, subject)
+        self.console_errors()
+
+    def option_field(self, name):
+        return self.driver.find_element(By.CSS_SELECTOR, f"#options input[name='{name}']")
+
+    def test_36_a_unit_number_has_a_slider_in_step_with_its_field(self):
+        self.open_controls("effect:page-flip")
+        self.show_progress(0.5)
+        field = self.option_field("shadow")
+        slider = self.driver.find_element(By.CSS_SELECTOR, "#options input[type=range][aria-label='--shadow']")
+        self.assertEqual((slider.get_attribute("min"), slider.get_attribute("max")), ("0", "1"))
+        self.assertEqual(slider.get_attribute("value"), "0.1", "an empty field: the slider at the default")
+        self.assertIsNone(self.driver.execute_script("return document.querySelector('#options input[type=range][aria-label=\"--perspective\"]')"),
+                          "no slider for a range open above (positive)")
+        # Moved with the keyboard, as a person moves it: five steps of 0.01 from the default.
+        for _ in range(5):
+            slider.send_keys(Keys.ARROW_RIGHT)
+        self.wait(lambda d: field.get_attribute("value") == "0.15")
+        self.shows_option("shadow", "0.15")
+        self.assertEqual(self.driver.execute_script("return window.studio.exact"), 0.5, "still the progress asked for")
+        self.assertEqual(self.shown_png(), render(self.directory, "page-flip", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--shadow", "0.15"))
+        self.assertIn("--shadow 0.15", self.driver.find_element(By.ID, "command").text)
+        # Typed in the field, the slider follows; emptied, it goes back to the default.
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys("0.8")
+        self.assertEqual(slider.get_attribute("value"), "0.8")
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys(Keys.BACKSPACE)
+        self.assertEqual(slider.get_attribute("value"), "0.1")
+        self.assertEqual(self.console_errors(), [])
+        self.screenshot("slider")
+
+    def test_37_a_colour_has_a_picker_in_step_with_its_field(self):
+        self.open_controls("effect:circle-zoom")
+        self.show_progress(0.5)
+        field = self.option_field("color")
+        picker = self.driver.find_element(By.CSS_SELECTOR, "#options input[type=color][aria-label='--color']")
+        self.assertEqual(picker.get_attribute("value"), "#ffa500", "an empty field: the picker at the default")
+        # The system's colour dialog is not the page's: a pick is what it leaves, the picker's value and events.
+        self.driver.execute_script("""const p = arguments[0]; p.value = '#3366cc';
+            p.dispatchEvent(new Event('input', {bubbles: true})); p.dispatchEvent(new Event('change', {bubbles: true}));""", picker)
+        self.assertEqual(field.get_attribute("value"), "3366CC")
+        self.shows_option("color", "3366CC")
+        self.assertEqual(self.shown_png(), render(self.directory, "circle-zoom", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--color", "3366CC"))
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys("00ff80")
+        self.assertEqual(picker.get_attribute("value"), "#00ff80")
+        self.assertEqual(self.console_errors(), [])
+
+    def drag_by(self, element, dx, dy):
+        ActionChains(self.driver).move_to_element(element).click_and_hold().pause(0.05) \
+            .move_by_offset(dx // 2, dy // 2).pause(0.05).move_by_offset(dx - dx // 2, dy - dy // 2).pause(0.05).release().perform()
+
+    def scale(self):
+        """Shown pixels per frame pixel."""
+        return self.driver.execute_script("const i = document.getElementById('frame'); return i.clientWidth / i.naturalWidth")
+
+    def handle_at(self, selector):
+        """Where a handle's centre (or a rectangle's top-left corner) is on the picture, in frame pixels."""
+        return self.driver.execute_script("""
+            const img = document.getElementById('frame'), r = img.getBoundingClientRect(), h = document.querySelector(arguments[0]);
+            const b = h.getBoundingClientRect(), s = img.clientWidth / img.naturalWidth, corner = arguments[1];
+            const x = corner ? b.left : b.left + b.width / 2, y = corner ? b.top : b.top + b.height / 2;
+            return [(x - r.left - img.clientLeft) / s, (y - r.top - img.clientTop) / s];""", selector, selector.endswith(".area"))
+
+    def test_38_a_point_is_dragged_on_the_picture(self):
+        self.open_controls("effect:circle-spread")
+        self.show_progress(0.5)
+        self.assertTrue(self.driver.find_element(By.ID, "handles").get_attribute("hidden"))
+        self.driver.find_element(By.CSS_SELECTOR, "#options input[name=center] + button.on-picture").click()
+        handle = self.driver.find_element(By.CSS_SELECTOR, "#handles .handle.point")
+        x, y = self.handle_at("#handles .handle.point")
+        # Empty: the default, the frame's centre (375x667).
+        self.assertAlmostEqual(x, 187.5, delta=0.6)
+        self.assertAlmostEqual(y, 333.5, delta=0.6)
+        scale = self.scale()
+        self.assertNotAlmostEqual(scale, 1, delta=0.01, msg="fit: the frame is not at 1:1, the drag is scaled")
+        self.drag_by(handle, -70, -90)
+        field = self.option_field("center")
+        self.wait(lambda d: field.get_attribute("value") != "")
+        cx, cy = (float(v) for v in field.get_attribute("value").split(","))
+        # Moved by the pointer's pixels over the picture's scale, to a whole frame pixel.
+        self.assertAlmostEqual(cx, 187.5 - 70 / scale, delta=1)
+        self.assertAlmostEqual(cy, 333.5 - 90 / scale, delta=1)
+        value = field.get_attribute("value")
+        self.shows_option("center", value)
+        self.assertEqual(self.shown_png(), render(self.directory, "circle-spread", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--center", value))
+        hx, hy = self.handle_at("#handles .handle.point")
+        self.assertAlmostEqual(hx, cx, delta=0.6)
+        self.assertAlmostEqual(hy, cy, delta=0.6)
+        # Pressed anywhere on the picture, the point goes there; at 2x the scale is another.
+        self.driver.find_element(By.CSS_SELECTOR, "#view button[data-view='2']").click()
+        self.assertAlmostEqual(self.scale(), 2, delta=0.01)
+        at = self.driver.execute_script("""const img = document.getElementById('frame'), r = img.getBoundingClientRect();
+            return [Math.round(r.left + img.clientLeft + 2 * 40), Math.round(r.top + img.clientTop + 2 * 50)]""")
+        press = ActionBuilder(self.driver)
+        press.pointer_action.move_to_location(*at).click()
+        press.perform()
+        self.wait(lambda d: field.get_attribute("value") != value)
+        px, py = (float(v) for v in field.get_attribute("value").split(","))
+        self.assertAlmostEqual(px, 40, delta=1)
+        self.assertAlmostEqual(py, 50, delta=1)
+        self.shows_option("center", field.get_attribute("value"))
+        self.driver.find_element(By.CSS_SELECTOR, "#view button[data-view='fit']").click()
+        self.assertEqual(self.console_errors(), [])
+
+    def test_39_a_rectangle_is_moved_and_resized_on_the_picture(self):
+        self.open_controls("effect:hero")
+        self.option_field("to-rect").send_keys("0,0,375,280")
+        from_rect = self.option_field("from-rect")
+        from_rect.send_keys("20,100,60,60")
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+        self.show_progress(0.3)
+        self.console_errors()  # hero without its rectangles was refused (422) before they were typed
+        # Focusing its field put it on the picture.
+        self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, "#options input[name='from-rect'] + button.on-picture")
+                         .get_attribute("aria-pressed"), "true")
+        x, y = self.handle_at("#handles .area")
+        self.assertAlmostEqual(x, 20, delta=0.6)
+        self.assertAlmostEqual(y, 100, delta=0.6)
+        scale = self.scale()
+        self.drag_by(self.driver.find_element(By.CSS_SELECTOR, "#handles .area"), 80, 120)
+        self.wait(lambda d: from_rect.get_attribute("value") != "20,100,60,60")
+        moved = [float(v) for v in from_rect.get_attribute("value").split(",")]
+        self.assertAlmostEqual(moved[0], 20 + 80 / scale, delta=1)
+        self.assertAlmostEqual(moved[1], 100 + 120 / scale, delta=1)
+        self.assertEqual(moved[2:], [60, 60], "moved, not resized")
+        self.shows_option("from-rect", from_rect.get_attribute("value"))
+        # The corner resizes it; the top-left corner stays.
+        self.drag_by(self.driver.find_element(By.CSS_SELECTOR, "#handles .corner"), 60, 30)
+        self.wait(lambda d: from_rect.get_attribute("value").split(",")[2] != "60")
+        resized = [float(v) for v in from_rect.get_attribute("value").split(",")]
+        self.assertEqual(resized[:2], moved[:2])
+        self.assertAlmostEqual(resized[2], 60 + 60 / scale, delta=1)
+        self.assertAlmostEqual(resized[3], 60 + 30 / scale, delta=1)
+        value = from_rect.get_attribute("value")
+        self.shows_option("from-rect", value)
+        self.assertEqual(self.shown_png(), render(self.directory, "hero", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.3", "--from-rect", value, "--to-rect", "0,0,375,280"))
+        self.assertIn(f"--from-rect {value}", self.driver.find_element(By.ID, "command").text)
+        self.assertEqual(self.console_errors(), [])
+        self.screenshot("rect")
+
+    def test_41_the_curve_is_edited_by_its_control_points(self):
+        self.open_controls("effect:door")
+        self.show_progress(0.5)
+        editor = self.driver.find_element(By.ID, "curve-editor")
+        self.assertTrue(editor.is_displayed())
+        point = lambda cls: [float(self.driver.find_element(By.CSS_SELECTOR, f"#curve-editor .{cls}").get_attribute(a)) for a in ("cx", "cy")]
+        # Empty: the effect's own, ease-out, cubic(0, 0, 0.58, 1).
+        self.assertEqual(point("p1") + point("p2"), [0, 0, 0.58, 1])
+        unit = editor.size["width"] / 1.5   # CSS pixels per unit of x and y (the box shows -0.25 to 1.25)
+        self.drag_by(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1"), round(0.5 * unit), -round(0.3 * unit))
+        field = self.driver.find_element(By.ID, "curve")
+        self.wait(lambda d: field.get_attribute("value").startswith("cubic("))
+        x1, y1, x2, y2 = (float(v) for v in field.get_attribute("value")[6:-1].split(","))
+        self.assertAlmostEqual(x1, 0.5, delta=0.02)
+        self.assertAlmostEqual(y1, 0.3, delta=0.02)
+        self.assertEqual((x2, y2), (0.58, 1))
+        curve = field.get_attribute("value")
+        self.wait(lambda d: f"curve={urllib.parse.quote(curve, safe='')}" in (d.execute_script("return window.studio.shownKey") or ""))
+        self.settle()
+        self.assertEqual(self.shown_png(), render(self.directory, "door", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--curve", curve))
+        self.assertIn(curve, self.driver.find_element(By.ID, "command").text)
+        self.screenshot("curve")
+        # A spring has no control points: no editor.
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys("spring(0.5,1)")
+        self.assertFalse(editor.is_displayed())
+        self.assertEqual(self.console_errors(), [])
+
+    def test_40_the_controls_together(self):
+        """circle-zoom's point on the picture beside its colour picker: the page's picture of the controls."""
+        self.open_controls("effect:circle-zoom")
+        self.show_progress(0.6)
+        self.option_field("color").send_keys("E0457B")
+        self.option_field("center").send_keys("120,420")
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+        self.shows_option("center", "120,420")
+        # Its field was focused last: the point is on the picture.
+        self.assertEqual(self.driver.find_element(By.CSS_SELECTOR, "#options input[name=center] + button.on-picture")
+                         .get_attribute("aria-pressed"), "true")
+        self.assertFalse(self.driver.find_element(By.ID, "handles").get_attribute("hidden"))
+        self.driver.execute_script("document.activeElement.blur()")
+        self.screenshot("controls")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

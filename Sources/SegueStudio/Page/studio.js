@@ -53,7 +53,8 @@ function settings() {
     p.from = $("from").value;
     p.to = $("to").value;
     p.sv = studio.state.screensVersion;   // a command line's screen saved again: asked for anew
-    for (const input of document.querySelectorAll("#options input, #options select")) {
+    // The named fields only: a slider or a colour picker beside a field is the field's, not a value of its own.
+    for (const input of document.querySelectorAll("#options input[name], #options select[name]")) {
       if (input.value.trim() !== "") p["o." + input.name] = input.value.trim();
     }
   }
@@ -116,6 +117,7 @@ async function pump() {
       $("download").download = downloadName(params);
       studio.shownSubject = params.subject;
       img.hidden = false;
+      drawHandles();
       clearError();
       // A storyboard that draws has no problems (an effect file's are shown while its last good version draws).
       if (studio.subject && studio.subject.kind === "storyboard" && studio.problems) showProblems(null);
@@ -164,6 +166,7 @@ function hidePicture() {
   studio.shownSubject = null;
   studio.shownKey = null;
   lastGoodNote();
+  drawHandles();
 }
 
 function frameParams(k) {
@@ -368,6 +371,8 @@ function keydown(e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape" && !$("help").hidden) { showHelp(false); return; }
   if (isTextField(e.target)) return;
+  // An option's slider takes its own arrows, Home and End (the scrubber's are the frame's).
+  if (e.target.closest && e.target.closest("#options") && /^(Arrow|Home$|End$|Page)/.test(e.key)) return;
   const action = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
   if (!action) return;
   e.preventDefault();   // space would press a focused button, arrows move the focused scrubber
@@ -432,6 +437,7 @@ function setView(view) {
   }
   const img = $("frame");
   $("frame-size").textContent = img.naturalWidth ? `${img.naturalWidth}×${img.naturalHeight}` : "";
+  drawHandles();
 }
 
 // ---- Subjects, form, timeline ---------------------------------------------------------------------------
@@ -475,7 +481,7 @@ function buildForm() {
   $("curve").placeholder = s.curve ? `${s.curve} (effect's own)` : "effect's own";
   const box = $("options");
   const values = {};
-  for (const input of box.querySelectorAll("input, select")) values[input.name] = input.value;
+  for (const input of box.querySelectorAll("input[name], select[name]")) values[input.name] = input.value;
   box.replaceChildren();
   if (!s.options || s.options.length === 0) {
     box.textContent = isEffect ? "This effect has no options." : "";
@@ -501,9 +507,267 @@ function buildForm() {
     input.value = values[o.name] || "";
     const hint = document.createElement("small");
     hint.textContent = `${o.valueName} · ${o.form}${o.range !== "any" ? " · " + o.range : ""}: ${o.help}`;
-    label.append(input, hint);
+    const row = document.createElement("span");
+    row.className = "row";
+    row.append(input, ...controls(o, input));
+    label.append(row, hint);
     box.append(label);
   }
+  drawCurve();
+  // The handles on the picture stay with their option when the form is built again (a file saved again).
+  const still = drag.option && [...box.querySelectorAll("input[name]")].find((i) => i.name === drag.option.name);
+  const option = still && (s.options || []).find((o) => o.name === drag.option.name && o.kind === drag.option.kind);
+  if (option) onPicture(option, still, still.parentElement.querySelector("button.on-picture"));
+  else onPicture(null);
+}
+
+// ---- Controls that fit the value: a slider, a colour picker, handles on the picture ---------------------
+// The text field stays what is sent (as the command line writes the value; empty is the default): each
+// control only writes it, and follows it.
+
+/// The closed interval a number option's range names (the server's `range`), or null: `unit` is [0, 1];
+/// `positive`, `non-negative` and `up-to-frame-height` are open at an end, `any` at both.
+function closedInterval(range) {
+  return range === "unit" ? { min: 0, max: 1, step: 0.01 } : null;
+}
+
+/// The controls beside an option's field.
+function controls(o, input) {
+  const interval = o.kind === "number" ? closedInterval(o.range) : null;
+  if (interval) {
+    const slider = document.createElement("input");
+    slider.type = "range";
+    slider.className = "slider";
+    Object.assign(slider, { min: String(interval.min), max: String(interval.max), step: String(interval.step) });
+    slider.setAttribute("aria-label", `--${o.name}`);
+    const follow = () => {
+      const v = Number(input.value.trim() === "" ? o.defaultText : input.value.trim());
+      slider.value = String(Number.isFinite(v) ? Math.min(interval.max, Math.max(interval.min, v)) : interval.min);
+    };
+    follow();
+    input.addEventListener("input", follow);
+    // While it moves, the picture follows; let go (its change reaches the form), the filmstrip too.
+    slider.addEventListener("input", () => { input.value = slider.value; moved(); });
+    return [slider];
+  }
+  if (o.kind === "color") {
+    const picker = document.createElement("input");
+    picker.type = "color";
+    picker.setAttribute("aria-label", `--${o.name}`);
+    const follow = () => {
+      const hex = (input.value.trim() || o.defaultText).replace(/^#/, "");
+      if (/^[0-9a-f]{6}([0-9a-f]{2})?$/i.test(hex)) picker.value = "#" + hex.slice(0, 6).toLowerCase();
+    };
+    follow();
+    input.addEventListener("input", follow);
+    picker.addEventListener("input", () => {
+      // RRGGBB as the command line takes it; an alpha typed in the field (RRGGBBAA) is kept.
+      const alpha = /^#?[0-9a-f]{8}$/i.test(input.value.trim()) ? input.value.trim().slice(-2) : "";
+      input.value = picker.value.slice(1).toUpperCase() + alpha;
+      moved();
+    });
+    return [picker];
+  }
+  if (o.kind === "point" || o.kind === "rect") {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "on-picture";
+    button.textContent = "On picture";
+    button.title = o.kind === "point" ? "drag the point on the picture" : "drag the rectangle on the picture (its corner resizes it)";
+    button.setAttribute("aria-pressed", "false");
+    button.addEventListener("click", (e) => { e.preventDefault(); onPicture(drag.option === o ? null : o, input, button); });
+    input.addEventListener("focus", () => { if (drag.option !== o) onPicture(o, input, button); });
+    input.addEventListener("input", drawHandles);
+    return [button];
+  }
+  return [];
+}
+
+// The curve's editor: the field's cubic (or a named curve's, or the effect's own when the field is empty)
+// drawn with its two control points, which drag; dropped, the field takes cubic(x1,y1,x2,y2). A spring has
+// no control points: the editor hides.
+const NAMED_CURVES = { "linear": [0, 0, 1, 1], "ease-in": [0.42, 0, 1, 1], "ease-out": [0, 0, 0.58, 1],
+  "ease-in-out": [0.42, 0, 0.58, 1], "default": [0.25, 0.1, 0.25, 1] };   // TimingCurve.named
+
+function cubicOf(text) {
+  const s = (text || "").replace(/\s/g, "").toLowerCase();
+  if (NAMED_CURVES[s]) return [...NAMED_CURVES[s]];
+  const m = /^cubic\(([^)]*)\)$/.exec(s);
+  const v = m ? m[1].split(",").map((x) => (x === "" ? NaN : Number(x))) : [];
+  return v.length === 4 && v.every(Number.isFinite) ? v : null;
+}
+
+let curveDrag = null;   // the control points while one is dragged
+function drawCurve() {
+  const field = $("curve");
+  const v = curveDrag || cubicOf(field.value.trim() || (studio.subject && studio.subject.curve));
+  const editor = $("curve-editor");
+  editor.toggleAttribute("hidden", !v);   // an <svg> has no `hidden` property, only the attribute
+  if (!v) return;
+  const [x1, y1, x2, y2] = v;
+  $("curve-path").setAttribute("d", `M0 0 C${x1} ${y1} ${x2} ${y2} 1 1`);
+  const set = (el, attributes) => { for (const [k, x] of Object.entries(attributes)) el.setAttribute(k, String(x)); };
+  set($("curve-arm1"), { x1: 0, y1: 0, x2: x1, y2: y1 });
+  set($("curve-arm2"), { x1: 1, y1: 1, x2: x2, y2: y2 });
+  set(editor.querySelector(".p1"), { cx: x1, cy: y1 });
+  set(editor.querySelector(".p2"), { cx: x2, cy: y2 });
+}
+
+function wireCurveEditor() {
+  const space = $("curve-space");
+  for (const [selector, i] of [[".p1", 0], [".p2", 2]]) {
+    const handle = $("curve-editor").querySelector(selector);
+    handle.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      handle.setPointerCapture(e.pointerId);
+      const start = cubicOf($("curve").value.trim() || (studio.subject && studio.subject.curve));
+      if (!start) return;
+      const follow = (ev) => {
+        const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(space.getScreenCTM().inverse());
+        // x in [0, 1] (segue refuses others), y a little past the box for an overshoot; two decimals.
+        const v = curveDrag || [...start];
+        v[i] = Math.round(Math.min(1, Math.max(0, p.x)) * 100) / 100;
+        v[i + 1] = Math.round(Math.min(1.25, Math.max(-0.25, p.y)) * 100) / 100;
+        curveDrag = v;
+        drawCurve();
+      };
+      const drop = (ev) => {
+        follow(ev);
+        handle.removeEventListener("pointermove", follow);
+        handle.removeEventListener("pointerup", drop);
+        handle.removeEventListener("pointercancel", drop);
+        $("curve").value = `cubic(${curveDrag.map(String).join(",")})`;
+        curveDrag = null;
+        drawCurve();
+        changed();
+      };
+      handle.addEventListener("pointermove", follow);
+      handle.addEventListener("pointerup", drop);
+      handle.addEventListener("pointercancel", drop);
+    });
+  }
+  $("curve").addEventListener("input", drawCurve);
+}
+
+/// An option's control moved: the frame on show is drawn with the field's new value.
+function moved() {
+  if (studio.timeline && !studio.problems) goTo(studio.frame, { exact: studio.exact });
+  else updateCommand();
+}
+
+const drag = { option: null, input: null, button: null, value: null };   // the point or rectangle on the picture
+studio.drag = drag;
+
+/// Shows the handles of a point or rectangle option on the picture (null: none).
+function onPicture(o, input, button) {
+  if (drag.button) drag.button.setAttribute("aria-pressed", "false");
+  Object.assign(drag, { option: o, input: o ? input : null, button: o ? button : null, value: null });
+  if (button && o) button.setAttribute("aria-pressed", "true");
+  const box = $("handles");
+  box.replaceChildren();
+  if (o && o.kind === "point") {
+    const handle = document.createElement("div");
+    handle.className = "handle point";
+    handle.onpointerdown = (e) => startDrag(e, "move");
+    box.append(handle);
+    // Pressed anywhere on the picture, the point goes there and follows the pointer.
+    box.onpointerdown = (e) => startDrag(e, "point");
+  } else if (o) {
+    const area = document.createElement("div");
+    area.className = "area";
+    const corner = document.createElement("div");
+    corner.className = "handle corner";
+    area.append(corner);
+    box.append(area);
+    area.onpointerdown = (e) => startDrag(e, "move");
+    corner.onpointerdown = (e) => startDrag(e, "resize");
+    box.onpointerdown = null;
+  }
+  drawHandles();
+}
+
+/// Frame pixels per shown pixel: the picture's natural size over the size it is shown at (fit or zoom).
+function shownScale() {
+  const img = $("frame");
+  return img.naturalWidth && img.clientWidth ? img.clientWidth / img.naturalWidth : 0;
+}
+
+/// An option's value in frame pixels (studio draws at one pixel a point): the field's, else its default,
+/// else what the default means for the frame on show, else its example.
+function pictureValue(o, text) {
+  const count = o.kind === "point" ? 2 : 4;
+  const numbers = (t) => {
+    const v = (t || "").split(",").map((x) => (x.trim() === "" ? NaN : Number(x)));
+    return v.length === count && v.every(Number.isFinite) ? v : null;
+  };
+  const img = $("frame");
+  const W = img.naturalWidth, H = img.naturalHeight;
+  return numbers(text.trim()) || numbers(o.defaultText)
+    || (o.kind === "point" && o.defaultText === "frame centre" ? [W / 2, H / 2] : null)
+    || (o.kind === "rect" && o.defaultText === "whole frame" ? [0, 0, W, H] : null)
+    || numbers(o.example)
+    || (o.kind === "point" ? [W / 2, H / 2] : [W / 4, H / 4, W / 2, H / 2]);
+}
+
+/// Places the handles at the option's value (or where a drag has them) on the picture as it is shown.
+function drawHandles() {
+  const box = $("handles");
+  const img = $("frame");
+  const scale = shownScale();
+  if (!drag.option || img.hidden || !scale) { box.hidden = true; return; }
+  box.hidden = false;
+  box.style.width = `${img.clientWidth}px`;
+  box.style.height = `${img.clientHeight}px`;
+  const v = drag.value || pictureValue(drag.option, drag.input.value);
+  const px = (x) => `${x * scale}px`;
+  const first = box.firstElementChild;
+  Object.assign(first.style, { left: px(v[0]), top: px(v[1]) });
+  if (drag.option.kind === "rect") Object.assign(first.style, { width: px(v[2]), height: px(v[3]) });
+}
+
+/// A number as the command line writes it: whole pixels where the pointer moved it, others as they were.
+const compact = (x) => String(Number(x.toFixed(3)));
+
+/// Drags the point, the rectangle (move) or its corner (resize) with the pointer; dropped, the field takes the
+/// value in frame pixels and the picture is drawn again.
+function startDrag(e, mode) {
+  if (e.button !== 0) return;
+  e.preventDefault();
+  e.stopPropagation();
+  const target = e.currentTarget;
+  target.setPointerCapture(e.pointerId);
+  const scale = shownScale();
+  const img = $("frame");
+  const at = (ev) => {
+    const r = img.getBoundingClientRect();
+    return [(ev.clientX - r.left - img.clientLeft) / scale, (ev.clientY - r.top - img.clientTop) / scale];
+  };
+  const start = pictureValue(drag.option, drag.input.value);
+  const [x0, y0] = at(e);
+  const follow = (ev) => {
+    const [x, y] = at(ev);
+    const v = [...start];
+    if (mode === "point") { v[0] = Math.round(x); v[1] = Math.round(y); }
+    else if (mode === "move") { v[0] = Math.round(start[0] + x - x0); v[1] = Math.round(start[1] + y - y0); }
+    else { v[2] = Math.max(1, Math.round(start[2] + x - x0)); v[3] = Math.max(1, Math.round(start[3] + y - y0)); }
+    drag.value = v;
+    drawHandles();
+  };
+  const drop = (ev) => {
+    follow(ev);
+    target.removeEventListener("pointermove", follow);
+    target.removeEventListener("pointerup", drop);
+    target.removeEventListener("pointercancel", drop);
+    drag.input.value = drag.value.map(compact).join(",");
+    drag.value = null;
+    drawHandles();
+    changed();
+  };
+  if (mode === "point") follow(e);
+  target.addEventListener("pointermove", follow);
+  target.addEventListener("pointerup", drop);
+  target.addEventListener("pointercancel", drop);
 }
 
 function lastGoodNote() {
@@ -825,6 +1089,7 @@ async function upload(file) {
 // ---- Wiring ---------------------------------------------------------------------------------------------
 
 function wire() {
+  wireCurveEditor();
   $("subject").addEventListener("change", () => { studio.frame = 0; studio.exact = null; $("options").replaceChildren(); studio.subject = currentSubject(); buildForm(); refresh(); loadSource(); });
   $("source").addEventListener("input", () => {
     gutter();
