@@ -450,8 +450,10 @@ class StudioTests(unittest.TestCase):
             self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "#strip .step"), "the strip keeps its steps")
             status, _ = self.files.request(f"/api/timeline?subject=file:1&token={self.files.token}")
             self.assertEqual(status, 422)
-            state = json.loads(self.files.request(f"/api/state?token={self.files.token}")[1])
-            self.assertNotEqual(state["subjects"][1]["problems"], [])
+            # The state lists it once the watcher has read the file (the page may have had it from the timeline).
+            def listed(_):
+                return json.loads(self.files.request(f"/api/state?token={self.files.token}")[1])["subjects"][1]["problems"] != []
+            self.wait(listed, 5)
             # The timeline's 422 is the network's to log; the script throws nothing.
             errors = [e for e in self.console_errors() if e["source"] != "network"]
             self.assertEqual(errors, [], "\n".join(e["message"] for e in errors))
