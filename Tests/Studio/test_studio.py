@@ -263,8 +263,9 @@ class StudioTests(unittest.TestCase):
             elapsed = time.monotonic() - written
             print(f"studio: a broken edit's problem reached the page in {elapsed * 1000:.0f} ms")
             self.assertLess(elapsed, RELOAD_SECONDS)
-            problems = self.driver.find_element(By.ID, "problem-list").text
-            self.assertIn("$.options[0].range", problems)
+            # (The watcher may first read the file between its truncation and its writing, and say so: the
+            # problem of the whole file follows.)
+            self.wait(lambda d: "$.options[0].range" in d.find_element(By.ID, "problem-list").text, 5)
             self.assertEqual(self.shown_png(), good, "the last good picture stays beside the problem")
             self.screenshot("problem")
             with open(self.effect, "w") as f:
