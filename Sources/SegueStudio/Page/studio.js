@@ -620,7 +620,6 @@ function wireCurveEditor() {
     handle.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;
       e.preventDefault();
-      handle.setPointerCapture(e.pointerId);
       const start = cubicOf($("curve").value.trim() || (studio.subject && studio.subject.curve));
       if (!start) return;
       const follow = (ev) => {
@@ -632,19 +631,12 @@ function wireCurveEditor() {
         curveDrag = v;
         drawCurve();
       };
-      const drop = (ev) => {
-        follow(ev);
-        handle.removeEventListener("pointermove", follow);
-        handle.removeEventListener("pointerup", drop);
-        handle.removeEventListener("pointercancel", drop);
+      followDrag(e, handle, follow, () => {
         $("curve").value = `cubic(${curveDrag.map(String).join(",")})`;
         curveDrag = null;
         drawCurve();
         changed();
-      };
-      handle.addEventListener("pointermove", follow);
-      handle.addEventListener("pointerup", drop);
-      handle.addEventListener("pointercancel", drop);
+      });
     });
   }
   $("curve").addEventListener("input", drawCurve);
@@ -736,7 +728,6 @@ function startDrag(e, mode) {
   e.preventDefault();
   e.stopPropagation();
   const target = e.currentTarget;
-  target.setPointerCapture(e.pointerId);
   const scale = shownScale();
   const img = $("frame");
   const at = (ev) => {
@@ -754,17 +745,26 @@ function startDrag(e, mode) {
     drag.value = v;
     drawHandles();
   };
+  if (mode === "point") follow(e);
+  followDrag(e, target, follow, () => {
+    drag.input.value = drag.value.map(compact).join(",");
+    drag.value = null;
+    drawHandles();
+    changed();
+  });
+}
+
+/// Follows the drag that pointer event `e` starts on `target` (which captures the pointer): `follow` for each
+/// move and for the last position, then `dropped` once, when the pointer is released or the drag is cancelled.
+function followDrag(e, target, follow, dropped) {
+  target.setPointerCapture(e.pointerId);
   const drop = (ev) => {
     follow(ev);
     target.removeEventListener("pointermove", follow);
     target.removeEventListener("pointerup", drop);
     target.removeEventListener("pointercancel", drop);
-    drag.input.value = drag.value.map(compact).join(",");
-    drag.value = null;
-    drawHandles();
-    changed();
+    dropped();
   };
-  if (mode === "point") follow(e);
   target.addEventListener("pointermove", follow);
   target.addEventListener("pointerup", drop);
   target.addEventListener("pointercancel", drop);
