@@ -70,7 +70,7 @@ let package = Package(
         // The machine check: a client of the backends (as the command line is), so the GLES internals it
         // reports (paths, read-back, driver messages) stay out of the job layer.
         .target(name: "SegueDoctor", dependencies: ["SegueCore", "SegueCPU", "SegueGLES", "SegueSamples", "SegueRender"]),
-        .target(name: "Segue", dependencies: ["SegueCore", "SegueRender", "SegueSamples"]),
+        .target(name: "Segue", dependencies: ["SegueCore", "SegueRender", "SegueSamples", "SegueImageIO"]),
         // `segue studio`: a local preview server, a client of `import Segue` only (scripts/check-rooms.sh), with
         // its page (Page/: HTML, script and style) embedded.
         .target(

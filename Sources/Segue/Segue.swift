@@ -44,3 +44,6 @@
 @_exported import struct SegueCore.RendererCapabilities
 @_exported import enum SegueCore.RenderFrame
 @_exported import protocol SegueCore.PreparedShader
+// Writing files as segue writes them: whole or not at all, and errno in a user's words.
+@_exported import enum SegueImageIO.FileWriter
+@_exported import enum SegueImageIO.ErrnoReason

@@ -10,19 +10,23 @@ public enum FileWriter {
     /// Writes `bytes` to a hidden temporary file next to `path` (`temporaryPath(for:)`), then renames it over
     /// `path`. On failure the temporary file is removed and `ImageIOError.unwritable` names `path`.
     ///
-    /// The data is not fsynced: the rename makes the update atomic for concurrent readers, not durable
-    /// across a power loss, which is the right trade-off for rendered frames.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    /// - `mode`: the new file's permissions (an edited file keeps its own); nil gives 0644 less the umask.
+    /// - `durable`: the data is synced before the rename, so that a power loss leaves the old file or the new
+    ///   one. Off by default: the rename makes the update atomic for concurrent readers, which is the right
+    ///   trade-off for rendered frames; a file a person wrote (the studio's editor) is synced.
+    /// The temporary file is created, never opened if something is there, and never through a link.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t? = nil, durable: Bool = false) throws {
         let temporary = temporaryPath(for: path)
         func fail(_ code: Int32) -> ImageIOError {
             unlink(temporary)
             return .unwritable(path: path, reason: ErrnoReason.text(code, creating: true))
         }
 
-        var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        var fd = open(temporary, flags, 0o644)
         if fd < 0 && errno == EEXIST {  // left behind by an earlier crash of a process with our pid
             unlink(temporary)
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            fd = open(temporary, flags, 0o644)
         }
         if fd < 0 { throw ImageIOError.unwritable(path: path, reason: ErrnoReason.text(errno, creating: true)) }
 
@@ -41,6 +45,16 @@ public enum FileWriter {
         if writeError != 0 {
             close(fd)
             throw fail(writeError)
+        }
+        if let mode, fchmod(fd, mode) != 0 {
+            let code = errno
+            close(fd)
+            throw fail(code)
+        }
+        if durable && fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            throw fail(code)
         }
         if close(fd) != 0 { throw fail(errno) }  // network file systems may report ENOSPC only here
         if rename(temporary, path) != 0 { throw fail(errno) }

@@ -32,7 +32,7 @@ enum Editing {
         case tooLarge(bytes: Int, limit: Int)
         case changedOnDisk(path: String, digest: String)
         case notARegularFile(path: String, link: Bool)
-        case unwritable(path: String, call: String, reason: String)
+        case unwritable(path: String, reason: String)
 
         var status: HTTPStatusCode {
             switch self {
@@ -54,8 +54,8 @@ enum Editing {
                 return "'\(path)' changed on disk since the editor loaded it: load it again (your text is kept until then) or copy your change first"
             case let .notARegularFile(path, link):
                 return "'\(path)' is \(link ? "a symbolic link" : "not a regular file"): studio writes only a regular file, never through a link"
-            case let .unwritable(path, call, reason):
-                return "cannot save '\(path)': \(call) failed: \(reason)"
+            case let .unwritable(_, reason):
+                return reason
             }
         }
     }
@@ -94,45 +94,24 @@ enum Editing {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ELOOP { throw .notARegularFile(path: path, link: true) }
-            throw .unwritable(path: path, call: "open", reason: String(cString: strerror(errno)))
+            throw .unwritable(path: path, reason: "cannot read '\(path)': \(ErrnoReason.text(errno))")
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path, link: false) }
         guard let data = try? handle.read(upToCount: maxBytes + 1) ?? Data() else {
-            throw .unwritable(path: path, call: "read", reason: "reading the file failed")
+            throw .unwritable(path: path, reason: "cannot read '\(path)'")
         }
         return [UInt8](data)
     }
 
-    /// Writes `bytes` to a new temporary file beside `path`, syncs it, gives it `mode` and renames it over `path`;
-    /// the temporary file is removed when any step fails.
+    /// Writes `bytes` as segue writes every file (`FileWriter`: a temporary file beside `path`, renamed over it),
+    /// synced and given `mode`; the temporary file is removed when any step fails.
     static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(Refusal) {
-        let directory = PathName.directory(path)
-        var generator = SystemRandomNumberGenerator()
-        let temporary = PathName.join(directory, ".\(PathName.last(path)).studio-\(String(UInt64.random(in: .min ... .max, using: &generator), radix: 16)).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .unwritable(path: path, call: "open (a temporary file beside it)", reason: String(cString: strerror(errno))) }
-        func fail(_ call: String, _ code: Int32) -> Refusal {
-            unlink(temporary)
-            return .unwritable(path: path, call: call, reason: String(cString: strerror(code)))
+        do {
+            try FileWriter.writeAtomically(bytes, to: path, mode: mode, durable: true)
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
         }
-        let written: Int32 = bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done += n
-            }
-            return 0
-        }
-        if written != 0 { close(fd); throw fail("write", written) }
-        if fchmod(fd, mode) != 0 { let code = errno; close(fd); throw fail("fchmod", code) }
-        if fsync(fd) != 0 { let code = errno; close(fd); throw fail("fsync", code) }
-        if close(fd) != 0 { throw fail("close", errno) }
-        if rename(temporary, path) != 0 { throw fail("rename", errno) }
     }
 }

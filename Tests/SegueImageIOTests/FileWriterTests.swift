@@ -13,6 +13,29 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == Data([4, 5, 6, 7]))
     }
 
+    /// A mode given is the new file's, whatever the umask; a link planted at the temporary name is not written
+    /// through (the writer removes what is there, as after a crash, and creates its own file).
+    @Test func aGivenModeIsTheFilesAndALinkIsNeverWrittenThrough() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = directory.file("edited.json")
+        try FileWriter.writeAtomically(Array("{}".utf8), to: path, mode: 0o640, durable: true)
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o640)
+        try FileWriter.writeAtomically(Array("[]".utf8), to: path, mode: 0o600)
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o600)
+
+        let outside = directory.file("outside")
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: outside))
+        let next = FileWriter.temporaryPath(for: path)
+        let n = Int(next.split(separator: "-").last!)!
+        let planted = String(next.dropLast(String(n).count)) + String(n + 1)  // the name the next write takes
+        #expect(symlink(outside, planted) == 0)
+        try FileWriter.writeAtomically(Array("new".utf8), to: path)
+        #expect(FileManager.default.contents(atPath: outside) == Data("kept".utf8))
+        #expect(FileManager.default.contents(atPath: path) == Data("new".utf8))
+    }
+
     @Test func temporaryNameIsHiddenNextToTheTarget() {
         let pid = getpid()
         let space = FileWriter.processSpace

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueCPU
+import SegueImageIO
 import SegueSamples
 
 /// What `auto` measured on this machine: how long the CPU compositor and each GLES path take a frame at a size
@@ -353,12 +354,7 @@ extension Calibration {
         do {
             guard let file else { throw CocoaError(.fileNoSuchFile) }
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let temporary = file.deletingLastPathComponent().appendingPathComponent(".calibration-\(getpid()).json")
-            try encoder().encode(all).write(to: temporary)
-            if rename(temporary.path, file.path) != 0 {
-                try? FileManager.default.removeItem(at: temporary)
-                throw CocoaError(.fileWriteUnknown)
-            }
+            try FileWriter.writeAtomically([UInt8](try encoder().encode(all)), to: file.path)
         } catch {
             note("the calibration of auto cannot be cached (\(file?.path ?? "no XDG_CACHE_HOME or HOME")): it will be measured again next time")
         }
