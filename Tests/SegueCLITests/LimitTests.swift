@@ -161,6 +161,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// A job sized by its first screen, a 12000x12000 PNG, under `ulimit -v 800000`: refused in one line before
+    /// the screens it cannot hold are made. It ended in a failed allocation (status 134) when `sample:detail`
+    /// was drawn at that size before the job's budget was checked.
+    @Test(.enabled(if: !underSanitizer, "a sanitizer's shadow memory cannot fit under ulimit -v"))
+    func screensThatCannotFitAreRefusedBeforeTheyAreMade() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(flatPalettePNG(width: 12_000, height: 12_000)).write(to: dir.appendingPathComponent("big.png"))
+        for to in ["sample:detail", "big.png"] {
+            let r = try Self.shell("""
+                ulimit -v 800000; "$SEGUE" render fade --from big.png --to \(to) --progress 0.5 --out out.png --backend cpu
+                """, in: dir)
+            #expect(r.status == 1 && r.stderr.hasPrefix("segue: error: ") && r.stderr.contains("needs about")
+                    && r.stderr.filter { $0 == "\n" }.count == 1, "\(to): \(r)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.png").path))
+        }
+    }
+
     /// Messages: a name's control characters escaped, a 400-digit value cut, a value starting with '-' taken,
     /// a 249-byte file name written.
     @Test func messagesArePrintableAndValuesAreTaken() throws {

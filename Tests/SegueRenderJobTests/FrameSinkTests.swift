@@ -115,6 +115,16 @@ import Testing
         // The pixel limit, when it is the lower, is still what is said.
         #expect { _ = try ImageInput.decode(png, name: "half.png", maxPixels: 100, available: 100_000) }
             throws: { ($0 as? SegueError)?.kind == .resourceLimit(name: "maxPixels") }
+        // A screen's file is held to the same figure, and a sample or a resampled screen to its own size.
+        #expect { _ = try ImageInput.decode(contentsOf: file, maxPixels: Limits.maxPixels, into: .srgb, available: 100_000) }
+            throws: { ($0 as? SegueError)?.kind == .resourceLimit(name: "memory") }
+        #expect(try ImageInput.decode(contentsOf: file, maxPixels: Limits.maxPixels, into: .srgb, available: 200_000).width == 94)
+        #expect { try Screens.ensureRoom("sample:detail", width: 1000, height: 1000, bytesPerPixel: 8, available: 4_000_000) } throws: {
+            ($0 as? SegueError)?.message == "'sample:detail' at 1000x1000 pixels needs about 8 MiB, and 4 MiB is left"
+        }
+        try Screens.ensureRoom("sample:detail", width: 1000, height: 1000, bytesPerPixel: 8, available: 8_000_000)
+        #expect { try Screens.ensureRoom("x", width: Int.max, height: 2, bytesPerPixel: 4, available: 1 << 40) }
+            throws: { ($0 as? SegueError)?.kind == .resourceLimit(name: "memory") }
     }
 
     /// A HEIC's decoding is counted at libheif's 20 bytes a pixel (its planes and 16-bit image beside the

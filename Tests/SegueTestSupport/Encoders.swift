@@ -35,6 +35,37 @@ public func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
     return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body[...]))
 }
 
+/// A `width` x `height` PNG of one colour, `width` x `height` pixels however large, in a file of about
+/// `height * width / 8` bytes: 1-bit palette rows of zeros in stored deflate blocks, 40 rows a block, each block
+/// its own IDAT chunk (identical chunks share one CRC). For decoders and limits at sizes no test should encode.
+public func flatPalettePNG(width: Int, height: Int, colour: (UInt8, UInt8, UInt8) = (0x20, 0x60, 0xA0)) -> [UInt8] {
+    let rowBytes = 1 + (width + 7) / 8
+    let rowsPerBlock = max(1, 65_535 / rowBytes)
+    var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    png += pngChunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [1, 3, 0, 0, 0])
+    png += pngChunk("PLTE", [colour.0, colour.1, colour.2])
+    png += pngChunk("IDAT", [0x78, 0x01])  // zlib: deflate, 32 KiB window, no dictionary
+    var made: [Int: [UInt8]] = [:]  // a block's chunk by its length (and whether it is the last)
+    var rows = 0
+    while rows < height {
+        let n = min(rowsPerBlock, height - rows)
+        rows += n
+        let last = rows == height
+        let length = n * rowBytes
+        let key = length * 2 + (last ? 1 : 0)
+        if made[key] == nil {
+            let header: [UInt8] = [last ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+            made[key] = pngChunk("IDAT", header + [UInt8](repeating: 0, count: length))
+        }
+        png += made[key]!
+    }
+    // Adler-32 of all-zero data: a stays 1, b adds 1 a byte.
+    let b = UInt32((height * rowBytes) % 65_521)
+    png += pngChunk("IDAT", bigEndian(b << 16 | 1))
+    png += pngChunk("IEND", [])
+    return png
+}
+
 public func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
 
 /// Encodes raw samples (in libspng's SPNG_FMT_PNG layout, 16-bit samples host-endian) with libspng, for

@@ -18,12 +18,27 @@ public enum ImageInput {
     /// for HEIC (libheif's planes and its 16-bit image beside the RGBA8).
     public static func decodingBytesPerPixel(of bytes: [UInt8]) -> Int { ImageDecoder.decodingBytesPerPixel(of: bytes) }
 
+    /// An image file, read and decoded into `space` as `decode` decodes bytes: refused from its header when it
+    /// cannot fit in the memory left (a screen of 12000x12000 pixels under `ulimit -v 800000` ended the process
+    /// in a failed allocation).
+    static func decode(contentsOf path: String, maxPixels: Int, into space: ColourSpace,
+                       available: Int? = MemoryBudget.available()) throws(SegueError) -> Pixmap {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: InputFile.imageLimit(maxPixels: maxPixels))
+        } catch {
+            throw SegueError.from(error)
+        }
+        return try decode(bytes, name: path, maxPixels: maxPixels, into: space, available: available)
+    }
+
     /// `decode`, with `available` bytes (nil: unknown) in place of what the machine says.
-    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, available: Int?) throws(SegueError) -> Pixmap {
+    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, into space: ColourSpace = .srgb,
+                       available: Int?) throws(SegueError) -> Pixmap {
         let perPixel = decodingBytesPerPixel(of: bytes)
         let room = available.map { max(0, $0) / perPixel } ?? Int.max
         do {
-            return try ImageDecoder.decode(data: bytes, name: name, maxPixels: min(maxPixels, room))
+            return try ImageDecoder.decode(data: bytes, name: name, maxPixels: min(maxPixels, room), into: space)
         } catch let ImageIOError.tooManyPixels(_, width, height, _) where room < maxPixels && width * height <= maxPixels {
             let needed = (width * height).multipliedReportingOverflow(by: perPixel)
             throw SegueError(.resourceLimit(name: "memory"), "'\(name)' is \(width)x\(height) pixels: decoding it needs about \(MemoryBudget.mebibytes(needed.overflow ? .max : needed.partialValue)), and \(MemoryBudget.mebibytes(available ?? 0)) is left")

@@ -17,6 +17,7 @@ enum Screens {
                       space: ColourSpace = .srgb) throws -> Pixmap {
         if source.hasPrefix("sample:") {
             let (w, h) = size ?? defaultSize(scale: scale)
+            try ensureRoom(source, width: w, height: h, bytesPerPixel: 8)  // drawn, then converted into the space
             let points = (width: Double(w) / scale, height: Double(h) / scale)
             switch source.dropFirst("sample:".count) {
             case "home": return space.converting(sRGB: SampleScreens.home(width: points.width, height: points.height, scale: scale))
@@ -24,7 +25,28 @@ enum Screens {
             default: throw SegueError.invalidOption("screen", value: source, "unknown sample '\(source)' (use sample:home or sample:detail)")
             }
         }
-        return try ImageDecoder.decode(contentsOf: source, maxPixels: maxPixels, into: space)
+        return try ImageInput.decode(contentsOf: source, maxPixels: maxPixels, into: space)
+    }
+
+    /// Refuses a `width` x `height` screen that cannot fit in the memory left, at `bytesPerPixel` while it is
+    /// made, before it is made. The job's own budget is checked once its size is known, which for a job sized
+    /// by its first screen is after that screen is read: a 12000x12000 PNG with `sample:detail` as the second
+    /// screen under `ulimit -v 800000` ended the process in a failed allocation of the sample's 576 MB.
+    static func ensureRoom(_ name: String, width: Int, height: Int, bytesPerPixel: Int,
+                           available: Int? = MemoryBudget.available()) throws(SegueError) {
+        guard let available else { return }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let (needed, over) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
+        guard overflow || over || needed > available else { return }
+        throw SegueError(.resourceLimit(name: "memory"), "'\(name)' at \(width)x\(height) pixels needs about \(MemoryBudget.mebibytes(overflow || over ? .max : needed)), and \(MemoryBudget.mebibytes(max(0, available))) is left")
+    }
+
+    /// `image` at `width` x `height` pixels, resampled when it is another size (refused first when the new one
+    /// cannot fit).
+    static func resampled(_ image: Pixmap, _ name: String, width: Int, height: Int) throws(SegueError) -> Pixmap {
+        if image.width == width && image.height == height { return image }
+        try ensureRoom(name, width: width, height: height, bytesPerPixel: 4)
+        return Resampler.resample(image, width: width, height: height)
     }
 
     /// How a screen names an image a program holds in memory (`RenderJob.images`): `memory:NAME`.
@@ -90,7 +112,7 @@ enum Screens {
                     let image = space.converting(sRGB: try memoryImage(source, in: memory, maxPixels: maxPixels))
                     let (w, h) = size ?? (image.width, image.height)
                     size = (w, h)
-                    images[name] = image.width == w && image.height == h ? image : Resampler.resample(image, width: w, height: h)
+                    images[name] = try resampled(image, source, width: w, height: h)
                     continue
                 }
                 if ClipReader.isClip(path) {
@@ -108,7 +130,7 @@ enum Screens {
                 let image = try Self.image(path, size: size, scale: scale, maxPixels: maxPixels, space: space)
                 let (w, h) = size ?? (image.width, image.height)
                 size = (w, h)
-                images[name] = image.width == w && image.height == h ? image : Resampler.resample(image, width: w, height: h)
+                images[name] = try resampled(image, path, width: w, height: h)
             } catch {
                 problems.append((name, SegueError.from(error)))
             }

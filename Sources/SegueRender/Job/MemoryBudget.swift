@@ -80,5 +80,8 @@ struct MemoryBudget {
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
-    static func mebibytes(_ bytes: Int) -> String { "\((max(0, bytes) + (1 << 20) - 1) >> 20) MiB" }
+    static func mebibytes(_ bytes: Int) -> String {
+        let whole = max(0, bytes)
+        return "\((whole >> 20) + (whole & (1 << 20 - 1) == 0 ? 0 : 1)) MiB"  // up, without overflow at Int.max
+    }
 }
