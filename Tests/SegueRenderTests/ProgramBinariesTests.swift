@@ -68,6 +68,48 @@ extension GLESSuite {
             #expect(fourth.stats.programsLoaded == kept.count, "the damaged files were not replaced: \(fourth.stats.programsLoaded) of \(kept.count)")
         }
 
+        /// What a careless or hostile user can leave in the cache: a FIFO, a link to a file elsewhere and a directory
+        /// at kept names, and a cache directory that cannot be made. Each program is compiled from its text, the
+        /// frames are the same, nothing waits on the FIFO, nothing is written through the link, and the next
+        /// renderer finds regular files where the FIFO and the link were.
+        @Test func whatIsPlantedInTheCacheIsNeverReadWaitedOnOrWrittenThrough() throws {
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("segue-programs-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            let directory = cache.appendingPathComponent("segue/programs")
+            let first = try Self.draw(.raster, cache: cache)
+            guard first.keeps else { return }  // a driver that offers no binaries keeps nothing to plant over
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".bin") }.sorted()
+            try #require(names.count >= 3, "\(names.count) programs kept")
+            let fifo = directory.appendingPathComponent(names[0]).path
+            let link = directory.appendingPathComponent(names[1]).path
+            let folder = directory.appendingPathComponent(names[2]).path
+            let outside = cache.appendingPathComponent("outside.bin")
+            let original = try Data(contentsOf: URL(fileURLWithPath: link))
+            try original.write(to: outside)  // a valid binary, but reached only through a link
+            for planted in [fifo, link, folder] { unlink(planted) }
+            #expect(mkfifo(fifo, 0o600) == 0)
+            #expect(symlink(outside.path, link) == 0)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+
+            let second = try Self.draw(.raster, cache: cache)  // a wait on the FIFO would hang here
+            #expect(second.frames == first.frames)
+            #expect(second.stats.programsLoaded == names.count - 3, "\(second.stats.programsLoaded) of \(names.count) linked from disk")
+            #expect(try Data(contentsOf: outside) == original, "written through the link")
+            for replaced in [fifo, link] {
+                var info = stat()
+                #expect(lstat(replaced, &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "\(replaced) was not replaced by a regular file")
+            }
+            let third = try Self.draw(.raster, cache: cache)
+            #expect(third.stats.programsLoaded == names.count - 1, "only the directory's name should be compiled again")
+
+            // A cache that cannot be made (a file where its directory would be): drawn all the same, nothing kept.
+            let blocked = cache.appendingPathComponent("blocked")
+            try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+            try Data("not a directory".utf8).write(to: blocked.appendingPathComponent("segue"))
+            let unkept = try Self.draw(.raster, cache: blocked)
+            #expect(unkept.frames == first.frames && unkept.stats.programsLoaded == 0)
+        }
+
         @Test func switchedOffKeepsNothing() throws {
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("segue-programs-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: cache) }
