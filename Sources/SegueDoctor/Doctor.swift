@@ -81,6 +81,11 @@ public struct Doctor: Sendable {
         /// For GLES: what the driver said through `KHR_debug` while the checks ran (buffer placement, transfers
         /// synchronised with rendering, ...), as `GLESRenderer.driverMessages` gives them.
         public var driverMessages: [String] = []
+        /// For GLES: the platform on which this driver was already checked in full, when it was (then this
+        /// platform is compared at the first size on the raster path, and its shaders and timings are not repeated).
+        public var checkedOn: String?
+        /// Where the check's time went, part by part (`catalogue on raster at 375x667`, `timings`, ...).
+        public var phases: [Phase] = []
 
         /// It was made and every frame it drew agrees with the reference.
         public var ok: Bool { unavailable == nil && error == nil && failures.isEmpty }
@@ -97,6 +102,12 @@ public struct Doctor: Sendable {
             }
             return "\(name): ok - \(framesCompared) frames agree with the CPU compositor\(worst); \(details)"
         }
+    }
+
+    /// One part of a backend's check and the seconds it took.
+    public struct Phase: Sendable, Codable {
+        public var name: String
+        public var seconds: Double
     }
 
     /// Frames per second of one stage at one size.
@@ -260,7 +271,7 @@ public struct Doctor: Sendable {
         var backends: [BackendReport] = []
         let reference = CPUCompositor(threads: options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         if options.gles {
-            var checked: Set<String> = []
+            var checked: [String: String] = [:]  // driver: the platform it was checked on in full
             let (targets, probes) = glesTargets()
             if targets.isEmpty {
                 // No platform initialises (no driver, or no libEGL at all): one line saying why; a failure only
@@ -272,13 +283,17 @@ public struct Doctor: Sendable {
             for target in targets {
                 progress("checking gles on \(target)")
                 backends.append(checkGLES(target, reference: reference, checkedDrivers: checked, control: control, progress: progress))
-                if let driver = backends.last?.driver { checked.insert(driver) }
+                if let last = backends.last, let driver = last.driver, checked[driver] == nil, last.unavailable == nil {
+                    checked[driver] = last.platform ?? target.description
+                }
             }
         }
         if options.cpu {
             progress("timing cpu")
             var report = BackendReport(backend: "cpu", details: reference.details, software: true)
+            let started = Self.now()
             report.timings = timeCPU(reference, control: control)
+            report.phases = [Phase(name: "timings", seconds: Self.now() - started)]
             backends.append(report)
         }
         let hardware = backends.first { $0.backend == "gles" && $0.unavailable == nil && !$0.software }
@@ -299,9 +314,11 @@ public struct Doctor: Sendable {
 
     /// Checks one platform. A driver already checked in full on another platform (llvmpipe is both the
     /// `device` and the `surfaceless` platform where there is no GPU) is compared at the first size and on the
-    /// raster path only: the platform changes how the context is made, not how the driver draws (on llvmpipe
-    /// this takes `segue doctor --quick` from 68 s to about 45 s).
-    private func checkGLES(_ target: EGLTarget, reference: CPUCompositor, checkedDrivers: Set<String>, control: JobControl?,
+    /// raster path only, and its shipped shaders, planes and timings are not repeated: the platform changes how
+    /// the context is made, not how the driver draws (on llvmpipe this took `segue doctor --quick` from 68 s to
+    /// about 45 s; not repeating the shaders, planes and timings took `segue doctor` from 154 s to 120 s at a
+    /// load average of 10).
+    private func checkGLES(_ target: EGLTarget, reference: CPUCompositor, checkedDrivers: [String: String], control: JobControl?,
                            progress: (String) -> Void) -> BackendReport {
         let gles: GLESRenderer
         do {
@@ -317,21 +334,39 @@ public struct Doctor: Sendable {
                                    driver: "\(gles.info.renderer), \(gles.info.version)")
         report.paths = gles.paths
         report.readback = gles.readbackMapping
-        defer { report.driverMessages = gles.driverMessages() }
+        // Not in a `defer`: a defer runs after `return report` has copied the report, and the driver's messages
+        // were never in it.
         do {
-            let again = checkedDrivers.contains(report.driver ?? "")
+            report.checkedOn = checkedDrivers[report.driver ?? ""]
+            let again = report.checkedOn != nil
             let sizes = again ? Array(options.sizes.prefix(1)) : options.sizes
             let paths = again ? [GLESPath.raster.rawValue] : gles.paths
             try compareCatalogue(gles, reference: reference, sizes: sizes, paths: paths, into: &report, control: control, progress: progress)
-            try checkShippedShaders(gles, into: &report, control: control)
-            try checkPlanes(gles, into: &report, control: control)
+            var clock = Self.now()
+            func lap(_ name: String) {
+                let now = Self.now()
+                report.phases.append(Phase(name: name, seconds: now - clock))
+                clock = now
+            }
             try checkOutputs(gles, reference: reference, paths: paths, into: &report, control: control, progress: progress)
-            progress("timing gles on \(target)")
-            report.timings = try timeGLES(gles, control: control)
-            report.transfer = try measureTransfer(gles, control: control)
+            lap("what jobs use")
+            // The shipped shaders, the planes' conversion and the timings are the driver's, whatever the platform:
+            // on the H200 the second platform's timings were the first's within 4% (2.11 and 2.03 ms a 4K frame),
+            // and on llvmpipe they took 40 of doctor's 113 s.
+            if !again {
+                try checkShippedShaders(gles, into: &report, control: control)
+                try checkPlanes(gles, into: &report, control: control)
+                lap("shaders and planes")
+                progress("timing gles on \(target)")
+                report.timings = try timeGLES(gles, control: control)
+                lap("timings")
+                report.transfer = try measureTransfer(gles, control: control)
+                lap("transfer")
+            }
         } catch {
             report.error = "\(error)"
         }
+        report.driverMessages = gles.driverMessages()
         return report
     }
 
@@ -352,10 +387,12 @@ public struct Doctor: Sendable {
             // path's larger sizes are compared in the middle only too (on 2 loaded cores, llvmpipe spent over
             // 240 s on the 174 raster frames at 3840x2160, against 75 s for every path at 375x667).
             for path in paths where path == GLESPath.raster.rawValue || gles.softwareRasterizer == nil || index == 0 {
+            let started = Self.now()
             try gles.use(path: path)
             defer { try? gles.use(.raster) }
             gles.resetStats()
             defer {
+                report.phases.append(Phase(name: "catalogue on \(path) at \(snapshots[0].width)x\(snapshots[0].height)", seconds: Self.now() - started))
                 let stats = gles.stats
                 report.catalogueDrawnBy.append("\(path) at \(snapshots[0].width)x\(snapshots[0].height): \(stats.pathSummary)")
                 if stats.pathFrames[path, default: 0] == 0 {
@@ -568,7 +605,11 @@ public struct Doctor: Sendable {
         return (snapshots, lists)
     }
 
-    /// Runs `body` (which draws `frames` frames) until `secondsPerTiming` have passed, at least twice; frames/s.
+    /// Seconds on the monotonic clock.
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Runs `body` (which draws `frames` frames) once to warm up, then until `secondsPerTiming` have passed (at
+    /// least once); frames/s.
     private func rate(frames: Int, _ body: () throws -> Void) rethrows -> Double {
         try body()  // warm-up: programs compiled, buffers sized
         let start = Date()
@@ -576,7 +617,7 @@ public struct Doctor: Sendable {
         repeat {
             try body()
             done += frames
-        } while Date().timeIntervalSince(start) < options.secondsPerTiming || done < 2 * frames
+        } while Date().timeIntervalSince(start) < options.secondsPerTiming
         return Double(done) / Date().timeIntervalSince(start)
     }
 
@@ -587,8 +628,15 @@ public struct Doctor: Sendable {
             let (snapshots, lists) = timedLists(width: width, height: height)
             try gles.load(snapshots: snapshots)
             var out = Pixmap(width: width, height: height)
+            // Warmed first: on a GPU for a second (its clocks rise from idle), on a software rasterizer by one frame
+            // (the programs compile; its 4K frames take 0.2-0.7 s each on 2 cores, and the old second of warm-up
+            // and two passes at least made the timings 40 of doctor's 113 s).
+            if gles.softwareRasterizer == nil {
+                _ = try rate(frames: lists.count) { for list in lists { try gles.draw(list, into: &out) } }
+            } else {
+                try gles.draw(lists[0], into: &out)
+            }
             // Drawn one at a time: the stats split each frame into drawing (to its fence) and reading back.
-            _ = try rate(frames: lists.count) { for list in lists { try gles.draw(list, into: &out) } }
             gles.resetStats()
             for list in lists { try gles.draw(list, into: &out) }
             let stats = gles.stats

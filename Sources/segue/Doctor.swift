@@ -120,8 +120,11 @@ struct DoctorCommand: ParsableCommand {
     private func printText(_ report: Doctor.Report) {
         for line in report.machine.lines { print(line) }
         for backend in report.backends {
-            if !backend.timings.isEmpty {
+            if !backend.timings.isEmpty || backend.checkedOn != nil {
                 print("\(backend.backend)\(backend.platform.map { " on \($0)" } ?? ""): \(backend.details)")
+                if let first = backend.checkedOn {
+                    print("  the same driver as on \(first): compared at the first size on the raster path; its shaders, planes and timings are not repeated")
+                }
                 for timing in backend.timings {
                     print(String(format: "  %@ %@: %.1f frames/s (%.2f ms)", "\(timing.width)x\(timing.height)", timing.stage,
                                  timing.framesPerSecond, timing.msPerFrame))
@@ -131,6 +134,9 @@ struct DoctorCommand: ParsableCommand {
             if !backend.paths.isEmpty { print("  paths: \(backend.paths.joined(separator: ", ")); read-back: \(backend.readback ?? "?")") }
             for line in backend.catalogueDrawnBy { print("  catalogue on \(line)") }
             for check in backend.outputs { print("  what jobs use on \(check.line)") }
+            if !backend.phases.isEmpty {
+                print("  seconds: " + backend.phases.map { String(format: "%@ %.1f", $0.name, $0.seconds) }.joined(separator: ", "))
+            }
             if !backend.driverMessages.isEmpty {
                 print("  the driver said (KHR_debug, \(backend.driverMessages.count)):")
                 for message in backend.driverMessages.prefix(12) { print("    \(message)") }

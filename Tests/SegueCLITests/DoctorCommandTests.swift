@@ -62,6 +62,10 @@ import Testing
         #expect(transfer?["width"] as? Int == 3840 && (transfer?["gigabytesPerSecond"] as? Double ?? 0) > 0)
         // No 4:2:0 figure on llvmpipe, where jobs convert on the CPU.
         #expect((report?["timings"] as? [Any])?.count == 4)
+        // Where its time went, part by part, each part measured.
+        let phases = (report?["phases"] as? [[String: Any]] ?? []).compactMap { p in (p["name"] as? String).map { ($0, p["seconds"] as? Double ?? -1) } }
+        #expect(phases.map(\.0).first?.hasPrefix("catalogue on raster at ") == true && phases.map(\.0).suffix(2) == ["timings", "transfer"], "\(phases)")
+        #expect(phases.allSatisfy { $0.1 >= 0 }, "\(phases)")
     }
 
     @Test func aPlatformOrDeviceThatIsNotThereFails() throws {
