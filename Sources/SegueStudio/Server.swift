@@ -417,7 +417,13 @@ final class StudioServer: Sendable {
         guard case let .stream(stream) = response.body, !isHead else {
             // A body of known length (a frame, the page, JSON) goes out with its head in one write.
             let bytes = Data(head.utf8) + (isHead ? Data() : response.bodyData)
-            if bytes.count > Self.largeWrite { try await Self.writeWaiting(bytes, on: connection) } else { try await connection.socket.write(bytes) }
+            if bytes.count > Self.largeWrite, Self.waitingWrites.add(1, ordering: .relaxed).newValue <= Self.maxWaitingWrites {
+                defer { Self.waitingWrites.subtract(1, ordering: .relaxed) }
+                try await Self.writeWaiting(bytes, on: connection)
+            } else {
+                if bytes.count > Self.largeWrite { Self.waitingWrites.subtract(1, ordering: .relaxed) }
+                try await connection.socket.write(bytes)
+            }
             return
         }
         try await connection.socket.write(Data(head.utf8))
@@ -434,8 +440,12 @@ final class StudioServer: Sendable {
         try await connection.socket.write(Data("0\r\n\r\n".utf8))
     }
 
-    /// Bytes past which a response is written by `writeWaiting`.
+    /// Bytes past which a response is written by `writeWaiting`, by at most `maxWaitingWrites` threads at once
+    /// (the page asks for 4 frames at a time; clients that do not read tie up no more threads than that, each for
+    /// at most `Limits.idle`); past it, through the socket pool.
     static let largeWrite = 256 << 10
+    static let maxWaitingWrites = 4
+    private static let waitingWrites = Atomic<Int>(0)
 
     /// Writes `bytes` from a thread of its own that waits for the socket with poll(2) whenever the kernel has
     /// taken all it will: a raw frame (4 MB at 750x1334) goes out as fast as the client reads it. Through the

@@ -48,7 +48,7 @@ import Testing
 
     /// A picture's format is png or rgba, exactly: anything else is the client's mistake (422 naming the format),
     /// never a default picked for it.
-    @Test(arguments: ["jpeg", "", "RGBA", "rgba%00", "png%20", String(repeating: "r", count: 10_000)])
+    @Test(arguments: ["jpeg", "", "RGBA", "rgba%00", "png%20", String(repeating: "r", count: 200)])
     func anUnknownFormatIsRefused(_ format: String) async throws {
         let response = try await get("/api/frame?subject=effect:fade&t=0.5&format=\(format)")
         #expect(response.statusCode == .unprocessableContent, "\(format.prefix(20))")

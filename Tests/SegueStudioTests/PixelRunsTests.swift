@@ -11,19 +11,23 @@ import Testing
         return bytes
     }
 
-    @Test(arguments: [
-        ("flat", { (_: Int, _: Int) in [10, 20, 30, 255] }),
-        ("stripes down", { (x: Int, _: Int) in [UInt8(x % 256), 0, UInt8(x * 7 % 256), 255] }),
-        ("stripes across", { (_: Int, y: Int) in [0, UInt8(y % 256), 9, 255] }),
-        ("noise", { (x: Int, y: Int) in [UInt8((x * 31 + y * 17) * 2654435761 % 251), UInt8(x &* y % 253), UInt8((x ^ y) % 256), UInt8(x % 3 == 0 ? 128 : 255)] }),
-        ("blocks", { (x: Int, y: Int) in (x / 5 + y / 3) % 2 == 0 ? [1, 2, 3, 4] : [200, 100, 50, 255] }),
-    ] as [(String, @Sendable (Int, Int) -> [UInt8])])
-    func runsUndoToTheFrame(_ name: String, _ pixel: @Sendable (Int, Int) -> [UInt8]) throws {
+    static func pixel(_ kind: String, _ x: Int, _ y: Int) -> [UInt8] {
+        switch kind {
+        case "flat": [10, 20, 30, 255]
+        case "stripes down": [UInt8(x % 256), 0, UInt8(x * 7 % 256), 255]
+        case "stripes across": [0, UInt8(y % 256), 9, 255]
+        case "blocks": (x / 5 + y / 3) % 2 == 0 ? [1, 2, 3, 4] : [200, 100, 50, 255]
+        default: [UInt8((x &* 31 &+ y &* 17) % 251), UInt8(x &* y % 253), UInt8((x ^ y) % 256), UInt8(x % 3 == 0 ? 128 : 255)]  // noise
+        }
+    }
+
+    @Test(arguments: ["flat", "stripes down", "stripes across", "blocks", "noise"])
+    func runsUndoToTheFrame(_ kind: String) throws {
         for (width, height) in [(1, 1), (1, 9), (9, 1), (37, 23)] {
-            let rgba = Self.frame(width: width, height: height, pixel)
+            let rgba = Self.frame(width: width, height: height) { Self.pixel(kind, $0, $1) }
             let runs = PixelRuns.encode(rgba, width: width)
             #expect(runs.count % 4 == 0)
-            #expect(PixelRuns.decode(runs, width: width, pixels: width * height) == rgba, "\(name) \(width)x\(height)")
+            #expect(PixelRuns.decode(runs, width: width, pixels: width * height) == rgba, "\(kind) \(width)x\(height)")
         }
     }
 

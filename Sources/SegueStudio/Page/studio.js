@@ -143,9 +143,14 @@ function rawFrame(params) {
 /// The frame's pixels from its runs (the server's PixelRuns): 32-bit words, each op `kind << 30 | count`
 /// (little-endian, as every browser's typed arrays are here) followed by its pixels: 0, `count` pixels that
 /// follow; 1, the pixel before repeated; 2, the pixels one row up, copied a row at most at a time (a longer
-/// copy repeats what it has just written).
+/// copy repeats what it has just written). Undone into one ImageData kept while the size and space stay
+/// (putImageData copies it), so a frame allocates nothing.
+let unrunInto = null;
 function unrun(frame) {
-  const words = new Uint32Array(frame.runs), width = frame.width, out = new Uint32Array(width * frame.height);
+  if (!unrunInto || unrunInto.width !== frame.width || unrunInto.height !== frame.height || (unrunInto.colorSpace || "srgb") !== frame.colorSpace) {
+    unrunInto = new ImageData(frame.width, frame.height, { colorSpace: frame.colorSpace });
+  }
+  const words = new Uint32Array(frame.runs), width = frame.width, out = new Uint32Array(unrunInto.data.buffer);
   let i = 0, j = 0;
   while (j < words.length) {
     const op = words[j++], kind = op >>> 30, count = op & 0x3fffffff;
@@ -157,7 +162,7 @@ function unrun(frame) {
     i += count;
   }
   if (i !== out.length || j !== words.length) throw new Error("the frame's runs do not fill it");
-  return new ImageData(new Uint8ClampedArray(out.buffer), width, frame.height, { colorSpace: frame.colorSpace });
+  return unrunInto;
 }
 
 // Whether a canvas here can hold Display P3 (its context keeps the space asked for): where it cannot, a P3
