@@ -38,6 +38,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RELOAD_SECONDS = 1.0
 # Scrubbing a 375x667 effect must show at least this many frames a second, measured by the page.
 SCRUB_FPS = 30.0
+# And the storyboard of two 750x1334 screens (test_35), first pass: the canvas's raw frames measured 67-100 on
+# the 2-core VM at load 3.8-5 (PNGs 27-50 in the same runs; CI measured 41.2 with PNGs at load 2.4), and
+# 36-102 at load 7-10 beside other builds: a floor for CI, where the load is about 2.4.
+PHONE_SCRUB_FPS = 45.0
 
 SLIDE_UP = {
     "name": "slide-up",
@@ -1092,8 +1096,8 @@ class StudioTests(unittest.TestCase):
                       f"({cold['fetchMs']:.1f} ms request to bytes, {cold['drawMs']:.1f} ms drawing a frame into the canvas), again "
                       f"{warm['fps']:.1f} frames/s ({warm['fetchMs']:.1f} ms, {warm['drawMs']:.1f} ms); load average {load:.2f}; "
                       f"60 frames/s {'met' if cold['fps'] >= 60 else 'missed'}")
-                self.assertGreaterEqual(cold["fps"], SCRUB_FPS)
-                self.assertGreaterEqual(warm["fps"], SCRUB_FPS)
+                self.assertGreaterEqual(cold["fps"], PHONE_SCRUB_FPS)
+                self.assertGreaterEqual(warm["fps"], PHONE_SCRUB_FPS)
                 # Each frame shown is segue batch's, byte for byte (the last one the scrub reached).
                 frames = os.path.join(directory, "frames")
                 subprocess.run([SEGUE, "batch", "phone.json", "--out", frames, "--backend", "cpu", "--quiet"], cwd=directory, check=True)
