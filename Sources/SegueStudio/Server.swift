@@ -417,11 +417,10 @@ final class StudioServer: Sendable {
         guard case let .stream(stream) = response.body, !isHead else {
             // A body of known length (a frame, the page, JSON) goes out with its head in one write.
             let bytes = Data(head.utf8) + (isHead ? Data() : response.bodyData)
-            if bytes.count > Self.largeWrite, Self.waitingWrites.add(1, ordering: .relaxed).newValue <= Self.maxWaitingWrites {
+            if bytes.count > Self.largeWrite, Self.takeWaitingWrite() {
                 defer { Self.waitingWrites.subtract(1, ordering: .relaxed) }
                 try await Self.writeWaiting(bytes, on: connection)
             } else {
-                if bytes.count > Self.largeWrite { Self.waitingWrites.subtract(1, ordering: .relaxed) }
                 try await connection.socket.write(bytes)
             }
             return
@@ -446,6 +445,13 @@ final class StudioServer: Sendable {
     static let largeWrite = 256 << 10
     static let maxWaitingWrites = 4
     private static let waitingWrites = Atomic<Int>(0)
+
+    /// One of the `maxWaitingWrites`, or false (nothing taken) when all are in use.
+    private static func takeWaitingWrite() -> Bool {
+        if waitingWrites.add(1, ordering: .relaxed).newValue <= maxWaitingWrites { return true }
+        waitingWrites.subtract(1, ordering: .relaxed)
+        return false
+    }
 
     /// Writes `bytes` from a thread of its own that waits for the socket with poll(2) whenever the kernel has
     /// taken all it will: a raw frame (4 MB at 750x1334) goes out as fast as the client reads it. Through the
