@@ -32,6 +32,7 @@
 @_exported import struct SegueCore.YCbCrPlanes
 @_exported import struct SegueCore.Size
 @_exported import struct SegueCore.Color
+@_exported import enum SegueCore.ColourSpace
 // Distribution.
 @_exported import struct SegueCore.Shard
 @_exported import struct SegueCore.Chunk

@@ -2,11 +2,41 @@ import Foundation
 import Segue
 import Synchronization
 
+/// How a picture is sent: a PNG, the bytes `segue render` writes (the default: downloads, the comparison, the
+/// tests that hold the page to the command line), or its raw RGBA, which the page puts into a canvas with no
+/// encoding or decoding on either side (what scrubbing and playback ask for).
+enum PreviewFormat: String, Sendable {
+    case png
+    /// 8-bit RGBA, straight alpha (as `ImageData` has it), rows top to bottom, in the job's working space:
+    /// the job's `rgba` stream format, one frame.
+    case rgba
+    /// `rgba`'s pixels as `PixelRuns` (what the page asks for: about as small as the PNG, and nearly free to make
+    /// and to undo).
+    case rgbaRuns = "rgba-runs"
+
+    var output: OutputFormat {
+        switch self {
+        case .png: .png
+        case .rgba, .rgbaRuns: .rgba
+        }
+    }
+}
+
+/// One picture as the server keeps and sends it: its bytes (`format`'s), its size and the working space its
+/// samples are in (a PNG says the latter two itself; raw RGBA needs them beside it).
+struct PreviewFrame: Sendable {
+    var bytes: [UInt8]
+    var width: Int
+    var height: Int
+    var colourSpace: ColourSpace
+}
+
 /// One picture the page asks for: a subject, its settings, and a frame by index or (an effect) a progress.
-/// Its `key` is everything the picture depends on, so two requests with one key get one PNG.
+/// Its `key` is everything the picture depends on, so two requests with one key get one picture.
 struct FrameRequest: Sendable {
     var subject: String
     var backend: BackendChoice = .cpu
+    var format: PreviewFormat = .png
     /// The frame of the subject's timeline, as `segue render`/`segue batch` number them.
     var frame: Int?
     /// An effect's one frame at this progress, as `segue render --progress` draws it.
@@ -31,6 +61,10 @@ struct FrameRequest: Sendable {
                 throw Self.bad("backend", b, "the backend is cpu or gles")
             }
             backend = choice
+        }
+        if let f = query["format"] {
+            guard let value = PreviewFormat(rawValue: f) else { throw Self.bad("format", f, "the format is png, rgba or rgba-runs") }
+            format = value
         }
         if let f = query["frame"] {
             // Bounded as a job's frames are: the frame after the largest Int overflowed and ended the process.
@@ -72,7 +106,7 @@ struct FrameRequest: Sendable {
     }
 
     var key: String {
-        var parts: [String] = [subject, backend.rawValue, direction.rawValue, from, to]
+        var parts: [String] = [subject, backend.rawValue, format.rawValue, direction.rawValue, from, to]
         parts.append(frame.map { "k\($0)" } ?? "")
         parts.append(progress.map { "t\($0)" } ?? "")
         parts.append(curve ?? "")
@@ -89,8 +123,8 @@ struct FrameRequest: Sendable {
 }
 
 /// Draws the page's pictures with Segue's renderers, each PNG encoded as `segue render` encodes it (the job's
-/// own sink), and keeps them by request key (up to `cacheBytes`); one renderer per backend, one job at a time
-/// on each.
+/// own sink) or raw RGBA as its `rgba` stream writes it, and keeps them by request key (up to the cache's
+/// limit in bytes); one renderer per backend, one job at a time on each.
 final class Previews: Sendable {
     let subjects: Subjects
     let uploads: Uploads
@@ -113,18 +147,26 @@ final class Previews: Sendable {
         pool = JobPool(threads: 3 * cores + 1, memoryBytes: max(512 << 20, memory))
     }
 
-    /// The PNG of `request`, from the cache or drawn now. A frame asked for as a scrub or playback moves forward
-    /// also has the frames after it drawn ahead (`framesAhead`), in the background, by one job, so that the next
-    /// request finds its frame drawn or being drawn, and a storyboard's screens are read once a batch.
+    /// The PNG of `request` (whatever format it names), as `frame` gives it.
     func png(_ request: FrameRequest) async throws(SegueError) -> [UInt8] {
+        var request = request
+        request.format = .png
+        return try await frame(request).bytes
+    }
+
+    /// The picture `request` asks for, from the cache or drawn now. A frame asked for as a scrub or playback
+    /// moves forward also has the frames after it drawn ahead (`framesAhead`), in the background, by one job, so
+    /// that the next request finds its frame drawn or being drawn, and a storyboard's screens are read once a
+    /// batch.
+    func frame(_ request: FrameRequest) async throws(SegueError) -> PreviewFrame {
         let version = try await subjectVersion(request.subject)
         let digest = await uploads.digest(of: [request.from, request.to])
         let key: @Sendable (FrameRequest) -> String = { version + "\u{2}" + $0.key + "\u{2}" + digest }
         let forward = movesForward(request)
         do {
-            let bytes = try await cache.value(key(request)) { try await self.draw(request, ahead: forward, key: key) }
+            let picture = try await cache.value(key(request)) { try await self.draw(request, ahead: forward, key: key) }
             if forward, let k = request.frame { await drawAhead(after: k, of: request, key: key) }
-            return bytes
+            return picture
         } catch {
             throw SegueError(classifying: error) ?? .failed("\(error)")
         }
@@ -190,7 +232,7 @@ final class Previews: Sendable {
                 throw SegueError(.inputUnreadable(path: path), "cannot read '\(path)'\(path == file.path ? "" : ", which the storyboard names"): not a regular file")
             }
             do {
-                job = try RenderJob(storyboardFile: file.path, output: .sink(sink, format: .png), root: settings.directory)
+                job = try RenderJob(storyboardFile: file.path, output: .sink(sink, format: request.format.output), root: settings.directory)
             } catch {
                 throw SegueError(classifying: error) ?? .failed("\(error)")
             }
@@ -204,7 +246,7 @@ final class Previews: Sendable {
             }
             let to = try await uploads.screen(request.to, size: size ?? from.size, sized: size != nil || from.size != nil)
             job = RenderJob(transition, from: from.name, to: to.name, fps: request.fps ?? 60, size: size,
-                            output: .sink(sink, format: .png))
+                            output: .sink(sink, format: request.format.output))
             job.images = from.images.merging(to.images) { a, _ in a }
             job.progress = request.progress.map { [$0] }
         }
@@ -267,8 +309,9 @@ final class Previews: Sendable {
     /// `speculative` request (drawn ahead, which no one asked for yet) past the schedule's end draws nothing, and
     /// its failure is no problem of the subject's.
     private func draw(_ request: FrameRequest, ahead: Bool, speculative: Bool = false,
-                      key: @escaping @Sendable (FrameRequest) -> String) async throws -> [UInt8] {
+                      key: @escaping @Sendable (FrameRequest) -> String) async throws -> PreviewFrame {
         let sink = CollectingSink()
+        sink.runs = request.format == .rgbaRuns
         var job = try await job(request, sink: sink)
         var promised: [Int: FramePromise] = [:]
         if ahead, let k = request.frame {
@@ -300,8 +343,8 @@ final class Previews: Sendable {
         if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), file.kind == .storyboard {
             await subjects.storyboardChecked(index, digest: file.digest, problems: [])
         }
-        guard let png = sink.frames.first else { throw SegueError.failed("the job drew no frame") }
-        return png
+        guard let frame = sink.frames.first else { throw SegueError.failed("the job drew no frame") }
+        return frame
     }
 
     /// The schedule of a subject with these settings: its frames' times and steps, for the scrubber.
@@ -311,10 +354,18 @@ final class Previews: Sendable {
 }
 
 /// Frames a job hands over, kept in memory (a preview is one frame, or one and the frames drawn ahead of it,
-/// which go to their `promised` waiters as they are written, and are not kept here).
+/// which go to their `promised` waiters as they are written, and are not kept here), each with the size and
+/// space the job said first.
 final class CollectingSink: FrameSink, @unchecked Sendable {
     private let lock = NSLock()
-    private var collected: [[UInt8]] = []
+    private var collected: [PreviewFrame] = []
+    private var shape = (width: 0, height: 0, colourSpace: ColourSpace.srgb)
+    private var asRuns = false
+    /// Whether each frame (raw RGBA) is kept as `PixelRuns`, made on the job's writer thread.
+    var runs: Bool {
+        get { lock.withLock { asRuns } }
+        set { lock.withLock { asRuns = newValue } }
+    }
     /// Frames drawn ahead, by index: each fulfilled as it is written.
     var promised: [Int: FramePromise] {
         get { lock.withLock { waiting } }
@@ -322,28 +373,37 @@ final class CollectingSink: FrameSink, @unchecked Sendable {
     }
     private var waiting: [Int: FramePromise] = [:]
 
-    func write(frame index: Int, bytes: [UInt8]) throws {
-        let promise: FramePromise? = lock.withLock {
-            if let promise = waiting[index] { return promise }
-            collected.append(bytes)
-            return nil
-        }
-        promise?.fulfil(bytes)
+    func begin(width: Int, height: Int, colourSpace: ColourSpace) {
+        lock.withLock { shape = (width, height, colourSpace) }
     }
 
-    var frames: [[UInt8]] { lock.withLock { collected } }
+    func write(frame index: Int, bytes: [UInt8]) throws {
+        let said: (width: Int, height: Int, colourSpace: ColourSpace, runs: Bool) = lock.withLock {
+            (shape.width, shape.height, shape.colourSpace, asRuns)
+        }
+        let frame = PreviewFrame(bytes: said.runs ? PixelRuns.encode(bytes, width: said.width) : bytes,
+                                 width: said.width, height: said.height, colourSpace: said.colourSpace)
+        let promise: FramePromise? = lock.withLock {
+            if let promise = waiting[index] { return promise }
+            collected.append(frame)
+            return nil
+        }
+        promise?.fulfil(frame)
+    }
+
+    var frames: [PreviewFrame] { lock.withLock { collected } }
 }
 
 /// A frame being drawn by another request's job: fulfilled once, with its bytes or an error; the first
 /// outcome counts.
 final class FramePromise: Sendable {
-    private let state = Mutex<(result: Result<[UInt8], any Error>?, waiting: [CheckedContinuation<[UInt8], any Error>])>((nil, []))
+    private let state = Mutex<(result: Result<PreviewFrame, any Error>?, waiting: [CheckedContinuation<PreviewFrame, any Error>])>((nil, []))
 
-    func fulfil(_ bytes: [UInt8]) { settle(.success(bytes)) }
+    func fulfil(_ frame: PreviewFrame) { settle(.success(frame)) }
     func fail(_ error: any Error) { settle(.failure(error)) }
 
-    private func settle(_ result: Result<[UInt8], any Error>) {
-        let waiting: [CheckedContinuation<[UInt8], any Error>] = state.withLock { state in
+    private func settle(_ result: Result<PreviewFrame, any Error>) {
+        let waiting: [CheckedContinuation<PreviewFrame, any Error>] = state.withLock { state in
             guard state.result == nil else { return [] }
             state.result = result
             defer { state.waiting = [] }
@@ -352,10 +412,10 @@ final class FramePromise: Sendable {
         for continuation in waiting { continuation.resume(with: result) }
     }
 
-    var value: [UInt8] {
+    var value: PreviewFrame {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
-                let settled: Result<[UInt8], any Error>? = state.withLock { state in
+                let settled: Result<PreviewFrame, any Error>? = state.withLock { state in
                     if state.result == nil { state.waiting.append(continuation) }
                     return state.result
                 }
@@ -431,30 +491,30 @@ struct UncheckedRenderer: @unchecked Sendable {
     let renderer: any Renderer
 }
 
-/// PNGs by key, least recently used dropped past `limit` bytes; a key being drawn is drawn once for every
+/// Pictures by key, least recently used dropped past `limit` bytes; a key being drawn is drawn once for every
 /// request that asks for it meanwhile.
 actor FrameCache {
-    private var done: [String: (bytes: [UInt8], used: UInt64)] = [:]
-    private var pending: [String: Task<[UInt8], any Error>] = [:]
+    private var done: [String: (frame: PreviewFrame, used: UInt64)] = [:]
+    private var pending: [String: Task<PreviewFrame, any Error>] = [:]
     private var total = 0
     private var clock: UInt64 = 0
     let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
-    func value(_ key: String, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+    func value(_ key: String, make: @escaping @Sendable () async throws -> PreviewFrame) async throws -> PreviewFrame {
         clock += 1
         if let hit = done[key] {
             done[key]!.used = clock
-            return hit.bytes
+            return hit.frame
         }
         if let task = pending[key] { return try await task.value }
         let task = Task { try await make() }
         pending[key] = task
         defer { if pending[key] == task { pending[key] = nil } }
-        let bytes = try await task.value
-        keep(key, bytes)
-        return bytes
+        let frame = try await task.value
+        keep(key, frame)
+        return frame
     }
 
     /// Whether `key` is drawn or being drawn.
@@ -471,20 +531,20 @@ actor FrameCache {
     }
 
     /// Keeps an adopted key's frame once its job has written it (and forgets a failed one).
-    private func settled(_ key: String, _ task: Task<[UInt8], any Error>) async {
-        let bytes = try? await task.value
+    private func settled(_ key: String, _ task: Task<PreviewFrame, any Error>) async {
+        let frame = try? await task.value
         if pending[key] == task { pending[key] = nil }
-        guard let bytes else { return }
+        guard let frame else { return }
         clock += 1
-        keep(key, bytes)
+        keep(key, frame)
     }
 
-    private func keep(_ key: String, _ bytes: [UInt8]) {
-        if let old = done[key] { total -= old.bytes.count }
-        done[key] = (bytes, clock)
-        total += bytes.count
+    private func keep(_ key: String, _ frame: PreviewFrame) {
+        if let old = done[key] { total -= old.frame.bytes.count }
+        done[key] = (frame, clock)
+        total += frame.bytes.count
         while total > limit, let oldest = done.min(by: { $0.value.used < $1.value.used }) {
-            total -= oldest.value.bytes.count
+            total -= oldest.value.frame.bytes.count
             done[oldest.key] = nil
         }
     }

@@ -22,9 +22,7 @@ struct StudioHandler: HTTPHandler {
             case (.GET, "/studio.css"): return Self.asset(PackageResources.studio_css, "text/css; charset=utf-8")
             case (.GET, "/api/state"): return try Self.json(await state())
             case (.GET, "/api/timeline"): return try Self.json(await timeline(FrameRequest(query: query)))
-            case (.GET, "/api/frame"):
-                let png = try await studio.previews.png(FrameRequest(query: query))
-                return HTTPResponse(statusCode: .ok, headers: Self.headers("image/png"), body: Data(png))
+            case (.GET, "/api/frame"): return try await frame(FrameRequest(query: query))
             case (.GET, "/api/compare"): return try Self.json(await compare(FrameRequest(query: query)))
             case (.GET, "/api/command"): return try Self.json(["command": await command(FrameRequest(query: query), out: query["out"])])
             case (.POST, "/api/upload"): return try await upload(request, label: query["name"] ?? "upload")
@@ -173,6 +171,23 @@ struct StudioHandler: HTTPHandler {
         return Timeline(fps: board.fps, count: schedule.count, width: board.size?.width, height: board.size?.height,
                         times: (0..<schedule.count).map { schedule.time(of: $0) }, steps: frames.map(\.step),
                         progress: frames.map(\.t), timeline: steps)
+    }
+
+    /// A picture: a PNG, or (`format=rgba`) its raw straight-alpha RGBA with its size and working space in
+    /// headers, which the page puts into a canvas made in that space (`rgba-runs`: those pixels as `PixelRuns`).
+    func frame(_ request: FrameRequest) async throws(SegueError) -> HTTPResponse {
+        let frame = try await studio.previews.frame(request)
+        switch request.format {
+        case .png:
+            return HTTPResponse(statusCode: .ok, headers: Self.headers("image/png"), body: Data(frame.bytes))
+        case .rgba, .rgbaRuns:
+            var headers = Self.headers("application/octet-stream")
+            headers[HTTPHeader("X-Segue-Width")] = String(frame.width)
+            headers[HTTPHeader("X-Segue-Height")] = String(frame.height)
+            // As a canvas's `colorSpace` names it.
+            headers[HTTPHeader("X-Segue-Colour-Space")] = frame.colourSpace == .displayP3 ? "display-p3" : "srgb"
+            return HTTPResponse(statusCode: .ok, headers: headers, body: Data(frame.bytes))
+        }
     }
 
     struct Comparison: Encodable {

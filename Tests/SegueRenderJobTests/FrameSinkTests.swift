@@ -12,8 +12,11 @@ import Testing
         private let lock = NSLock()
         private var frames: [(index: Int, bytes: [UInt8])] = []
         private var ended = ""
+        private var begun: [String] = []
         var written: [(index: Int, bytes: [UInt8])] { lock.withLock { frames } }
         var end: String { lock.withLock { ended } }
+        var begins: [String] { lock.withLock { begun } }
+        func begin(width: Int, height: Int, colourSpace: ColourSpace) { lock.withLock { begun.append("\(width)x\(height) \(colourSpace.name)") } }
         func write(frame index: Int, bytes: [UInt8]) throws { lock.withLock { frames.append((index, bytes)) } }
         func finish() throws { lock.withLock { ended = "finished" } }
         func abandon() { lock.withLock { ended = "abandoned" } }
@@ -50,6 +53,18 @@ import Testing
         try Self.job(.sink(collector, format: .y4m)).run()
         #expect(collector.written.map(\.index) == Array(0..<7))
         #expect(collector.written.flatMap(\.bytes) == [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+    }
+
+    /// A raw RGBA sink is told the frames' size and space once, before the first frame, and each frame is that
+    /// many pixels of 4 bytes (what a page needs to draw them into a canvas).
+    @Test func aSinkIsToldTheFramesSizeAndSpaceFirst() throws {
+        let collector = Collector()
+        var job = Self.job(.sink(collector, format: .rgba))
+        job.frameRange = 2..<4
+        try job.run()
+        #expect(collector.begins == ["94x167 sRGB"])
+        #expect(collector.written.map(\.index) == [2, 3])
+        #expect(collector.written.allSatisfy { $0.bytes.count == 94 * 167 * 4 })
     }
 
     /// A sink that fails ends the job with its error, and is told to abandon.

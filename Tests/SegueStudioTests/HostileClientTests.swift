@@ -47,6 +47,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("huge").path))
     }
 
+    /// A picture's format is png or rgba, exactly: anything else is the client's mistake (422 naming the format),
+    /// never a default picked for it.
+    @Test(arguments: ["jpeg", "", "RGBA", "rgba%00", "png%20", String(repeating: "r", count: 200)])
+    func anUnknownFormatIsRefused(_ format: String) async throws {
+        let response = try await get("/api/frame?subject=effect:fade&t=0.5&format=\(format)")
+        #expect(response.statusCode == .unprocessableContent, "\(format.prefix(20))")
+        #expect(try await message(response).contains("format"))
+    }
+
     /// IPv6's loopback written out in full and IPv4's loopback mapped into IPv6 are loopback (no warning).
     @Test(arguments: [("127.0.0.1", true), ("127.3.2.1", true), ("::1", true), ("0:0:0:0:0:0:0:1", true), ("::ffff:127.0.0.1", true),
                       ("localhost", true), ("0.0.0.0", false), ("::", false), ("::ffff:10.0.0.1", false), ("192.168.1.2", false)])

@@ -131,6 +131,44 @@ final class ServerTests: Sendable {
         #expect(dropped)
     }
 
+    /// Responses over `largeWrite` (raw frames, 4 MB) reach their clients whole, six at once (past the
+    /// `maxWaitingWrites` written from threads of their own, the rest through the socket pool), and the frame's
+    /// bytes are the handler's.
+    @Test(.timeLimit(.minutes(1))) func largeResponsesGoOutWhole() async throws {
+        let (port, server) = try serve()
+        defer { server.cancel() }
+        let handler = StudioHandler(studio: studio)
+        let target = "/api/frame?subject=effect:fade&t=0.5&size=1000x1000&format=rgba&token=\(studio.token)"
+        let expected = try await handler.handleRequest(HTTPRequest(method: .GET, target: target, body: [])).bodyData
+        #expect(expected.count == 4_000_000)
+        let request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        let bodies = await withTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    await onThread { () -> [UInt8] in
+                        guard let client = try? RawClient(port: port, timeout: 20) else { return [] }
+                        defer { client.close() }
+                        guard client.send(Array(request.utf8)) else { return [] }
+                        var bytes: [UInt8] = []
+                        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                        while RawClient.complete(bytes) < 1 {
+                            let n = recv(client.fd, &buffer, buffer.count, 0)
+                            if n <= 0 { break }
+                            bytes += buffer[..<n]
+                        }
+                        guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return [] }
+                        return Array(bytes[end.upperBound...])
+                    }
+                }
+            }
+            var all: [[UInt8]] = []
+            for await body in group { all.append(body) }
+            return all
+        }
+        #expect(bodies.count == 6)
+        for body in bodies { #expect(body.count == expected.count && body == [UInt8](expected)) }
+    }
+
     /// HEAD is answered as GET is, with the same header fields (its Content-Length the body's) and no body.
     @Test func headIsAnsweredWithTheHeadAlone() async throws {
         let (port, server) = try serve()

@@ -87,11 +87,37 @@ import Testing
         #expect(response.bodyData == expected)
     }
 
+    /// `format=rgba` is the PNG's pixels, raw: straight-alpha RGBA (an opaque frame's premultiplied bytes), with
+    /// its size and working space in headers, and `rgba-runs` those pixels as runs; a PNG and its raw frame are
+    /// kept apart.
+    @Test func aRawFrameIsThePNGsPixels() async throws {
+        let png = try await get("/api/frame?subject=effect:door&t=0.5")
+        let raw = try await get("/api/frame?subject=effect:door&t=0.5&format=rgba")
+        #expect(raw.statusCode == .ok)
+        #expect(raw.headers[.contentType] == "application/octet-stream")
+        #expect(raw.headers[HTTPHeader("X-Segue-Width")] == "375")
+        #expect(raw.headers[HTTPHeader("X-Segue-Height")] == "667")
+        #expect(raw.headers[HTTPHeader("X-Segue-Colour-Space")] == "srgb")
+        let decoded = try ImageInput.decode([UInt8](png.bodyData), name: "door.png")
+        #expect(decoded.pixels.allSatisfy { $0 >> 24 == 0xFF }, "door's frame is opaque")
+        let pixels = decoded.pixels.withUnsafeBytes { Array($0) }
+        #expect(raw.bodyData.count == 375 * 667 * 4)
+        #expect([UInt8](raw.bodyData) == pixels)
+        #expect(try await get("/api/frame?subject=effect:door&t=0.5").bodyData == png.bodyData)
+        // What the page asks for: the same pixels as runs, with the same headers, a fraction of the bytes.
+        let runs = try await get("/api/frame?subject=effect:door&t=0.5&format=rgba-runs")
+        #expect(runs.statusCode == .ok)
+        #expect(runs.headers[HTTPHeader("X-Segue-Width")] == "375")
+        #expect(runs.bodyData.count < raw.bodyData.count / 4)
+        #expect(PixelRuns.decode([UInt8](runs.bodyData), width: 375, pixels: 375 * 667) == pixels)
+    }
+
     @Test(arguments: [
         ("/api/frame?subject=effect:door&t=2", "progress"), ("/api/frame?subject=effect:door&o.zoom=sideways", "zoom"),
         ("/api/frame?subject=effect:door&o.nothing=1", "no option"), ("/api/frame?subject=effect:nope", "no built-in"),
         ("/api/frame?subject=file:7", "no subject"), ("/api/frame?subject=effect:door&from=/etc/passwd", "no screen"),
         ("/api/frame?subject=effect:door&size=99999x2", "size"), ("/api/frame?subject=effect:door&backend=metal", "backend"),
+        ("/api/frame?subject=effect:door&format=jpeg", "format"),
     ])
     func aBadRequestSaysWhatIsWrong(_ target: String, _ words: String) async throws {
         let response = try await get(target)

@@ -316,6 +316,7 @@ extension RenderJob {
         case let .sink(sink, format)?:
             let y4m = format == .y4m ? Y4M(width: width, height: height, fps: storyboard.fps, chroma: .c444, encoding: YCbCrEncoding.jpeg.with(colourSpace: colourSpace)) : nil
             stream = SinkStream(sink, format: format, y4m: y4m, pngLevel: pngLevel, firstFrame: frameRange?.lowerBound ?? 0, colourSpace: colourSpace)
+            sink.begin(width: width, height: height, colourSpace: colourSpace)
         case .frames?, nil:
             break
         }

@@ -4,10 +4,14 @@ import SegueImageIO
 
 /// A program's own destination for a job's frames (an HTTP response, a socket, memory): the job's one stream
 /// output, `RenderJob.Output.sink`. Its calls come on the job's writer thread, one at a time and in order:
-/// `write` for each frame, then `finish` after the last, or `abandon` when the job fails or is cancelled.
+/// `begin` once before any frame, `write` for each frame, then `finish` after the last, or `abandon` when the job
+/// fails or is cancelled.
 /// An error `write` or `finish` throws ends the job with that error (a `SegueError` as it is; any other as a
 /// failure carrying its description).
 public protocol FrameSink: AnyObject, Sendable {
+    /// Before the first frame: the frames' size in pixels and the working space their samples are in (what a raw
+    /// `rgba` frame does not say itself); default does nothing.
+    func begin(width: Int, height: Int, colourSpace: ColourSpace)
     /// Each frame in order, on the job's writer thread, encoded as `format` exactly as a stream or image output of the same job writes it (PNG: the job's `pngLevel`, the same encoder and settings as `.image`, so the bytes equal `segue render --progress T`'s PNG file).
     ///
     /// `index` is the frame's number in the job's timeline: from 0, or from `RenderJob.frameRange`'s first
@@ -21,6 +25,8 @@ public protocol FrameSink: AnyObject, Sendable {
 }
 
 extension FrameSink {
+    /// Does nothing.
+    public func begin(width: Int, height: Int, colourSpace: ColourSpace) {}
     /// Does nothing.
     public func finish() throws {}
     /// Does nothing.

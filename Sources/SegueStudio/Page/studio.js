@@ -1,6 +1,6 @@
-// Segue studio's page: every picture is a PNG the server draws with segue's renderer; this script only asks
-// for them, shows them, and keeps the form, the scrubber and the render in step. Every request carries the
-// token from the page's own URL.
+// Segue studio's page: every picture is drawn by the server with segue's renderer (the picture on show as raw
+// RGBA put into a canvas, the others as PNGs); this script only asks for them, shows them, and keeps the form,
+// the scrubber and the render in step. Every request carries the token from the page's own URL.
 "use strict";
 
 const token = new URLSearchParams(location.search).get("token") || "";
@@ -33,10 +33,10 @@ const studio = {
   speed: 1,          // playback speed, 0.25 to 2
   loop: null,        // {in, out}: the frames playing goes round (I and O), or null for all of them
   comparison: null,  // /api/compare for the picture on show, when GLES is beside it
-  lastPNG: null,     // the bytes of the picture on show (ArrayBuffer), for tests and "save"
-  shownKey: null,    // the request the picture on show answers
+  lastFrame: null,   // the last picture drawn: {width, height, colorSpace}
+  shownKey: null,    // the request the picture on show answers: its PNG's URL (what "Download this frame" saves)
   errors: [],
-  timings: [],       // the last frames' fetch (request to bytes) and decode times, ms
+  timings: [],       // the last frames' fetch (request to bytes) and draw (into the canvas) times, ms
 };
 window.studio = studio;
 
@@ -63,27 +63,140 @@ function settings() {
 
 // ---- Pictures: fetched once per request, newest wins -----------------------------------------------------
 
-const pictures = new Map();   // request URL -> Promise<{url, bytes}>
+/// Answers by request URL, each fetched once; the least recently asked for are dropped past `limit` bytes
+/// (each counted once it has come), so that scrubbing back costs nothing and a long session stays bounded.
+class PictureStore {
+  constructor(limit) { this.limit = limit; this.entries = new Map(); this.bytes = 0; }
+
+  get(key, make) {
+    let entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);   // the most recently asked for goes last
+      this.entries.set(key, entry);
+      return entry.promise;
+    }
+    entry = { promise: make(), bytes: 0 };
+    this.entries.set(key, entry);
+    entry.promise.then((value) => {
+      if (this.entries.get(key) !== entry) return;
+      entry.bytes = value.bytes;
+      this.bytes += entry.bytes;
+      this.trim();
+    }, () => { if (this.entries.get(key) === entry) this.entries.delete(key); });
+    return entry.promise;
+  }
+
+  trim() {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.limit) break;
+      this.entries.delete(key);
+      this.bytes -= entry.bytes;
+      entry.promise.then((value) => value.url && URL.revokeObjectURL(value.url), () => {});
+    }
+  }
+}
+
+/// A request's answer, or its refusal as an error carrying the server's words.
+async function fetchFrame(key) {
+  const response = await fetch(key);
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({ message: response.statusText }));
+    throw Object.assign(new Error(body.message), { body });
+  }
+  return response;
+}
+
+// PNGs (the filmstrip, GLES beside the CPU and their difference): 64 MiB of them.
+const pictures = new PictureStore(64 << 20);
 
 function picture(params) {
   const key = url("/api/frame", params);
-  let p = pictures.get(key);
-  if (!p) {
+  return pictures.get(key, () => {
     const asked = performance.now();
-    p = fetch(key).then(async (response) => {
-      if (!response.ok) {
-        const body = await response.json().catch(() => ({ message: response.statusText }));
-        throw Object.assign(new Error(body.message), { body });
-      }
+    return fetchFrame(key).then(async (response) => {
       const bytes = await response.arrayBuffer();
       const objectURL = URL.createObjectURL(new Blob([bytes], { type: "image/png" }));
-      return { url: objectURL, bytes, fetchMs: performance.now() - asked };
+      return { url: objectURL, bytes: bytes.byteLength, fetchMs: performance.now() - asked };
     });
-    p.catch(() => pictures.delete(key));
-    pictures.set(key, p);
-    if (pictures.size > 2000) pictures.delete(pictures.keys().next().value);
+  });
+}
+
+// The picture on show comes as raw RGBA in runs (`format=rgba-runs`: straight alpha, its size and working space
+// in headers) and is put into the #frame canvas: no PNG encoded on the server, none decoded here. A 750x1334
+// door frame is 64 KB of runs (4 MB raw, which took Chromium 20-50 ms to receive on 2 busy cores), where its
+// PNG cost 11 ms to encode and 8-16 ms for Chromium to decode. 64 MiB of them, kept as they came.
+const rawFrames = new PictureStore(64 << 20);
+
+function rawFrame(params) {
+  const key = url("/api/frame", { ...params, format: "rgba-runs" });
+  return rawFrames.get(key, () => {
+    const asked = performance.now();
+    return fetchFrame(key).then(async (response) => {
+      const width = Number(response.headers.get("X-Segue-Width")), height = Number(response.headers.get("X-Segue-Height"));
+      const colorSpace = response.headers.get("X-Segue-Colour-Space") === "display-p3" ? "display-p3" : "srgb";
+      const runs = await response.arrayBuffer();
+      return { runs, width, height, colorSpace, bytes: runs.byteLength, fetchMs: performance.now() - asked };
+    });
+  });
+}
+
+/// The frame's pixels from its runs (the server's PixelRuns): 32-bit words, each op `kind << 30 | count`
+/// (little-endian, as every browser's typed arrays are here) followed by its pixels: 0, `count` pixels that
+/// follow; 1, the pixel before repeated; 2, the pixels one row up, copied a row at most at a time (a longer
+/// copy repeats what it has just written). Undone into one ImageData kept while the size and space stay
+/// (putImageData copies it), so a frame allocates nothing.
+let unrunInto = null;
+function unrun(frame) {
+  if (!unrunInto || unrunInto.width !== frame.width || unrunInto.height !== frame.height || (unrunInto.colorSpace || "srgb") !== frame.colorSpace) {
+    unrunInto = new ImageData(frame.width, frame.height, { colorSpace: frame.colorSpace });
   }
-  return p;
+  const words = new Uint32Array(frame.runs), width = frame.width, out = new Uint32Array(unrunInto.data.buffer);
+  let i = 0, j = 0;
+  while (j < words.length) {
+    const op = words[j++], kind = op >>> 30, count = op & 0x3fffffff;
+    if (i + count > out.length) break;
+    if (kind === 0) { out.set(words.subarray(j, j + count), i); j += count; }
+    else if (kind === 1) out.fill(out[i - 1], i, i + count);
+    else if (kind === 2) for (let k = 0; k < count; k += width) out.copyWithin(i + k, i + k - width, i + k - width + Math.min(width, count - k));
+    else break;
+    i += count;
+  }
+  if (i !== out.length || j !== words.length) throw new Error("the frame's runs do not fill it");
+  return unrunInto;
+}
+
+// Whether a canvas here can hold Display P3 (its context keeps the space asked for): where it cannot, a P3
+// frame is drawn from its PNG, which the browser colour-manages, as it did an <img>.
+const canvasP3 = (() => {
+  try {
+    const context = document.createElement("canvas").getContext("2d", { colorSpace: "display-p3" });
+    return context.getContextAttributes().colorSpace === "display-p3";
+  } catch { return false; }
+})();
+
+let frameContext = null;
+
+/// Puts `image` (ImageData) into the #frame canvas. A canvas's colour space is fixed when its context is made,
+/// so a frame in another space gets a new canvas made in it: its pixels, read back in its space, are the
+/// frame's bytes. The canvas answers `naturalWidth`/`naturalHeight` as an <img> would, for the code that sizes
+/// the view and places the handles. `image` may be an ImageBitmap (a P3 frame's PNG where canvases are sRGB).
+function paint(image) {
+  let canvas = $("frame");
+  const space = (image instanceof ImageData && image.colorSpace) || "srgb";
+  if (!frameContext || canvas.dataset.space !== space) {
+    const made = canvas.cloneNode(false);
+    made.dataset.space = space;
+    Object.defineProperty(made, "naturalWidth", { get() { return studio.lastFrame ? this.width : 0; } });
+    Object.defineProperty(made, "naturalHeight", { get() { return studio.lastFrame ? this.height : 0; } });
+    canvas.replaceWith(made);
+    canvas = made;
+    frameContext = canvas.getContext("2d", { colorSpace: space });
+  }
+  const resized = canvas.width !== image.width || canvas.height !== image.height;
+  if (resized) { canvas.width = image.width; canvas.height = image.height; }
+  if (image instanceof ImageData) frameContext.putImageData(image, 0, 0);
+  else { frameContext.clearRect(0, 0, canvas.width, canvas.height); frameContext.drawImage(image, 0, 0); }
+  return resized;
 }
 
 let wanted = null;      // the newest request for the main picture
@@ -104,25 +217,28 @@ async function pump() {
     wanted = null;
     const key = url("/api/frame", params);
     try {
-      const pic = await picture(params);
-      const decoding = performance.now();
-      const img = $("frame");
-      img.src = pic.url;
-      await img.decode().catch(() => {});
-      studio.timings.push({ fetch: pic.fetchMs, decode: performance.now() - decoding });
+      const frame = await rawFrame(params);
+      const drawing = performance.now();
+      let image;
+      if (frame.colorSpace === "display-p3" && !canvasP3) image = await createImageBitmap(await (await fetchFrame(key)).blob());
+      else image = unrun(frame);
+      const resized = paint(image);
+      studio.timings.push({ fetch: frame.fetchMs, draw: performance.now() - drawing });
       if (studio.timings.length > 500) studio.timings.shift();
-      studio.lastPNG = pic.bytes;
+      studio.lastFrame = { width: image.width, height: image.height, colorSpace: $("frame").dataset.space };
       studio.shownKey = key;
-      $("download").href = pic.url;
+      // The PNG `segue render` writes, asked for when it is saved.
+      $("download").href = key;
       $("download").download = downloadName(params);
       studio.shownSubject = params.subject;
-      img.hidden = false;
+      $("frame").hidden = false;
+      if (resized) setView(studio.view);
       drawHandles();
       clearError();
       // A storyboard that draws has no problems (an effect file's are shown while its last good version draws).
       if (studio.subject && studio.subject.kind === "storyboard" && studio.problems) showProblems(null);
       if ($("compare").checked) compare(params);
-      decodeAhead(params);
+      fetchAhead(params);
     } catch (error) {
       // No picture answers these settings: the last one (maybe another effect's) is not shown as theirs.
       if (studio.shownSubject !== params.subject || !(error.body && error.body.problems && error.body.problems.length)) hidePicture();
@@ -137,28 +253,17 @@ async function pump() {
   inFlight = false;
 }
 
-// Frames after one shown while moving forward are fetched and decoded before they are asked for (the server
-// draws them ahead too), so that a scrub or playback finds each decoded when it gets there: decoding a 750x1334
-// PNG takes Chromium 8-14 ms here, most of a frame at 60 frames/s.
-const decodedAhead = new Map();   // request URL -> its decoded Image, kept so that #frame reuses the decode
+// Frames after one shown while moving forward are fetched before they are asked for (the server draws them
+// ahead too), so that a scrub or playback finds each one here when it gets there, ready to put into the canvas.
 let lastShownFrame = null;
 
-function decodeAhead(params) {
+function fetchAhead(params) {
   if (params.frame === undefined || !studio.timeline) return;
   const forward = lastShownFrame === null || params.frame >= lastShownFrame;
   lastShownFrame = params.frame;
   if (!forward) return;
   const last = Math.min(params.frame + 3, studio.timeline.count - 1);
-  for (let j = params.frame + 1; j <= last; j++) {
-    const next = { ...params, frame: j };
-    const key = url("/api/frame", next);
-    if (decodedAhead.has(key)) continue;
-    decodedAhead.set(key, null);
-    picture(next)
-      .then((pic) => { const image = new Image(); image.src = pic.url; return image.decode().then(() => decodedAhead.set(key, image)); })
-      .catch(() => decodedAhead.delete(key));
-  }
-  while (decodedAhead.size > 12) decodedAhead.delete(decodedAhead.keys().next().value);
+  for (let j = params.frame + 1; j <= last; j++) rawFrame({ ...params, frame: j }).catch(() => {});
 }
 
 function hidePicture() {
@@ -393,7 +498,7 @@ studio.measureScrub = async function (count) {
   }
   const seconds = (performance.now() - started) / 1000;
   const mean = (key) => studio.timings.reduce((a, t) => a + t[key], 0) / Math.max(1, studio.timings.length);
-  return { frames: n, seconds, fps: n / seconds, fetchMs: mean("fetch"), decodeMs: mean("decode") };
+  return { frames: n, seconds, fps: n / seconds, fetchMs: mean("fetch"), drawMs: mean("draw") };
 };
 
 // ---- The picture's size: fit, 1:1 and zoom -------------------------------------------------------------
