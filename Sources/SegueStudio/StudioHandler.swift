@@ -54,8 +54,12 @@ struct StudioHandler: HTTPHandler {
             var summary: String?
             var file: String?
             var options: [Option] = []
+            /// The effect's own duration and curve, forward and (`backDuration`, `backCurve`) back: what the
+            /// page's curve editor draws when the field is empty.
             var duration: Double?
             var curve: String?
+            var backDuration: Double?
+            var backCurve: String?
             var problems: [Problem] = []
             var version: Int = 0
         }
@@ -128,6 +132,8 @@ struct StudioHandler: HTTPHandler {
         subject.summary = effect.summary
         subject.duration = effect.defaultDuration(.forward)
         subject.curve = effect.defaultCurve(.forward).description
+        subject.backDuration = effect.defaultDuration(.back)
+        subject.backCurve = effect.defaultCurve(.back).description
         subject.options = effect.options.map {
             State.Option(name: $0.name, kind: $0.kind.rawValue, form: $0.kind.form, valueName: $0.valueName, help: $0.help,
                          defaultText: $0.defaultText, range: $0.range.rawValue, choices: $0.choices.map(\.name),

@@ -10,6 +10,7 @@ states are saved there as PNGs).
 import base64
 import http.client
 import json
+import math
 import os
 import re
 import shutil
@@ -1212,11 +1213,12 @@ class StudioTests(unittest.TestCase):
         self.assertEqual(self.shown_png(), render(self.directory, "door", "--from", "sample:home", "--to", "sample:detail",
                                                   "--progress", "0.5", "--curve", curve))
         self.assertIn(curve, self.driver.find_element(By.ID, "command").text)
-        self.screenshot("curve")
-        # A spring has no control points: no editor.
+        self.screenshot("curve-cubic")
+        # A spring has no control points: its curve is drawn without them.
         field.send_keys(Keys.CONTROL + "a")
         field.send_keys("spring(0.5,1)")
-        self.assertFalse(editor.is_displayed())
+        self.assertTrue(editor.is_displayed())
+        self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
         self.assertEqual(self.console_errors(), [])
 
     def test_40_the_controls_together(self):
@@ -1233,6 +1235,119 @@ class StudioTests(unittest.TestCase):
         self.assertFalse(self.driver.find_element(By.ID, "handles").get_attribute("hidden"))
         self.driver.execute_script("document.activeElement.blur()")
         self.screenshot("controls")
+
+    # ---- the curve plotted with the playhead, a spring's parameters, the form written into the file ----------
+
+    @staticmethod
+    def cubic_y(x1, y1, x2, y2, x):
+        """A CSS cubic Bezier's y at x, by bisection on its parameter (docs/effects.md, section 2)."""
+        b = lambda a1, a2, s: 3 * (1 - s) ** 2 * s * a1 + 3 * (1 - s) * s * s * a2 + s ** 3
+        lo, hi = 0.0, 1.0
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if b(x1, x2, mid) < x else (lo, mid)
+        return b(y1, y2, (lo + hi) / 2)
+
+    @staticmethod
+    def spring_y(zeta, v0, duration, t):
+        """spring(damping,velocity) at progress t over `duration` s: docs/effects.md's closed form."""
+        w0 = math.log(1000) / (zeta * duration)
+        tau = t * duration
+        if abs(zeta - 1) < 1e-9:
+            return 1 - math.exp(-w0 * tau) * (1 + (w0 - v0) * tau)
+        if zeta < 1:
+            wd = w0 * math.sqrt(1 - zeta * zeta)
+            return 1 - math.exp(-zeta * w0 * tau) * (math.cos(wd * tau) + ((zeta * w0 - v0) / wd) * math.sin(wd * tau))
+        wd = w0 * math.sqrt(zeta * zeta - 1)
+        c = (zeta * w0 - v0) / wd
+        return 1 - ((1 + c) * math.exp(-(zeta * w0 - wd) * tau) + (1 - c) * math.exp(-(zeta * w0 + wd) * tau)) / 2
+
+    def playhead(self):
+        """The playhead on the curve: the line's x and the dot's (x, y), in the curve's units."""
+        return self.driver.execute_script("""
+            const g = document.getElementById('curve-playhead');
+            if (g.hasAttribute('hidden')) return null;
+            const n = (id, a) => Number(document.getElementById(id).getAttribute(a));
+            return [n('curve-playhead-line', 'x1'), n('curve-playhead-dot', 'cx'), n('curve-playhead-dot', 'cy')];""")
+
+    def set_curve(self, text):
+        field = self.driver.find_element(By.ID, "curve")
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys(text if text else Keys.DELETE)
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+
+    def test_42_the_curve_is_plotted_with_the_playhead_at_the_frames_progress(self):
+        self.open_controls("effect:door")   # ease-out, 0.5 s
+        self.show_progress(0.5)
+        editor = self.driver.find_element(By.ID, "curve-editor")
+        self.assertTrue(editor.is_displayed())
+        x, dot_x, dot_y = self.playhead()
+        self.assertEqual((x, dot_x), (0.5, 0.5))
+        self.assertAlmostEqual(dot_y, self.cubic_y(0, 0, 0.58, 1, 0.5), places=5)
+        # Scrubbing moves it: at each frame, the progress the readout says and the curve's value there.
+        timeline = self.driver.execute_script("return window.studio.timeline")
+        for k in [0, 7, 20, timeline["count"] - 1]:
+            self.driver.execute_script("const s = document.getElementById('scrubber'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", k)
+            self.wait(lambda d: d.execute_script("return window.studio.frame") == k)
+            t = timeline["progress"][k]
+            x, dot_x, dot_y = self.playhead()
+            self.assertAlmostEqual(x, t, places=9)
+            self.assertAlmostEqual(dot_y, self.cubic_y(0, 0, 0.58, 1, t), places=5)
+            self.assertIn(f"progress {t:.2f}", self.driver.find_element(By.ID, "readout").text)
+        # Playing moves it too.
+        before = self.playhead()
+        self.driver.find_element(By.ID, "play").click()
+        self.wait(lambda d: self.playhead() != before, 5)
+        self.driver.find_element(By.ID, "play").click()
+        # A named curve is its cubic; a spring is plotted by its closed form over the duration in use.
+        self.show_progress(0.3)
+        self.set_curve("ease-in")
+        self.wait(lambda d: abs(self.playhead()[2] - self.cubic_y(0.42, 0, 1, 1, 0.3)) < 1e-5, 5)
+        self.set_curve("spring(0.5,2)")
+        self.wait(lambda d: abs(self.playhead()[2] - self.spring_y(0.5, 2, 0.5, 0.3)) < 1e-5, 5)
+        duration = self.driver.find_element(By.ID, "duration")
+        duration.send_keys("0.8")
+        self.wait(lambda d: abs(self.playhead()[2] - self.spring_y(0.5, 2, 0.8, 0.3)) < 1e-5, 5)
+        path = self.driver.find_element(By.ID, "curve-path").get_attribute("d")
+        self.assertGreater(path.count("L"), 200, "a spring is drawn point by point")
+        # The curve drawn is the one the picture is: its value at the playhead, e, is what the frame shows.
+        self.assertEqual(self.driver.execute_script("return window.studio.easedAt('spring(0.5,2)', 0.8, 0.3)"), self.playhead()[2])
+        self.assertEqual(self.console_errors(), [])
+
+    def test_43_a_springs_damping_and_velocity_are_sliders_that_write_it(self):
+        self.open_controls("effect:sheet")   # forward: spring(0.55, 1/0.55) over 0.8 s
+        self.show_progress(0.5)
+        springs = self.driver.find_element(By.ID, "spring-editor")
+        self.assertTrue(springs.is_displayed(), "the effect's own curve is a spring")
+        self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
+        damping = self.driver.find_element(By.ID, "spring-damping")
+        velocity = self.driver.find_element(By.ID, "spring-velocity-number")
+        self.assertEqual(damping.get_attribute("value"), "0.55")
+        own_velocity = float(velocity.get_attribute("value"))
+        self.assertAlmostEqual(own_velocity, 1 / 0.55, places=3)
+        self.assertEqual((damping.get_attribute("min"), damping.get_attribute("max")), ("0.05", "2"))
+        # The slider moved by its keys (not the frame's): five steps of 0.01.
+        frame = self.driver.execute_script("return window.studio.frame")
+        damping.send_keys(Keys.ARROW_RIGHT * 5)
+        field = self.driver.find_element(By.ID, "curve")
+        self.wait(lambda d: field.get_attribute("value") == f"spring(0.6,{velocity.get_attribute('value')})", 5)
+        self.assertEqual(self.driver.execute_script("return window.studio.frame"), frame)
+        # The velocity typed in its number.
+        velocity.send_keys(Keys.CONTROL + "a")
+        velocity.send_keys("3")
+        self.wait(lambda d: field.get_attribute("value") == "spring(0.6,3)", 5)
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+        self.wait(lambda d: f"curve={urllib.parse.quote('spring(0.6,3)', safe='')}" in (d.execute_script("return window.studio.shownKey") or ""))
+        self.settle()
+        self.assertEqual(self.shown_png(), render(self.directory, "sheet", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--curve", "spring(0.6,3)"))
+        self.assertAlmostEqual(self.playhead()[2], self.spring_y(0.6, 3, 0.8, 0.5), places=5)
+        self.screenshot("curve")
+        # A cubic: its control points, no spring.
+        self.set_curve("cubic(0.2,0.8,0.4,1)")
+        self.wait(lambda d: not springs.is_displayed(), 5)
+        self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
+        self.assertEqual(self.console_errors(), [])
 
 
 if __name__ == "__main__":

@@ -265,6 +265,7 @@ function readout() {
   }
   const marker = $("strip").querySelector(".marker");
   if (marker && t.count > 1) marker.style.left = `${(100 * k) / (t.count - 1)}%`;
+  drawCurve();   // its playhead
 }
 
 function goTo(k, { exact = null } = {}) {
@@ -371,8 +372,8 @@ function keydown(e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape" && !$("help").hidden) { showHelp(false); return; }
   if (isTextField(e.target)) return;
-  // An option's slider takes its own arrows, Home and End (the scrubber's are the frame's).
-  if (e.target.closest && e.target.closest("#options") && /^(Arrow|Home$|End$|Page)/.test(e.key)) return;
+  // An option's (or the spring's) slider takes its own arrows, Home and End (the scrubber's are the frame's).
+  if (e.target.closest && e.target.closest("#options, #spring-editor") && /^(Arrow|Home$|End$|Page)/.test(e.key)) return;
   const action = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
   if (!action) return;
   e.preventDefault();   // space would press a focused button, arrows move the focused scrubber
@@ -583,34 +584,169 @@ function controls(o, input) {
   return [];
 }
 
-// The curve's editor: the field's cubic (or a named curve's, or the effect's own when the field is empty)
-// drawn with its two control points, which drag; dropped, the field takes cubic(x1,y1,x2,y2). A spring has
-// no control points: the editor hides.
+// The curve's editor: the curve the picture is drawn with (the field's; the effect's own for the direction
+// when the field is empty), plotted as e against t, with the playhead on it at the frame's progress. A cubic
+// (a named curve is one) shows its two control points, which drag; dropped, the field takes
+// cubic(x1,y1,x2,y2). A spring shows its damping and velocity, a slider and a number each, which write
+// spring(damping,velocity). The maths is TimingCurve's (docs/effects.md, section 2), mirrored here.
 const NAMED_CURVES = { "linear": [0, 0, 1, 1], "ease-in": [0.42, 0, 1, 1], "ease-out": [0, 0, 0.58, 1],
   "ease-in-out": [0.42, 0, 0.58, 1], "default": [0.25, 0.1, 0.25, 1] };   // TimingCurve.named
 
-function cubicOf(text) {
-  const s = (text || "").replace(/\s/g, "").toLowerCase();
-  if (NAMED_CURVES[s]) return [...NAMED_CURVES[s]];
-  const m = /^cubic\(([^)]*)\)$/.exec(s);
+/// The numbers of `name(a,b,...)` when there are `count` of them, each finite; else null.
+function curveArguments(s, name, count) {
+  const m = new RegExp(`^${name}\\(([^)]*)\\)$`).exec(s);
   const v = m ? m[1].split(",").map((x) => (x === "" ? NaN : Number(x))) : [];
-  return v.length === 4 && v.every(Number.isFinite) ? v : null;
+  return v.length === count && v.every(Number.isFinite) ? v : null;
+}
+
+/// A curve's text as TimingCurve(parsing:) reads it: {cubic: [x1, y1, x2, y2]}, {spring: [damping, velocity]}
+/// or {linear: true}; null for what segue refuses.
+function curveOf(text) {
+  const s = (text || "").replace(/\s/g, "").toLowerCase();
+  if (s === "linear") return { linear: true, cubic: [...NAMED_CURVES.linear] };
+  if (NAMED_CURVES[s]) return { cubic: [...NAMED_CURVES[s]] };
+  const cubic = curveArguments(s, "cubic", 4);
+  if (cubic) return cubic[0] >= 0 && cubic[0] <= 1 && cubic[2] >= 0 && cubic[2] <= 1 ? { cubic } : null;
+  const spring = curveArguments(s, "spring", 2);
+  return spring && spring[0] > 0 ? { spring } : null;
+}
+
+function cubicOf(text) {
+  const c = curveOf(text);
+  return c && c.cubic ? c.cubic : null;
+}
+
+/// The effect's own curve and duration for the direction in the form.
+function ownTiming() {
+  const s = studio.subject;
+  if (!s) return { curve: null, duration: null };
+  const back = $("direction").value === "back";
+  return { curve: back ? s.backCurve || s.curve : s.curve, duration: back ? s.backDuration || s.duration : s.duration };
+}
+
+/// The curve the picture is drawn with: the field's when it is one segue reads, else the effect's own.
+function curveInUse() {
+  const own = ownTiming();
+  const field = $("curve").value.trim();
+  const duration = Number($("duration").value) > 0 ? Number($("duration").value) : own.duration || 1;
+  return { curve: curveOf(field || own.curve), duration };
+}
+
+/// e at progress t on a CSS cubic Bezier: its parameter solved for x = t (Newton, then bisection), as
+/// CubicBezier.y(atX:) does.
+function cubicY([x1, y1, x2, y2], x) {
+  const sample = (a1, a2, s) => { const u = 1 - s; return 3 * u * u * s * a1 + 3 * u * s * s * a2 + s * s * s; };
+  const slope = (a1, a2, s) => { const u = 1 - s; return 3 * u * u * a1 + 6 * u * s * (a2 - a1) + 3 * s * s * (1 - a2); };
+  if (x <= 0) return x === 0 ? 0 : sample(y1, y2, 0);
+  if (x >= 1) return 1;
+  let s = x;
+  for (let i = 0; i < 8; i++) {
+    const err = sample(x1, x2, s) - x;
+    if (Math.abs(err) < 1e-7) return sample(y1, y2, s);
+    const d = slope(x1, x2, s);
+    if (Math.abs(d) < 1e-6) break;
+    s -= err / d;
+    if (s < 0 || s > 1) break;
+  }
+  let lo = 0, hi = 1;
+  s = x;
+  for (let i = 0; i < 60; i++) {
+    const v = sample(x1, x2, s);
+    if (Math.abs(v - x) < 1e-7) break;
+    if (v < x) lo = s; else hi = s;
+    s = (lo + hi) / 2;
+  }
+  return sample(y1, y2, s);
+}
+
+/// e at progress t on spring(damping, velocity) lasting `duration` s: ω0 = ln(1000) / (ζ T), τ = t T, and the
+/// underdamped, critically damped or overdamped closed form (Spring.value(at:)).
+function springY([zeta, v0], duration, t) {
+  const omega0 = Math.log(1000) / (zeta * Math.max(duration, 1e-9));
+  const tau = t * duration, a = zeta * omega0;
+  if (Math.abs(zeta - 1) < 1e-9) return 1 - Math.exp(-omega0 * tau) * (1 + (omega0 - v0) * tau);
+  if (zeta < 1) {
+    const wd = omega0 * Math.sqrt(1 - zeta * zeta);
+    return 1 - Math.exp(-a * tau) * (Math.cos(wd * tau) + ((a - v0) / wd) * Math.sin(wd * tau));
+  }
+  const wd = omega0 * Math.sqrt(zeta * zeta - 1), c = (a - v0) / wd, slow = omega0 / (zeta + Math.sqrt(zeta * zeta - 1));
+  return 1 - ((1 + c) * Math.exp(-slow * tau) + (1 - c) * Math.exp(-(a + wd) * tau)) / 2;
+}
+
+function easedAt(curve, duration, t) {
+  if (curve.linear) return t;
+  return curve.spring ? springY(curve.spring, duration, t) : cubicY(curve.cubic, t);
+}
+
+/// The progress of the frame on show: the one typed in, or the frame's within its step.
+function progressOnShow() {
+  if (studio.exact !== null) return Number(studio.exact);
+  const t = studio.timeline;
+  return t && t.progress && t.progress[studio.frame] !== undefined ? t.progress[studio.frame] : null;
 }
 
 let curveDrag = null;   // the control points while one is dragged
 function drawCurve() {
-  const field = $("curve");
-  const v = curveDrag || cubicOf(field.value.trim() || (studio.subject && studio.subject.curve));
+  const { curve, duration } = curveInUse();
+  const v = curveDrag || (curve && curve.cubic);
   const editor = $("curve-editor");
-  editor.toggleAttribute("hidden", !v);   // an <svg> has no `hidden` property, only the attribute
-  if (!v) return;
-  const [x1, y1, x2, y2] = v;
-  $("curve-path").setAttribute("d", `M0 0 C${x1} ${y1} ${x2} ${y2} 1 1`);
+  const shown = !!curve && !(studio.subject && studio.subject.kind !== "effect");
+  editor.toggleAttribute("hidden", !shown);   // an <svg> has no `hidden` property, only the attribute
+  $("spring-editor").hidden = !(shown && curve.spring);
+  studio.curvePlayhead = null;
+  if (!shown) return;
   const set = (el, attributes) => { for (const [k, x] of Object.entries(attributes)) el.setAttribute(k, String(x)); };
-  set($("curve-arm1"), { x1: 0, y1: 0, x2: x1, y2: y1 });
-  set($("curve-arm2"), { x1: 1, y1: 1, x2: x2, y2: y2 });
-  set(editor.querySelector(".p1"), { cx: x1, cy: y1 });
-  set(editor.querySelector(".p2"), { cx: x2, cy: y2 });
+  const used = curveDrag ? { cubic: curveDrag } : curve;
+  if (v && !curve.spring) {
+    const [x1, y1, x2, y2] = v;
+    $("curve-path").setAttribute("d", `M0 0 C${x1} ${y1} ${x2} ${y2} 1 1`);
+    set($("curve-arm1"), { x1: 0, y1: 0, x2: x1, y2: y1 });
+    set($("curve-arm2"), { x1: 1, y1: 1, x2: x2, y2: y2 });
+    set(editor.querySelector(".p1"), { cx: x1, cy: y1 });
+    set(editor.querySelector(".p2"), { cx: x2, cy: y2 });
+  } else {
+    // A spring: its values at 241 points (enough for a few swings), no control points.
+    const points = [];
+    for (let i = 0; i <= 240; i++) points.push(`${i / 240} ${easedAt(used, duration, i / 240).toFixed(4)}`);
+    $("curve-path").setAttribute("d", `M${points.join(" L")}`);
+  }
+  for (const id of ["curve-arm1", "curve-arm2"]) $(id).toggleAttribute("hidden", !!curve.spring);
+  for (const c of editor.querySelectorAll(".p1, .p2")) c.toggleAttribute("hidden", !!curve.spring);
+  editor.setAttribute("aria-label", curve.spring ? "the spring's curve" : "the curve: drag its two handles");
+  if (curve.spring) followSpring(curve.spring);
+  // The playhead: a line at the frame's progress and a dot where the curve is then.
+  const t = progressOnShow();
+  $("curve-playhead").toggleAttribute("hidden", t === null);
+  if (t === null) return;
+  const e = easedAt(used, duration, t);
+  set($("curve-playhead-line"), { x1: t, y1: -0.25, x2: t, y2: 1.25 });
+  set($("curve-playhead-dot"), { cx: t, cy: Math.max(-0.25, Math.min(1.25, e)) });
+  studio.curvePlayhead = { t, e };
+}
+studio.easedAt = (text, duration, t) => easedAt(curveOf(text), duration, t);
+
+/// The spring's sliders and numbers follow its values (unless one of them is being typed in).
+function followSpring([damping, velocity]) {
+  for (const [name, value] of [["damping", damping], ["velocity", velocity]]) {
+    const slider = $(`spring-${name}`), number = $(`spring-${name}-number`);
+    slider.value = String(value);
+    if (document.activeElement !== number) number.value = String(value);
+  }
+}
+
+/// A spring's damping or velocity moved (the other kept as it is): the field takes spring(damping,velocity)
+/// and the picture follows.
+function springMoved(index, text) {
+  const value = Number(text);
+  const { curve } = curveInUse();
+  if (!curve || !curve.spring || text.trim() === "") return;
+  const spring = [...curve.spring];
+  spring[index] = value;
+  // segue takes a damping above 0 and any finite velocity.
+  if (!(spring[0] > 0) || !Number.isFinite(spring[1])) return;
+  $("curve").value = `spring(${spring.map(String).join(",")})`;
+  drawCurve();
+  moved();
 }
 
 function wireCurveEditor() {
@@ -620,7 +756,7 @@ function wireCurveEditor() {
     handle.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;
       e.preventDefault();
-      const start = cubicOf($("curve").value.trim() || (studio.subject && studio.subject.curve));
+      const start = cubicOf($("curve").value.trim() || ownTiming().curve);
       if (!start) return;
       const follow = (ev) => {
         const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(space.getScreenCTM().inverse());
@@ -639,7 +775,13 @@ function wireCurveEditor() {
       });
     });
   }
+  for (const [index, name] of ["damping", "velocity"].entries()) {
+    $(`spring-${name}`).addEventListener("input", () => springMoved(index, $(`spring-${name}`).value));
+    $(`spring-${name}-number`).addEventListener("input", () => springMoved(index, $(`spring-${name}-number`).value));
+  }
   $("curve").addEventListener("input", drawCurve);
+  $("duration").addEventListener("input", drawCurve);
+  $("direction").addEventListener("change", drawCurve);
 }
 
 /// An option's control moved: the frame on show is drawn with the field's new value.
