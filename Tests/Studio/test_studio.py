@@ -167,6 +167,9 @@ class StudioTests(unittest.TestCase):
 
     def open(self, studio, subject=None):
         self.console_errors()  # what earlier tests' deliberate refusals logged is theirs
+        # Text an earlier test left unsaved in the editor would have the page ask before it is left.
+        self.driver.execute_script("""const t = document.getElementById('source');
+            if (t && window.studio && window.studio.editor) t.value = window.studio.editor.loaded;""")
         self.driver.get(studio.url)
         self.wait(lambda d: d.execute_script("return window.studio && window.studio.ready === true"), 30)
         self.driver.execute_script("document.getElementById('play').click()")  # paused: the tests drive it
@@ -1348,6 +1351,39 @@ class StudioTests(unittest.TestCase):
         self.wait(lambda d: not springs.is_displayed(), 5)
         self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
         self.assertEqual(self.console_errors(), [])
+
+    def test_45_unsaved_text_is_said_and_leaving_the_page_asks_first(self):
+        self.open(self.files, "file:0")
+        leaving = "return !window.dispatchEvent(new Event('beforeunload', { cancelable: true }))"
+        try:
+            self.assertFalse(self.driver.find_element(By.ID, "editor-unsaved").is_displayed())
+            self.assertFalse(self.driver.execute_script(leaving), "nothing unsaved: the page is left without a question")
+            source = self.driver.find_element(By.ID, "source")
+            source.send_keys(Keys.CONTROL, Keys.END)
+            source.send_keys(" ")
+            self.wait(lambda d: d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            self.assertTrue(self.driver.find_element(By.ID, "editor-status").text.startswith("unsaved"))
+            self.assertTrue(self.driver.execute_script(leaving), "unsaved text: leaving asks first")
+            # Typed back as it was: nothing unsaved.
+            source.send_keys(Keys.BACKSPACE)
+            self.wait(lambda d: not d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            self.assertFalse(self.driver.execute_script(leaving))
+            # Unsaved again, and still said when a save is refused (the file changed on disk).
+            source.send_keys(" ")
+            self.wait(lambda d: d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            with open(self.effect, "w") as f:
+                f.write(json.dumps(dict(SLIDE_UP, summary="theirs"), indent=2))
+            self.wait(lambda d: "changed on disk" in d.find_element(By.ID, "editor-status").text, 5)
+            source.send_keys(Keys.CONTROL, "s")
+            self.wait(lambda d: d.execute_script("return window.studio.editor.refused") == 409, 5)
+            self.assertTrue(self.driver.find_element(By.ID, "editor-unsaved").is_displayed())
+            self.assertTrue(self.driver.execute_script(leaving))
+            # Loaded again: nothing unsaved.
+            self.driver.find_element(By.ID, "editor-reload").click()
+            self.wait(lambda d: not d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            self.assertFalse(self.driver.execute_script(leaving))
+        finally:
+            restore(self.effect, SLIDE_UP)
 
 
 if __name__ == "__main__":

@@ -1066,6 +1066,7 @@ async function loadSource({ force = false } = {}) {
   if (!source.editable) editorStatus("This file is not UTF-8 text: shown, not saved.", true);
   else if (other) editorStatus("");
   gutter();
+  showUnsaved();
 }
 
 async function saveSource() {
@@ -1085,8 +1086,25 @@ async function saveSource() {
   editor.loaded = text;
   editor.saves += 1;
   editorStatus("saved");
+  showUnsaved();
 }
 studio.saveSource = saveSource;
+
+/// Whether the editor holds text the file does not have.
+function unsavedText() {
+  return !!editor.subject && !$("source").readOnly && $("source").value !== editor.loaded;
+}
+studio.unsavedText = unsavedText;
+
+/// "unsaved" beside the file's name while the text differs from the file, and in the status line unless that
+/// says why a save was refused.
+function showUnsaved() {
+  const on = unsavedText();
+  $("editor-unsaved").hidden = !on;
+  if ($("editor-status").classList.contains("error")) return;
+  if (on) editorStatus("unsaved: Ctrl-S saves");
+  else if ($("editor-status").textContent.startsWith("unsaved")) editorStatus("");
+}
 
 function editorStatus(message, bad = false) {
   $("editor-status").textContent = message;
@@ -1236,7 +1254,13 @@ function wire() {
   $("source").addEventListener("input", () => {
     gutter();
     // A refusal (the file changed on disk) stays said until the text is loaded again or saved.
-    if (!$("editor-status").classList.contains("error")) editorStatus($("source").value !== editor.loaded ? "unsaved: Ctrl-S saves" : "");
+    showUnsaved();
+  });
+  // Leaving the page (closing it, reloading it, going elsewhere) with text not saved asks first.
+  addEventListener("beforeunload", (e) => {
+    if (!unsavedText()) return;
+    e.preventDefault();
+    e.returnValue = "";
   });
   $("source").addEventListener("scroll", scrolled);
   $("editor-save").addEventListener("click", saveSource);
