@@ -1352,6 +1352,60 @@ class StudioTests(unittest.TestCase):
         self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
         self.assertEqual(self.console_errors(), [])
 
+    def test_44_the_forms_values_are_written_into_the_file_as_its_defaults(self):
+        self.open(self.files, "file:0")
+        self.console_errors()
+        self.show_progress(0.5)
+        original = json.dumps(SLIDE_UP, indent=2)
+        try:
+            self.assertTrue(self.driver.find_element(By.ID, "write-defaults").is_displayed())
+            self.option_field("fade").send_keys("0.7")
+            self.driver.find_element(By.ID, "curve").send_keys("cubic(0.3,0.1,0.2,1)")   # the duration is left empty
+            self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+            self.shows_option("fade", "0.7")
+            self.wait(lambda d: "curve=cubic" in d.execute_script("return window.studio.shownKey"))
+            self.settle()
+            before = self.shown_png()
+            version = self.driver.execute_script("return window.studio.subject.version")
+            saves = self.driver.execute_script("return window.studio.editor.saves")
+            self.driver.find_element(By.ID, "write-defaults").click()
+            self.wait(lambda d: d.execute_script("return window.studio.defaultsWritten") == 1, 5)
+            self.assertEqual(self.driver.execute_script("return window.studio.editor.saves"), saves + 1)
+            # The values as the defaults, the rest of the text as it was (the empty duration not written).
+            with open(self.effect) as f:
+                self.assertEqual(f.read(), original.replace('"default": 0.4', '"default": 0.7')
+                                 .replace('"curve": "ease-out"', '"curve": "cubic(0.3,0.1,0.2,1)"'))
+            self.assertEqual(self.editor_text(), original.replace('"default": 0.4', '"default": 0.7')
+                             .replace('"curve": "ease-out"', '"curve": "cubic(0.3,0.1,0.2,1)"'))
+            # The fields are empty (the values are the defaults now) and the picture is the same, byte for byte.
+            self.assertEqual(self.option_field("fade").get_attribute("value"), "")
+            self.assertEqual(self.driver.find_element(By.ID, "curve").get_attribute("value"), "")
+            self.assertGreater(self.driver.execute_script("return window.studio.subject.version"), version)
+            key = self.driver.execute_script("return window.studio.shownKey")
+            self.assertNotIn("o.fade", key)
+            self.assertNotIn("curve=", key)
+            self.assertEqual(self.shown_png(), before)
+            self.assertEqual(self.driver.find_element(By.ID, "editor-status").text, "saved")
+            self.assertIn("--fade", self.driver.find_element(By.ID, "defaults-message").text)
+            # A required option takes a default in place of "required": true, in the file's own layout.
+            required = dict(SLIDE_UP, options=[dict(SLIDE_UP["options"][0], default=None, required=True)])
+            del required["options"][0]["default"]
+            self.type_into_editor(json.dumps(required, indent=2))
+            self.wait(lambda d: d.execute_script("return document.querySelector('#options input[name=fade]').placeholder") == "required", 5)
+            self.option_field("fade").send_keys("0.25")
+            self.driver.find_element(By.ID, "duration").send_keys("0.6")
+            self.driver.find_element(By.ID, "write-defaults").click()
+            self.wait(lambda d: d.execute_script("return window.studio.defaultsWritten") == 2, 5)
+            with open(self.effect) as f:
+                written = f.read()
+            self.assertEqual(written, json.dumps(required, indent=2).replace('"required": true', '"default": 0.25')
+                             .replace('"duration": 0.4', '"duration": 0.6'))
+            self.assertEqual(json.loads(written)["options"][0]["default"], 0.25)
+        finally:
+            restore(self.effect, SLIDE_UP)
+        errors = [e for e in self.console_errors() if e["source"] != "network"]
+        self.assertEqual(errors, [], "\n".join(e["message"] for e in errors))
+
     def test_45_unsaved_text_is_said_and_leaving_the_page_asks_first(self):
         self.open(self.files, "file:0")
         leaving = "return !window.dispatchEvent(new Event('beforeunload', { cancelable: true }))"

@@ -480,6 +480,7 @@ function buildForm() {
   $("go").disabled = !isEffect;
   $("duration").placeholder = s.duration ? `${s.duration} (effect's own)` : "effect's own";
   $("curve").placeholder = s.curve ? `${s.curve} (effect's own)` : "effect's own";
+  $("defaults").hidden = !(isEffect && s.file);
   const box = $("options");
   const values = {};
   for (const input of box.querySelectorAll("input[name], select[name]")) values[input.name] = input.value;
@@ -1087,6 +1088,7 @@ async function saveSource() {
   editor.saves += 1;
   editorStatus("saved");
   showUnsaved();
+  return true;
 }
 studio.saveSource = saveSource;
 
@@ -1175,6 +1177,153 @@ function caretTo(line, column) {
 }
 studio.caretTo = caretTo;
 
+// ---- The form's values written into the effect file as its defaults ------------------------------------------
+
+/// A JSON text read with where each value is: {type, start, end} (offsets into the text; `end` past the
+/// value), an object's `members` ({key, keyStart, value}) and a list's `items`. Only for text JSON.parse takes.
+function locatedJSON(text) {
+  let at = 0;
+  const space = () => { while (at < text.length && " \t\r\n".includes(text[at])) at++; };
+  const string = () => {
+    const start = at;
+    at++;
+    while (text[at] !== '"') at += text[at] === "\\" ? 2 : 1;
+    at++;
+    return JSON.parse(text.slice(start, at));
+  };
+  const value = () => {
+    space();
+    const start = at;
+    const c = text[at];
+    if (c === "{") {
+      at++;
+      const members = [];
+      space();
+      if (text[at] === "}") { at++; return { type: "object", start, end: at, members }; }
+      for (;;) {
+        space();
+        const keyStart = at;
+        const key = string();
+        space();
+        at++;   // :
+        members.push({ key, keyStart, value: value() });
+        space();
+        if (text[at++] === "}") return { type: "object", start, end: at, members };
+      }
+    }
+    if (c === "[") {
+      at++;
+      const items = [];
+      space();
+      if (text[at] === "]") { at++; return { type: "array", start, end: at, items }; }
+      for (;;) {
+        items.push(value());
+        space();
+        if (text[at++] === "]") return { type: "array", start, end: at, items };
+      }
+    }
+    if (c === '"') { const v = string(); return { type: "string", start, end: at, value: v }; }
+    while (at < text.length && !",}] \t\r\n".includes(text[at])) at++;
+    return { type: "scalar", start, end: at };
+  };
+  return value();
+}
+
+/// The edits that give object `node` of `text` the member `key` with the JSON `json`: its value replaced where
+/// it has one, else a member added after its last, on a line of its own where the object has its members on
+/// lines of their own.
+function setMember(text, node, key, json) {
+  const member = node.members.find((m) => m.key === key);
+  if (member) return [{ start: member.value.start, end: member.value.end, text: json }];
+  const pair = `${JSON.stringify(key)}: ${json}`;
+  if (!node.members.length) return [{ start: node.start + 1, end: node.end - 1, text: pair }];
+  const last = node.members[node.members.length - 1];
+  const lineStart = text.lastIndexOf("\n", last.keyStart) + 1;
+  const indent = text.slice(lineStart, last.keyStart);
+  const separator = /^[ \t]*$/.test(indent) ? `,\n${indent}` : ", ";
+  return [{ start: last.value.end, end: last.value.end, text: separator + pair }];
+}
+
+/// An option's field as the JSON its `default` takes (the form segue's effect files use): a number, [x, y],
+/// [x, y, w, h], "RRGGBB" or a choice's name; null when the field is no such value.
+function optionJSON(o, text) {
+  const number = (x) => {
+    const t = x.trim();
+    if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(t)) return t;
+    const v = Number(t);
+    return t !== "" && Number.isFinite(v) ? String(v) : null;
+  };
+  if (o.kind === "number") return number(text);
+  if (o.kind === "point" || o.kind === "rect") {
+    const parts = text.split(",").map(number);
+    return parts.length === (o.kind === "point" ? 2 : 4) && parts.every((p) => p !== null) ? `[${parts.join(", ")}]` : null;
+  }
+  return JSON.stringify(text.trim());
+}
+
+/// Writes the form's values into the effect file in the editor and saves it, as Ctrl-S does: each option's
+/// field that has a value as that option's `default` (in place of `"required": true`; an option whose
+/// default is `computed` is left as it is), and the curve and duration fields' as the file's (its `back`'s
+/// where the form plays back and the back direction has its own). Fields left empty write nothing, and the
+/// rest of the text is kept. Saved, the fields written are emptied: their values are the file's defaults now,
+/// and the picture is the same.
+async function writeDefaults() {
+  const say = (message, bad = false) => { $("defaults-message").textContent = message; $("defaults-message").className = bad ? "note error" : "note"; };
+  const s = studio.subject;
+  if (!s || !s.file || editor.subject !== s.id || $("source").readOnly) { say("Only an effect file named on the command line is written.", true); return; }
+  const text = $("source").value;
+  let root;
+  try { JSON.parse(text); root = locatedJSON(text); } catch (error) { say(`The editor's text is not JSON (${error.message}): mend it first.`, true); return; }
+  if (root.type !== "object") { say("The editor's text is not an effect file's object.", true); return; }
+  const edits = [], written = [], kept = [];
+  const member = (node, key) => node && node.type === "object" ? (node.members.find((m) => m.key === key) || {}).value : undefined;
+  const list = member(root, "options");
+  for (const input of document.querySelectorAll("#options input[name], #options select[name]")) {
+    const value = input.value.trim();
+    if (value === "") continue;
+    const o = (s.options || []).find((x) => x.name === input.name);
+    const item = list && list.type === "array" ? list.items.find((i) => member(i, "name") && member(i, "name").value === input.name) : null;
+    const json = o && optionJSON(o, value);
+    if (!item || json === null || member(item, "computed")) { kept.push(`--${input.name}`); continue; }
+    const required = item.members.find((m) => m.key === "required");
+    if (required) edits.push({ start: required.keyStart, end: required.value.end, text: `"default": ${json}` });
+    else edits.push(...setMember(text, item, "default", json));
+    written.push(`--${input.name}`);
+  }
+  // The timing the picture plays: the back direction's own where it has one and the form plays back.
+  const back = member(root, "back");
+  const timing = $("direction").value === "back" && back && back.type === "object" && (member(back, "curve") || member(back, "duration")) ? back : root;
+  const curve = $("curve").value.trim(), duration = $("duration").value.trim();
+  if (curve !== "") { edits.push(...setMember(text, timing, "curve", JSON.stringify(curve))); written.push("curve"); }
+  if (duration !== "") {
+    const json = optionJSON({ kind: "number" }, duration);
+    if (json === null) kept.push("the duration");
+    else { edits.push(...setMember(text, timing, "duration", json)); written.push("duration"); }
+  }
+  if (!edits.length) { say(kept.length ? `Nothing written: ${kept.join(", ")} cannot be written as a default.` : "Nothing to write: every field is empty (the file's own values)."); return; }
+  let next = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) next = next.slice(0, edit.start) + edit.text + next.slice(edit.end);
+  $("source").value = next;
+  gutter();
+  showUnsaved();
+  if ((await saveSource()) !== true) { say("Not saved: see the editor.", true); return; }
+  // The file saved is the subject's new version (the server read it before answering): its defaults are the
+  // fields' values, so the fields are emptied and the picture asked for again, the same.
+  await loadState();
+  studio.subject = currentSubject();
+  // (By name: the page may have built the form again since, when the server said the file changed.)
+  for (const name of written) {
+    const input = name.startsWith("--") ? document.querySelector(`#options [name="${CSS.escape(name.slice(2))}"]`) : $(name);
+    if (input) { input.value = ""; input.dispatchEvent(new Event("input")); }
+  }
+  buildForm();
+  await refresh();
+  say(`Written into ${s.name}: ${written.join(", ")}`
+    + (kept.length ? `; not ${kept.join(", ")} (computed in the file, or no value it takes)` : "") + ".");
+  studio.defaultsWritten = (studio.defaultsWritten || 0) + 1;
+}
+studio.writeDefaults = writeDefaults;
+
 // ---- Errors ---------------------------------------------------------------------------------------------
 
 function showError(error) {
@@ -1262,6 +1411,7 @@ function wire() {
     e.preventDefault();
     e.returnValue = "";
   });
+  $("write-defaults").addEventListener("click", writeDefaults);
   $("source").addEventListener("scroll", scrolled);
   $("editor-save").addEventListener("click", saveSource);
   $("editor-reload").addEventListener("click", () => loadSource({ force: true }));
