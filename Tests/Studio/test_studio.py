@@ -981,6 +981,9 @@ class StudioTests(unittest.TestCase):
             problems = self.driver.find_element(By.ID, "problem-list").text
             self.assertIn(f"line {line}, column {column}", problems)
             self.assertNotIn("character", problems)
+            # Said once: beside the problem, not again in its message.
+            self.assertEqual(problems.count("line "), 1, problems)
+            self.assertEqual(problems.count(f"column {column}"), 1, problems)
             self.assertEqual(self.marked_lines(), [str(line)])
             self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#bands .band")), 1)
             self.assertEqual(self.shown_png(), good, "the last good picture stays beside the problem")
