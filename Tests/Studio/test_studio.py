@@ -1348,6 +1348,7 @@ class StudioTests(unittest.TestCase):
         self.assertEqual(self.shown_png(), render(self.directory, "sheet", "--from", "sample:home", "--to", "sample:detail",
                                                   "--progress", "0.5", "--curve", "spring(0.6,3)"))
         self.assertAlmostEqual(self.playhead()[2], self.spring_y(0.6, 3, 0.8, 0.5), places=5)
+        self.driver.execute_script("document.activeElement.blur()")
         self.screenshot("curve")
         # A cubic: its control points, no spring.
         self.set_curve("cubic(0.2,0.8,0.4,1)")
