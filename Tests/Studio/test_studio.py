@@ -1287,6 +1287,7 @@ class StudioTests(unittest.TestCase):
         self.show_progress(0.5)
         editor = self.driver.find_element(By.ID, "curve-editor")
         self.assertTrue(editor.is_displayed())
+        self.assertFalse(self.driver.find_element(By.ID, "write-defaults").is_displayed(), "a built-in effect is no one's file")
         x, dot_x, dot_y = self.playhead()
         self.assertEqual((x, dot_x), (0.5, 0.5))
         self.assertAlmostEqual(dot_y, self.cubic_y(0, 0, 0.58, 1, 0.5), places=5)
@@ -1332,6 +1333,14 @@ class StudioTests(unittest.TestCase):
         own_velocity = float(velocity.get_attribute("value"))
         self.assertAlmostEqual(own_velocity, 1 / 0.55, places=3)
         self.assertEqual((damping.get_attribute("min"), damping.get_attribute("max")), ("0.05", "2"))
+        # Played back, sheet's own curve is ease-in-out: a cubic, its control points, no spring.
+        point = lambda cls: [float(self.driver.find_element(By.CSS_SELECTOR, f"#curve-editor .{cls}").get_attribute(a)) for a in ("cx", "cy")]
+        Select(self.driver.find_element(By.ID, "direction")).select_by_visible_text("back")
+        self.wait(lambda d: not springs.is_displayed(), 5)
+        self.assertEqual(point("p1") + point("p2"), [0.42, 0, 0.58, 1])
+        Select(self.driver.find_element(By.ID, "direction")).select_by_visible_text("forward")
+        self.wait(lambda d: springs.is_displayed(), 5)
+        self.settle()
         # The slider moved by its keys (not the frame's): five steps of 0.01.
         frame = self.driver.execute_script("return window.studio.frame")
         damping.send_keys(Keys.ARROW_RIGHT * 5)

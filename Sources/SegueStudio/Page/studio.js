@@ -265,7 +265,7 @@ function readout() {
   }
   const marker = $("strip").querySelector(".marker");
   if (marker && t.count > 1) marker.style.left = `${(100 * k) / (t.count - 1)}%`;
-  drawCurve();   // its playhead
+  drawPlayhead();
 }
 
 function goTo(k, { exact = null } = {}) {
@@ -715,11 +715,21 @@ function drawCurve() {
   for (const c of editor.querySelectorAll(".p1, .p2")) c.toggleAttribute("hidden", !!curve.spring);
   editor.setAttribute("aria-label", curve.spring ? "the spring's curve" : "the curve: drag its two handles");
   if (curve.spring) followSpring(curve.spring);
-  // The playhead: a line at the frame's progress and a dot where the curve is then.
+  drawPlayhead();
+}
+
+/// The playhead: a line at the progress of the frame on show and a dot where the curve is then (each frame
+/// shown moves it; the curve is drawn again only when it changes).
+function drawPlayhead() {
+  const editor = $("curve-editor");
+  if (editor.hasAttribute("hidden")) return;
+  const { curve, duration } = curveInUse();
   const t = progressOnShow();
-  $("curve-playhead").toggleAttribute("hidden", t === null);
-  if (t === null) return;
+  $("curve-playhead").toggleAttribute("hidden", t === null || !curve);
+  if (t === null || !curve) return;
+  const used = curveDrag ? { cubic: curveDrag } : curve;
   const e = easedAt(used, duration, t);
+  const set = (el, attributes) => { for (const [k, x] of Object.entries(attributes)) el.setAttribute(k, String(x)); };
   set($("curve-playhead-line"), { x1: t, y1: -0.25, x2: t, y2: 1.25 });
   set($("curve-playhead-dot"), { cx: t, cy: Math.max(-0.25, Math.min(1.25, e)) });
   studio.curvePlayhead = { t, e };
