@@ -147,6 +147,10 @@ struct StudioHandler: HTTPHandler {
             var start: Double
             var duration: Double
             var firstFrame: Int
+            /// The curve a transition's progress is eased by, and the seconds it runs over (a spring's shape
+            /// depends on them); nil for a hold.
+            var curve: String?
+            var curveDuration: Double?
         }
         var fps: Double
         var count: Int
@@ -172,8 +176,16 @@ struct StudioHandler: HTTPHandler {
         var steps: [Timeline.Step] = []
         var start = 0.0
         for (i, step) in board.timeline.enumerated() {
-            steps.append(.init(name: step.name, start: start, duration: step.duration,
-                               firstFrame: frames.firstIndex { $0.step == i } ?? schedule.count))
+            var entry = Timeline.Step(name: step.name, start: start, duration: step.duration,
+                                      firstFrame: frames.firstIndex { $0.step == i } ?? schedule.count)
+            switch step {
+            case .hold: break
+            case let .transition(transition, _, _), let .interactive(transition, _, _, _):
+                (entry.curve, entry.curveDuration) = (transition.curve.description, transition.duration)
+            case let .shader(shader, _, _):
+                (entry.curve, entry.curveDuration) = (shader.curve.description, shader.duration)
+            }
+            steps.append(entry)
             start += step.duration
         }
         return Timeline(fps: board.fps, count: schedule.count, width: board.size?.width, height: board.size?.height,

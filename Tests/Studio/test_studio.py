@@ -1365,6 +1365,38 @@ class StudioTests(unittest.TestCase):
         self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
         self.assertEqual(self.console_errors(), [])
 
+    def test_46_a_storyboards_step_shows_its_curve_with_the_playhead(self):
+        self.open(self.files, "file:1")   # a hold, door over 0.5 s (its own curve, ease-out), a hold
+        timeline = self.driver.execute_script("return window.studio.timeline")
+        self.assertEqual(timeline["timeline"][1]["curve"], "ease-out")
+        self.assertIsNone(timeline["timeline"][0].get("curve"))
+        editor = self.driver.find_element(By.ID, "curve-editor")
+        door = [k for k in range(timeline["count"]) if timeline["steps"][k] == 1]
+
+        def go(k):
+            self.driver.execute_script("const s = document.getElementById('scrubber'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", k)
+            self.wait(lambda d: d.execute_script("return window.studio.frame") == k)
+
+        go(1)
+        self.assertFalse(editor.is_displayed(), "a hold has no curve")
+        self.assertTrue(self.driver.find_element(By.ID, "curve-note").is_displayed())
+        for k in [door[0], door[len(door) // 2], door[-1]]:
+            go(k)
+            self.wait(lambda d: editor.is_displayed(), 5)
+            t = timeline["progress"][k]
+            x, dot_x, dot_y = self.playhead()
+            self.assertAlmostEqual(x, t, places=9)
+            self.assertAlmostEqual(dot_y, self.cubic_y(0, 0, 0.58, 1, t), places=5)
+            self.assertIn(f"progress {t:.2f}", self.driver.find_element(By.ID, "readout").text)
+        self.assertIn("door", self.driver.find_element(By.ID, "timing-legend").text)
+        self.screenshot("storyboard-curve")
+        # Shown, not edited: no control points, no fields.
+        self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
+        self.assertFalse(self.driver.find_element(By.ID, "curve").is_displayed())
+        go(timeline["count"] - 1)
+        self.wait(lambda d: not editor.is_displayed(), 5)
+        self.assertEqual(self.console_errors(), [])
+
     def test_44_the_forms_values_are_written_into_the_file_as_its_defaults(self):
         self.open(self.files, "file:0")
         self.console_errors()

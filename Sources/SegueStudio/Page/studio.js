@@ -475,7 +475,10 @@ function buildForm() {
   const s = studio.subject;
   $("summary").textContent = s.summary || (s.file ? s.file : "");
   const isEffect = s.kind === "effect";
-  for (const id of ["timing", "screens", "options-set", "exact"]) $(id).hidden = !isEffect && id !== "exact";
+  for (const id of ["screens", "options-set"]) $(id).hidden = !isEffect;
+  // A storyboard's timing is its steps': the fieldset shows the curve of the step on show, and nothing to set.
+  $("timing").classList.toggle("story", !isEffect);
+  $("timing-legend").textContent = isEffect ? "Timing and size" : "The step's curve";
   $("progress").disabled = !isEffect;
   $("go").disabled = !isEffect;
   $("duration").placeholder = s.duration ? `${s.duration} (effect's own)` : "effect's own";
@@ -626,7 +629,15 @@ function ownTiming() {
 }
 
 /// The curve the picture is drawn with: the field's when it is one segue reads, else the effect's own.
+/// A storyboard's: the curve of the step on show (none for a hold), over the seconds it runs, drawn as it is
+/// (it is the storyboard's to change), with `step` its index.
 function curveInUse() {
+  const timeline = studio.timeline;
+  if (studio.subject && studio.subject.kind === "storyboard") {
+    const index = timeline && timeline.steps ? timeline.steps[studio.frame] : undefined;
+    const step = index === undefined ? null : timeline.timeline[index];
+    return { curve: step && step.curve ? curveOf(step.curve) : null, duration: (step && step.curveDuration) || 1, step: index, fixed: true };
+  }
   const own = ownTiming();
   const field = $("curve").value.trim();
   const duration = Number($("duration").value) > 0 ? Number($("duration").value) : own.duration || 1;
@@ -687,13 +698,21 @@ function progressOnShow() {
 }
 
 let curveDrag = null;   // the control points while one is dragged
+let drawnStep = null, drawnTimeline = null;   // the step (of a storyboard) and the timeline the curve is drawn for
 function drawCurve() {
-  const { curve, duration } = curveInUse();
+  const { curve, duration, step, fixed } = curveInUse();
+  drawnStep = step;
+  drawnTimeline = studio.timeline;
   const v = curveDrag || (curve && curve.cubic);
   const editor = $("curve-editor");
-  const shown = !!curve && !(studio.subject && studio.subject.kind !== "effect");
+  const shown = !!curve;
   editor.toggleAttribute("hidden", !shown);   // an <svg> has no `hidden` property, only the attribute
-  $("spring-editor").hidden = !(shown && curve.spring);
+  $("spring-editor").hidden = !(shown && curve.spring && !fixed);
+  $("curve-note").hidden = !(fixed && !shown);
+  if (fixed) {
+    const s = studio.timeline && step !== undefined ? studio.timeline.timeline[step] : null;
+    $("timing-legend").textContent = s ? `Step ${step + 1}, ${s.name}: ${s.curve || "no curve"}` : "The step's curve";
+  }
   studio.curvePlayhead = null;
   if (!shown) return;
   const set = (el, attributes) => { for (const [k, x] of Object.entries(attributes)) el.setAttribute(k, String(x)); };
@@ -711,19 +730,21 @@ function drawCurve() {
     for (let i = 0; i <= 240; i++) points.push(`${i / 240} ${easedAt(used, duration, i / 240).toFixed(4)}`);
     $("curve-path").setAttribute("d", `M${points.join(" L")}`);
   }
-  for (const id of ["curve-arm1", "curve-arm2"]) $(id).toggleAttribute("hidden", !!curve.spring);
-  for (const c of editor.querySelectorAll(".p1, .p2")) c.toggleAttribute("hidden", !!curve.spring);
-  editor.setAttribute("aria-label", curve.spring ? "the spring's curve" : "the curve: drag its two handles");
-  if (curve.spring) followSpring(curve.spring);
+  // A storyboard's step's curve is shown, not edited here: no control points.
+  for (const id of ["curve-arm1", "curve-arm2"]) $(id).toggleAttribute("hidden", !!curve.spring || !!fixed);
+  for (const c of editor.querySelectorAll(".p1, .p2")) c.toggleAttribute("hidden", !!curve.spring || !!fixed);
+  editor.setAttribute("aria-label", fixed ? "the step's curve" : curve.spring ? "the spring's curve" : "the curve: drag its two handles");
+  if (curve.spring && !fixed) followSpring(curve.spring);
   drawPlayhead();
 }
 
 /// The playhead: a line at the progress of the frame on show and a dot where the curve is then (each frame
 /// shown moves it; the curve is drawn again only when it changes).
 function drawPlayhead() {
-  const editor = $("curve-editor");
-  if (editor.hasAttribute("hidden")) return;
-  const { curve, duration } = curveInUse();
+  const { curve, duration, step } = curveInUse();
+  // Another step of a storyboard, or another timeline (the subject's, a file saved again): its own curve.
+  if (step !== drawnStep || studio.timeline !== drawnTimeline) { drawCurve(); return; }
+  if ($("curve-editor").hasAttribute("hidden")) return;
   const t = progressOnShow();
   $("curve-playhead").toggleAttribute("hidden", t === null || !curve);
   if (t === null || !curve) return;
