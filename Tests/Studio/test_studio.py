@@ -1446,6 +1446,23 @@ class StudioTests(unittest.TestCase):
             self.assertEqual(written, json.dumps(required, indent=2).replace('"required": true', '"default": 0.25')
                              .replace('"duration": 0.4', '"duration": 0.6'))
             self.assertEqual(json.loads(written)["options"][0]["default"], 0.25)
+            # A file changed on disk under unsaved text is not overwritten (409, as Ctrl-S): the field keeps its value.
+            source = self.driver.find_element(By.ID, "source")
+            source.send_keys(Keys.CONTROL, Keys.END)
+            source.send_keys(" ")
+            theirs = json.dumps(dict(SLIDE_UP, summary="theirs"), indent=2)
+            with open(self.effect, "w") as f:
+                f.write(theirs)
+            self.wait(lambda d: "changed on disk" in d.find_element(By.ID, "editor-status").text, 5)
+            self.option_field("fade").send_keys("0.3")
+            self.driver.find_element(By.ID, "write-defaults").click()
+            self.wait(lambda d: d.execute_script("return window.studio.editor.refused") == 409, 5)
+            self.wait(lambda d: "Not saved" in d.find_element(By.ID, "defaults-message").text, 5)
+            with open(self.effect) as f:
+                self.assertEqual(f.read(), theirs)
+            self.assertEqual(self.option_field("fade").get_attribute("value"), "0.3")
+            self.driver.find_element(By.ID, "editor-reload").click()
+            self.wait(lambda d: self.editor_text() == theirs, 5)
         finally:
             restore(self.effect, SLIDE_UP)
         errors = [e for e in self.console_errors() if e["source"] != "network"]
