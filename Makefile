@@ -83,13 +83,13 @@ test-studio: deps
 	$(SWIFT) build $(TESTED) --product segue
 	scripts/test-studio.sh $(SEGUE_TESTED)
 
-# docs/studio-{compare,problem,storyboard,editor}.png: the page's main states, as the browser tests leave them.
+# docs/studio-{compare,problem,storyboard,editor,controls,curve}.png: the page's main states, as the browser tests leave them.
 studio-screenshots: deps
 	$(SWIFT) build $(TESTED) --product segue
 	rm -rf .build/studio-shots
 	SEGUE_STUDIO_SCREENSHOTS=.build/studio-shots scripts/test-studio.sh $(SEGUE_TESTED)
 	cp .build/studio-shots/studio-compare.png .build/studio-shots/studio-problem.png .build/studio-shots/studio-storyboard.png .build/studio-shots/studio-editor.png \
-		.build/studio-shots/studio-controls.png docs/
+		.build/studio-shots/studio-controls.png .build/studio-shots/studio-curve.png docs/
 
 # A real single-node Slurm (installed if missing) renders a storyboard as a 4-task job array; the frames must
 # equal a single-process run byte for byte; then as 4 chunks of an .mp4, joined by the last task, which must

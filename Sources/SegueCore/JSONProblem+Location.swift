@@ -63,20 +63,24 @@ extension JSONProblem {
     }
 
     /// What `JSONSerialization` said of text that is no JSON, placed: its byte offset ("around character 347")
-    /// said as a line and column, and an end of file at the text's end.
+    /// as a line and column, and an end of file at the text's end. The message is the detail without its place
+    /// (`not valid JSON: Invalid value`); the problem's `description` says the place.
     static func syntax(_ detail: String, in bytes: [UInt8]) -> JSONProblem {
         guard isUTF8(bytes) else { return JSONProblem("$", "not valid JSON: \(detail)") }
         var words = detail
+        let offset: Int
         if let match = detail.range(of: #"around character [0-9]+"#, options: .regularExpression),
            let n = Int(detail[match].split(separator: " ").last ?? "") {
-            let (line, column) = lineAndColumn(ofByte: min(n, bytes.count), in: bytes)
-            words.replaceSubrange(match, with: "at line \(line), column \(column)")
-            return JSONProblem("$", "not valid JSON: \(words)", line: line, column: column)
+            words.replaceSubrange(match, with: "")
+            offset = min(n, bytes.count)
+        } else {
+            // "Unexpected end of file", or a message without a place: the text's end, or its start.
+            offset = detail.lowercased().contains("end of file") ? bytes.count : 0
         }
-        // "Unexpected end of file", or a message without a place: the text's end, or its start.
-        let (line, column) = lineAndColumn(ofByte: detail.lowercased().contains("end of file") ? bytes.count : 0, in: bytes)
-        if words.hasSuffix(".") { words.removeLast() }
-        return JSONProblem("$", "not valid JSON: \(words) (line \(line), column \(column))", line: line, column: column)
+        words = words.replacingOccurrences(of: "  ", with: " ").trimmingCharacters(in: .whitespaces)
+        while words.hasSuffix(".") || words.hasSuffix(" ") { words.removeLast() }
+        let (line, column) = lineAndColumn(ofByte: offset, in: bytes)
+        return JSONProblem("$", "not valid JSON: \(words)", line: line, column: column, isSyntaxError: true)
     }
 }
 

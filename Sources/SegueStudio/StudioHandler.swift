@@ -52,8 +52,12 @@ struct StudioHandler: HTTPHandler {
             var summary: String?
             var file: String?
             var options: [Option] = []
+            /// The effect's own duration and curve, forward and (`backDuration`, `backCurve`) back: what the
+            /// page's curve editor draws when the field is empty.
             var duration: Double?
             var curve: String?
+            var backDuration: Double?
+            var backCurve: String?
             var problems: [Problem] = []
             var version: Int = 0
         }
@@ -126,6 +130,8 @@ struct StudioHandler: HTTPHandler {
         subject.summary = effect.summary
         subject.duration = effect.defaultDuration(.forward)
         subject.curve = effect.defaultCurve(.forward).description
+        subject.backDuration = effect.defaultDuration(.back)
+        subject.backCurve = effect.defaultCurve(.back).description
         subject.options = effect.options.map {
             State.Option(name: $0.name, kind: $0.kind.rawValue, form: $0.kind.form, valueName: $0.valueName, help: $0.help,
                          defaultText: $0.defaultText, range: $0.range.rawValue, choices: $0.choices.map(\.name),
@@ -139,6 +145,10 @@ struct StudioHandler: HTTPHandler {
             var start: Double
             var duration: Double
             var firstFrame: Int
+            /// The curve a transition's progress is eased by, and the seconds it runs over (a spring's shape
+            /// depends on them); nil for a hold.
+            var curve: String?
+            var curveDuration: Double?
         }
         var fps: Double
         var count: Int
@@ -164,8 +174,16 @@ struct StudioHandler: HTTPHandler {
         var steps: [Timeline.Step] = []
         var start = 0.0
         for (i, step) in board.timeline.enumerated() {
-            steps.append(.init(name: step.name, start: start, duration: step.duration,
-                               firstFrame: frames.firstIndex { $0.step == i } ?? schedule.count))
+            var entry = Timeline.Step(name: step.name, start: start, duration: step.duration,
+                                      firstFrame: frames.firstIndex { $0.step == i } ?? schedule.count)
+            switch step {
+            case .hold: break
+            case let .transition(transition, _, _), let .interactive(transition, _, _, _):
+                (entry.curve, entry.curveDuration) = (transition.curve.description, transition.duration)
+            case let .shader(shader, _, _):
+                (entry.curve, entry.curveDuration) = (shader.curve.description, shader.duration)
+            }
+            steps.append(entry)
             start += step.duration
         }
         return Timeline(fps: board.fps, count: schedule.count, width: board.size?.width, height: board.size?.height,

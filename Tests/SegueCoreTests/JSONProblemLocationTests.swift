@@ -70,12 +70,17 @@ import Testing
         let problem = try #require(error?.problems.first)
         #expect(problem.path == "$")
         #expect(problem.message.hasPrefix("not valid JSON"))
-        #expect(problem.message.contains("at line 3, column 13"), "\(problem.message)")
-        #expect(!problem.message.contains("character"))
+        #expect(problem.description == "$: not valid JSON: Invalid value at line 3, column 13", "\(problem)")
+        #expect(!problem.description.contains("character"))
         #expect(problem.line == 3 && problem.column == 13)
+        // The message says the place no more than once: once in the description, not in the message (the
+        // studio's page shows the place beside the message).
+        #expect(problem.message == "not valid JSON: Invalid value", "\(problem.message)")
+        #expect(error.map { "\($0)" } == "x: $: not valid JSON: Invalid value at line 3, column 13")
         let parsed = Storyboard.parse(json: Data("{\"screens\": {},\n \"timeline\": [".utf8), loadTrack: { _ in "" })
         let end = try #require(parsed.problems.first)
-        #expect(end.message.contains("line 2, column 15"), "\(end.message)")
+        #expect(end.description.hasSuffix("at line 2, column 15"), "\(end)")
+        #expect(!end.message.contains("line"), "\(end.message)")
         #expect(end.line == 2 && end.column == 15)
     }
 

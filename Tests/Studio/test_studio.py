@@ -11,6 +11,7 @@ import base64
 import hashlib
 import http.client
 import json
+import math
 import os
 import re
 import shutil
@@ -216,6 +217,9 @@ class StudioTests(unittest.TestCase):
 
     def open(self, studio, subject=None):
         self.console_errors()  # what earlier tests' deliberate refusals logged is theirs
+        # Text an earlier test left unsaved in the editor would have the page ask before it is left.
+        self.driver.execute_script("""const t = document.getElementById('source');
+            if (t && window.studio && window.studio.editor) t.value = window.studio.editor.loaded;""")
         self.driver.get(studio.url)
         self.wait(lambda d: d.execute_script("return window.studio && window.studio.ready === true"), 30)
         self.driver.execute_script("document.getElementById('play').click()")  # paused: the tests drive it
@@ -1053,6 +1057,9 @@ class StudioTests(unittest.TestCase):
             problems = self.driver.find_element(By.ID, "problem-list").text
             self.assertIn(f"line {line}, column {column}", problems)
             self.assertNotIn("character", problems)
+            # Said once: beside the problem, not again in its message.
+            self.assertEqual(problems.count("line "), 1, problems)
+            self.assertEqual(problems.count(f"column {column}"), 1, problems)
             self.assertEqual(self.marked_lines(), [str(line)])
             self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#bands .band")), 1)
             self.assertEqual(self.shown_png(), good, "the last good picture stays beside the problem")
@@ -1321,11 +1328,12 @@ class StudioTests(unittest.TestCase):
         self.assertEqual(self.shown_png(), render(self.directory, "door", "--from", "sample:home", "--to", "sample:detail",
                                                   "--progress", "0.5", "--curve", curve))
         self.assertIn(curve, self.driver.find_element(By.ID, "command").text)
-        self.screenshot("curve")
-        # A spring has no control points: no editor.
+        self.screenshot("curve-cubic")
+        # A spring has no control points: its curve is drawn without them.
         field.send_keys(Keys.CONTROL + "a")
         field.send_keys("spring(0.5,1)")
-        self.assertFalse(editor.is_displayed())
+        self.assertTrue(editor.is_displayed())
+        self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
         self.assertEqual(self.console_errors(), [])
 
     def test_40_the_controls_together(self):
@@ -1342,6 +1350,265 @@ class StudioTests(unittest.TestCase):
         self.assertFalse(self.driver.find_element(By.ID, "handles").get_attribute("hidden"))
         self.driver.execute_script("document.activeElement.blur()")
         self.screenshot("controls")
+
+    # ---- the curve plotted with the playhead, a spring's parameters, the form written into the file ----------
+
+    @staticmethod
+    def cubic_y(x1, y1, x2, y2, x):
+        """A CSS cubic Bezier's y at x, by bisection on its parameter (docs/effects.md, section 2)."""
+        b = lambda a1, a2, s: 3 * (1 - s) ** 2 * s * a1 + 3 * (1 - s) * s * s * a2 + s ** 3
+        lo, hi = 0.0, 1.0
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if b(x1, x2, mid) < x else (lo, mid)
+        return b(y1, y2, (lo + hi) / 2)
+
+    @staticmethod
+    def spring_y(zeta, v0, duration, t):
+        """spring(damping,velocity) at progress t over `duration` s: docs/effects.md's closed form."""
+        w0 = math.log(1000) / (zeta * duration)
+        tau = t * duration
+        if abs(zeta - 1) < 1e-9:
+            return 1 - math.exp(-w0 * tau) * (1 + (w0 - v0) * tau)
+        if zeta < 1:
+            wd = w0 * math.sqrt(1 - zeta * zeta)
+            return 1 - math.exp(-zeta * w0 * tau) * (math.cos(wd * tau) + ((zeta * w0 - v0) / wd) * math.sin(wd * tau))
+        wd = w0 * math.sqrt(zeta * zeta - 1)
+        c = (zeta * w0 - v0) / wd
+        return 1 - ((1 + c) * math.exp(-(zeta * w0 - wd) * tau) + (1 - c) * math.exp(-(zeta * w0 + wd) * tau)) / 2
+
+    def playhead(self):
+        """The playhead on the curve: the line's x and the dot's (x, y), in the curve's units."""
+        return self.driver.execute_script("""
+            const g = document.getElementById('curve-playhead');
+            if (g.hasAttribute('hidden')) return null;
+            const n = (id, a) => Number(document.getElementById(id).getAttribute(a));
+            return [n('curve-playhead-line', 'x1'), n('curve-playhead-dot', 'cx'), n('curve-playhead-dot', 'cy')];""")
+
+    def set_curve(self, text):
+        field = self.driver.find_element(By.ID, "curve")
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys(text if text else Keys.DELETE)
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+
+    def test_42_the_curve_is_plotted_with_the_playhead_at_the_frames_progress(self):
+        self.open_controls("effect:door")   # ease-out, 0.5 s
+        self.show_progress(0.5)
+        editor = self.driver.find_element(By.ID, "curve-editor")
+        self.assertTrue(editor.is_displayed())
+        self.assertFalse(self.driver.find_element(By.ID, "write-defaults").is_displayed(), "a built-in effect is no one's file")
+        x, dot_x, dot_y = self.playhead()
+        self.assertEqual((x, dot_x), (0.5, 0.5))
+        self.assertAlmostEqual(dot_y, self.cubic_y(0, 0, 0.58, 1, 0.5), places=5)
+        # Scrubbing moves it: at each frame, the progress the readout says and the curve's value there.
+        timeline = self.driver.execute_script("return window.studio.timeline")
+        for k in [0, 7, 20, timeline["count"] - 1]:
+            self.driver.execute_script("const s = document.getElementById('scrubber'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", k)
+            self.wait(lambda d: d.execute_script("return window.studio.frame") == k)
+            t = timeline["progress"][k]
+            x, dot_x, dot_y = self.playhead()
+            self.assertAlmostEqual(x, t, places=9)
+            self.assertAlmostEqual(dot_y, self.cubic_y(0, 0, 0.58, 1, t), places=5)
+            self.assertIn(f"progress {t:.2f}", self.driver.find_element(By.ID, "readout").text)
+        # Playing moves it too.
+        before = self.playhead()
+        self.driver.find_element(By.ID, "play").click()
+        self.wait(lambda d: self.playhead() != before, 5)
+        self.driver.find_element(By.ID, "play").click()
+        # A named curve is its cubic; a spring is plotted by its closed form over the duration in use.
+        self.show_progress(0.3)
+        self.set_curve("ease-in")
+        self.wait(lambda d: abs(self.playhead()[2] - self.cubic_y(0.42, 0, 1, 1, 0.3)) < 1e-5, 5)
+        self.set_curve("spring(0.5,2)")
+        self.wait(lambda d: abs(self.playhead()[2] - self.spring_y(0.5, 2, 0.5, 0.3)) < 1e-5, 5)
+        duration = self.driver.find_element(By.ID, "duration")
+        duration.send_keys("0.8")
+        self.wait(lambda d: abs(self.playhead()[2] - self.spring_y(0.5, 2, 0.8, 0.3)) < 1e-5, 5)
+        path = self.driver.find_element(By.ID, "curve-path").get_attribute("d")
+        self.assertGreater(path.count("L"), 200, "a spring is drawn point by point")
+        # The curve drawn is the one the picture is: its value at the playhead, e, is what the frame shows.
+        self.assertEqual(self.driver.execute_script("return window.studio.easedAt('spring(0.5,2)', 0.8, 0.3)"), self.playhead()[2])
+        self.assertEqual(self.console_errors(), [])
+
+    def test_43_a_springs_damping_and_velocity_are_sliders_that_write_it(self):
+        self.open_controls("effect:sheet")   # forward: spring(0.55, 1/0.55) over 0.8 s
+        self.show_progress(0.5)
+        springs = self.driver.find_element(By.ID, "spring-editor")
+        self.assertTrue(springs.is_displayed(), "the effect's own curve is a spring")
+        self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
+        damping = self.driver.find_element(By.ID, "spring-damping")
+        velocity = self.driver.find_element(By.ID, "spring-velocity-number")
+        self.assertEqual(damping.get_attribute("value"), "0.55")
+        own_velocity = float(velocity.get_attribute("value"))
+        self.assertAlmostEqual(own_velocity, 1 / 0.55, places=3)
+        self.assertEqual((damping.get_attribute("min"), damping.get_attribute("max")), ("0.05", "2"))
+        # Played back, sheet's own curve is ease-in-out: a cubic, its control points, no spring.
+        point = lambda cls: [float(self.driver.find_element(By.CSS_SELECTOR, f"#curve-editor .{cls}").get_attribute(a)) for a in ("cx", "cy")]
+        Select(self.driver.find_element(By.ID, "direction")).select_by_visible_text("back")
+        self.wait(lambda d: not springs.is_displayed(), 5)
+        self.assertEqual(point("p1") + point("p2"), [0.42, 0, 0.58, 1])
+        Select(self.driver.find_element(By.ID, "direction")).select_by_visible_text("forward")
+        self.wait(lambda d: springs.is_displayed(), 5)
+        self.settle()
+        # The slider moved by its keys (not the frame's): five steps of 0.01.
+        frame = self.driver.execute_script("return window.studio.frame")
+        damping.send_keys(Keys.ARROW_RIGHT * 5)
+        field = self.driver.find_element(By.ID, "curve")
+        self.wait(lambda d: field.get_attribute("value") == f"spring(0.6,{velocity.get_attribute('value')})", 5)
+        self.assertEqual(self.driver.execute_script("return window.studio.frame"), frame)
+        # The velocity typed in its number.
+        velocity.send_keys(Keys.CONTROL + "a")
+        velocity.send_keys("3")
+        self.wait(lambda d: field.get_attribute("value") == "spring(0.6,3)", 5)
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+        self.wait(lambda d: f"curve={urllib.parse.quote('spring(0.6,3)', safe='')}" in (d.execute_script("return window.studio.shownKey") or ""))
+        self.settle()
+        self.assertEqual(self.shown_png(), render(self.directory, "sheet", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--curve", "spring(0.6,3)"))
+        self.assertAlmostEqual(self.playhead()[2], self.spring_y(0.6, 3, 0.8, 0.5), places=5)
+        self.driver.execute_script("document.activeElement.blur()")
+        self.screenshot("curve")
+        # A cubic: its control points, no spring.
+        self.set_curve("cubic(0.2,0.8,0.4,1)")
+        self.wait(lambda d: not springs.is_displayed(), 5)
+        self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
+        self.assertEqual(self.console_errors(), [])
+
+    def test_46_a_storyboards_step_shows_its_curve_with_the_playhead(self):
+        self.open(self.files, "file:1")   # a hold, door over 0.5 s (its own curve, ease-out), a hold
+        timeline = self.driver.execute_script("return window.studio.timeline")
+        self.assertEqual(timeline["timeline"][1]["curve"], "ease-out")
+        self.assertIsNone(timeline["timeline"][0].get("curve"))
+        editor = self.driver.find_element(By.ID, "curve-editor")
+        door = [k for k in range(timeline["count"]) if timeline["steps"][k] == 1]
+
+        def go(k):
+            self.driver.execute_script("const s = document.getElementById('scrubber'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", k)
+            self.wait(lambda d: d.execute_script("return window.studio.frame") == k)
+
+        go(1)
+        self.assertFalse(editor.is_displayed(), "a hold has no curve")
+        self.assertTrue(self.driver.find_element(By.ID, "curve-note").is_displayed())
+        for k in [door[0], door[len(door) // 2], door[-1]]:
+            go(k)
+            self.wait(lambda d: editor.is_displayed(), 5)
+            t = timeline["progress"][k]
+            x, dot_x, dot_y = self.playhead()
+            self.assertAlmostEqual(x, t, places=9)
+            self.assertAlmostEqual(dot_y, self.cubic_y(0, 0, 0.58, 1, t), places=5)
+            self.assertIn(f"progress {t:.2f}", self.driver.find_element(By.ID, "readout").text)
+        self.assertIn("door", self.driver.find_element(By.ID, "timing-legend").text)
+        self.screenshot("storyboard-curve")
+        # Shown, not edited: no control points, no fields.
+        self.assertFalse(self.driver.find_element(By.CSS_SELECTOR, "#curve-editor .p1").is_displayed())
+        self.assertFalse(self.driver.find_element(By.ID, "curve").is_displayed())
+        go(timeline["count"] - 1)
+        self.wait(lambda d: not editor.is_displayed(), 5)
+        self.assertEqual(self.console_errors(), [])
+
+    def test_44_the_forms_values_are_written_into_the_file_as_its_defaults(self):
+        self.open(self.files, "file:0")
+        self.console_errors()
+        self.show_progress(0.5)
+        original = json.dumps(SLIDE_UP, indent=2)
+        try:
+            self.assertTrue(self.driver.find_element(By.ID, "write-defaults").is_displayed())
+            self.option_field("fade").send_keys("0.7")
+            self.driver.find_element(By.ID, "curve").send_keys("cubic(0.3,0.1,0.2,1)")   # the duration is left empty
+            self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+            self.shows_option("fade", "0.7")
+            self.wait(lambda d: "curve=cubic" in d.execute_script("return window.studio.shownKey"))
+            self.settle()
+            before = self.shown_png()
+            version = self.driver.execute_script("return window.studio.subject.version")
+            saves = self.driver.execute_script("return window.studio.editor.saves")
+            self.driver.find_element(By.ID, "write-defaults").click()
+            self.wait(lambda d: d.execute_script("return window.studio.defaultsWritten") == 1, 5)
+            self.assertEqual(self.driver.execute_script("return window.studio.editor.saves"), saves + 1)
+            # The values as the defaults, the rest of the text as it was (the empty duration not written).
+            with open(self.effect) as f:
+                self.assertEqual(f.read(), original.replace('"default": 0.4', '"default": 0.7')
+                                 .replace('"curve": "ease-out"', '"curve": "cubic(0.3,0.1,0.2,1)"'))
+            self.assertEqual(self.editor_text(), original.replace('"default": 0.4', '"default": 0.7')
+                             .replace('"curve": "ease-out"', '"curve": "cubic(0.3,0.1,0.2,1)"'))
+            # The fields are empty (the values are the defaults now) and the picture is the same, byte for byte.
+            self.assertEqual(self.option_field("fade").get_attribute("value"), "")
+            self.assertEqual(self.driver.find_element(By.ID, "curve").get_attribute("value"), "")
+            self.assertGreater(self.driver.execute_script("return window.studio.subject.version"), version)
+            key = self.driver.execute_script("return window.studio.shownKey")
+            self.assertNotIn("o.fade", key)
+            self.assertNotIn("curve=", key)
+            self.assertEqual(self.shown_png(), before)
+            self.assertEqual(self.driver.find_element(By.ID, "editor-status").text, "saved")
+            self.assertIn("--fade", self.driver.find_element(By.ID, "defaults-message").text)
+            # A required option takes a default in place of "required": true, in the file's own layout.
+            required = dict(SLIDE_UP, options=[dict(SLIDE_UP["options"][0], default=None, required=True)])
+            del required["options"][0]["default"]
+            self.type_into_editor(json.dumps(required, indent=2))
+            self.wait(lambda d: d.execute_script("return document.querySelector('#options input[name=fade]').placeholder") == "required", 5)
+            self.option_field("fade").send_keys("0.25")
+            self.driver.find_element(By.ID, "duration").send_keys("0.6")
+            self.driver.find_element(By.ID, "write-defaults").click()
+            self.wait(lambda d: d.execute_script("return window.studio.defaultsWritten") == 2, 5)
+            with open(self.effect) as f:
+                written = f.read()
+            self.assertEqual(written, json.dumps(required, indent=2).replace('"required": true', '"default": 0.25')
+                             .replace('"duration": 0.4', '"duration": 0.6'))
+            self.assertEqual(json.loads(written)["options"][0]["default"], 0.25)
+            # A file changed on disk under unsaved text is not overwritten (409, as Ctrl-S): the field keeps its value.
+            source = self.driver.find_element(By.ID, "source")
+            source.send_keys(Keys.CONTROL, Keys.END)
+            source.send_keys(" ")
+            theirs = json.dumps(dict(SLIDE_UP, summary="theirs"), indent=2)
+            with open(self.effect, "w") as f:
+                f.write(theirs)
+            self.wait(lambda d: "changed on disk" in d.find_element(By.ID, "editor-status").text, 5)
+            self.option_field("fade").send_keys("0.3")
+            self.driver.find_element(By.ID, "write-defaults").click()
+            self.wait(lambda d: d.execute_script("return window.studio.editor.refused") == 409, 5)
+            self.wait(lambda d: "Not saved" in d.find_element(By.ID, "defaults-message").text, 5)
+            with open(self.effect) as f:
+                self.assertEqual(f.read(), theirs)
+            self.assertEqual(self.option_field("fade").get_attribute("value"), "0.3")
+            self.driver.find_element(By.ID, "editor-reload").click()
+            self.wait(lambda d: self.editor_text() == theirs, 5)
+        finally:
+            restore(self.effect, SLIDE_UP)
+        errors = [e for e in self.console_errors() if e["source"] != "network"]
+        self.assertEqual(errors, [], "\n".join(e["message"] for e in errors))
+
+    def test_45_unsaved_text_is_said_and_leaving_the_page_asks_first(self):
+        self.open(self.files, "file:0")
+        leaving = "return !window.dispatchEvent(new Event('beforeunload', { cancelable: true }))"
+        try:
+            self.assertFalse(self.driver.find_element(By.ID, "editor-unsaved").is_displayed())
+            self.assertFalse(self.driver.execute_script(leaving), "nothing unsaved: the page is left without a question")
+            source = self.driver.find_element(By.ID, "source")
+            source.send_keys(Keys.CONTROL, Keys.END)
+            source.send_keys(" ")
+            self.wait(lambda d: d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            self.assertTrue(self.driver.find_element(By.ID, "editor-status").text.startswith("unsaved"))
+            self.assertTrue(self.driver.execute_script(leaving), "unsaved text: leaving asks first")
+            # Typed back as it was: nothing unsaved.
+            source.send_keys(Keys.BACKSPACE)
+            self.wait(lambda d: not d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            self.assertFalse(self.driver.execute_script(leaving))
+            # Unsaved again, and still said when a save is refused (the file changed on disk).
+            source.send_keys(" ")
+            self.wait(lambda d: d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            with open(self.effect, "w") as f:
+                f.write(json.dumps(dict(SLIDE_UP, summary="theirs"), indent=2))
+            self.wait(lambda d: "changed on disk" in d.find_element(By.ID, "editor-status").text, 5)
+            source.send_keys(Keys.CONTROL, "s")
+            self.wait(lambda d: d.execute_script("return window.studio.editor.refused") == 409, 5)
+            self.assertTrue(self.driver.find_element(By.ID, "editor-unsaved").is_displayed())
+            self.assertTrue(self.driver.execute_script(leaving))
+            # Loaded again: nothing unsaved.
+            self.driver.find_element(By.ID, "editor-reload").click()
+            self.wait(lambda d: not d.find_element(By.ID, "editor-unsaved").is_displayed(), 5)
+            self.assertFalse(self.driver.execute_script(leaving))
+        finally:
+            restore(self.effect, SLIDE_UP)
 
 
 if __name__ == "__main__":

@@ -370,6 +370,7 @@ function readout() {
   }
   const marker = $("strip").querySelector(".marker");
   if (marker && t.count > 1) marker.style.left = `${(100 * k) / (t.count - 1)}%`;
+  drawPlayhead();
 }
 
 function goTo(k, { exact = null } = {}) {
@@ -476,8 +477,8 @@ function keydown(e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape" && !$("help").hidden) { showHelp(false); return; }
   if (isTextField(e.target)) return;
-  // An option's slider takes its own arrows, Home and End (the scrubber's are the frame's).
-  if (e.target.closest && e.target.closest("#options") && /^(Arrow|Home$|End$|Page)/.test(e.key)) return;
+  // An option's (or the spring's) slider takes its own arrows, Home and End (the scrubber's are the frame's).
+  if (e.target.closest && e.target.closest("#options, #spring-editor") && /^(Arrow|Home$|End$|Page)/.test(e.key)) return;
   const action = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
   if (!action) return;
   e.preventDefault();   // space would press a focused button, arrows move the focused scrubber
@@ -579,11 +580,15 @@ function buildForm() {
   const s = studio.subject;
   $("summary").textContent = s.summary || (s.file ? s.file : "");
   const isEffect = s.kind === "effect";
-  for (const id of ["timing", "screens", "options-set", "exact"]) $(id).hidden = !isEffect && id !== "exact";
+  for (const id of ["screens", "options-set"]) $(id).hidden = !isEffect;
+  // A storyboard's timing is its steps': the fieldset shows the curve of the step on show, and nothing to set.
+  $("timing").classList.toggle("story", !isEffect);
+  $("timing-legend").textContent = isEffect ? "Timing and size" : "The step's curve";
   $("progress").disabled = !isEffect;
   $("go").disabled = !isEffect;
   $("duration").placeholder = s.duration ? `${s.duration} (effect's own)` : "effect's own";
   $("curve").placeholder = s.curve ? `${s.curve} (effect's own)` : "effect's own";
+  $("defaults").hidden = !(isEffect && s.file);
   const box = $("options");
   const values = {};
   for (const input of box.querySelectorAll("input[name], select[name]")) values[input.name] = input.value;
@@ -688,34 +693,197 @@ function controls(o, input) {
   return [];
 }
 
-// The curve's editor: the field's cubic (or a named curve's, or the effect's own when the field is empty)
-// drawn with its two control points, which drag; dropped, the field takes cubic(x1,y1,x2,y2). A spring has
-// no control points: the editor hides.
+// The curve's editor: the curve the picture is drawn with (the field's; the effect's own for the direction
+// when the field is empty), plotted as e against t, with the playhead on it at the frame's progress. A cubic
+// (a named curve is one) shows its two control points, which drag; dropped, the field takes
+// cubic(x1,y1,x2,y2). A spring shows its damping and velocity, a slider and a number each, which write
+// spring(damping,velocity). The maths is TimingCurve's (docs/effects.md, section 2), mirrored here.
 const NAMED_CURVES = { "linear": [0, 0, 1, 1], "ease-in": [0.42, 0, 1, 1], "ease-out": [0, 0, 0.58, 1],
   "ease-in-out": [0.42, 0, 0.58, 1], "default": [0.25, 0.1, 0.25, 1] };   // TimingCurve.named
 
-function cubicOf(text) {
-  const s = (text || "").replace(/\s/g, "").toLowerCase();
-  if (NAMED_CURVES[s]) return [...NAMED_CURVES[s]];
-  const m = /^cubic\(([^)]*)\)$/.exec(s);
+/// The numbers of `name(a,b,...)` when there are `count` of them, each finite; else null.
+function curveArguments(s, name, count) {
+  const m = new RegExp(`^${name}\\(([^)]*)\\)$`).exec(s);
   const v = m ? m[1].split(",").map((x) => (x === "" ? NaN : Number(x))) : [];
-  return v.length === 4 && v.every(Number.isFinite) ? v : null;
+  return v.length === count && v.every(Number.isFinite) ? v : null;
+}
+
+/// A curve's text as TimingCurve(parsing:) reads it: {cubic: [x1, y1, x2, y2]}, {spring: [damping, velocity]}
+/// or {linear: true}; null for what segue refuses.
+function curveOf(text) {
+  const s = (text || "").replace(/\s/g, "").toLowerCase();
+  if (s === "linear") return { linear: true, cubic: [...NAMED_CURVES.linear] };
+  if (NAMED_CURVES[s]) return { cubic: [...NAMED_CURVES[s]] };
+  const cubic = curveArguments(s, "cubic", 4);
+  if (cubic) return cubic[0] >= 0 && cubic[0] <= 1 && cubic[2] >= 0 && cubic[2] <= 1 ? { cubic } : null;
+  const spring = curveArguments(s, "spring", 2);
+  return spring && spring[0] > 0 ? { spring } : null;
+}
+
+function cubicOf(text) {
+  const c = curveOf(text);
+  return c && c.cubic ? c.cubic : null;
+}
+
+/// The effect's own curve and duration for the direction in the form.
+function ownTiming() {
+  const s = studio.subject;
+  if (!s) return { curve: null, duration: null };
+  const back = $("direction").value === "back";
+  return { curve: back ? s.backCurve || s.curve : s.curve, duration: back ? s.backDuration || s.duration : s.duration };
+}
+
+/// The curve the picture is drawn with: the field's when it is one segue reads, else the effect's own.
+/// A storyboard's: the curve of the step on show (none for a hold), over the seconds it runs, drawn as it is
+/// (it is the storyboard's to change), with `step` its index.
+function curveInUse() {
+  const timeline = studio.timeline;
+  if (studio.subject && studio.subject.kind === "storyboard") {
+    const index = timeline && timeline.steps ? timeline.steps[studio.frame] : undefined;
+    const step = index === undefined ? null : timeline.timeline[index];
+    return { curve: step && step.curve ? curveOf(step.curve) : null, duration: (step && step.curveDuration) || 1, step: index, fixed: true };
+  }
+  const own = ownTiming();
+  const field = $("curve").value.trim();
+  const duration = Number($("duration").value) > 0 ? Number($("duration").value) : own.duration || 1;
+  return { curve: curveOf(field || own.curve), duration };
+}
+
+/// e at progress t on a CSS cubic Bezier: its parameter solved for x = t (Newton, then bisection), as
+/// CubicBezier.y(atX:) does.
+function cubicY([x1, y1, x2, y2], x) {
+  const sample = (a1, a2, s) => { const u = 1 - s; return 3 * u * u * s * a1 + 3 * u * s * s * a2 + s * s * s; };
+  const slope = (a1, a2, s) => { const u = 1 - s; return 3 * u * u * a1 + 6 * u * s * (a2 - a1) + 3 * s * s * (1 - a2); };
+  if (x <= 0) return x === 0 ? 0 : sample(y1, y2, 0);
+  if (x >= 1) return 1;
+  let s = x;
+  for (let i = 0; i < 8; i++) {
+    const err = sample(x1, x2, s) - x;
+    if (Math.abs(err) < 1e-7) return sample(y1, y2, s);
+    const d = slope(x1, x2, s);
+    if (Math.abs(d) < 1e-6) break;
+    s -= err / d;
+    if (s < 0 || s > 1) break;
+  }
+  let lo = 0, hi = 1;
+  s = x;
+  for (let i = 0; i < 60; i++) {
+    const v = sample(x1, x2, s);
+    if (Math.abs(v - x) < 1e-7) break;
+    if (v < x) lo = s; else hi = s;
+    s = (lo + hi) / 2;
+  }
+  return sample(y1, y2, s);
+}
+
+/// e at progress t on spring(damping, velocity) lasting `duration` s: ω0 = ln(1000) / (ζ T), τ = t T, and the
+/// underdamped, critically damped or overdamped closed form (Spring.value(at:)).
+function springY([zeta, v0], duration, t) {
+  const omega0 = Math.log(1000) / (zeta * Math.max(duration, 1e-9));
+  const tau = t * duration, a = zeta * omega0;
+  if (Math.abs(zeta - 1) < 1e-9) return 1 - Math.exp(-omega0 * tau) * (1 + (omega0 - v0) * tau);
+  if (zeta < 1) {
+    const wd = omega0 * Math.sqrt(1 - zeta * zeta);
+    return 1 - Math.exp(-a * tau) * (Math.cos(wd * tau) + ((a - v0) / wd) * Math.sin(wd * tau));
+  }
+  const wd = omega0 * Math.sqrt(zeta * zeta - 1), c = (a - v0) / wd, slow = omega0 / (zeta + Math.sqrt(zeta * zeta - 1));
+  return 1 - ((1 + c) * Math.exp(-slow * tau) + (1 - c) * Math.exp(-(a + wd) * tau)) / 2;
+}
+
+function easedAt(curve, duration, t) {
+  if (curve.linear) return t;
+  return curve.spring ? springY(curve.spring, duration, t) : cubicY(curve.cubic, t);
+}
+
+/// The progress of the frame on show: the one typed in, or the frame's within its step.
+function progressOnShow() {
+  if (studio.exact !== null) return Number(studio.exact);
+  const t = studio.timeline;
+  return t && t.progress && t.progress[studio.frame] !== undefined ? t.progress[studio.frame] : null;
 }
 
 let curveDrag = null;   // the control points while one is dragged
+let drawnStep = null, drawnTimeline = null;   // the step (of a storyboard) and the timeline the curve is drawn for
 function drawCurve() {
-  const field = $("curve");
-  const v = curveDrag || cubicOf(field.value.trim() || (studio.subject && studio.subject.curve));
+  const { curve, duration, step, fixed } = curveInUse();
+  drawnStep = step;
+  drawnTimeline = studio.timeline;
+  const v = curveDrag || (curve && curve.cubic);
   const editor = $("curve-editor");
-  editor.toggleAttribute("hidden", !v);   // an <svg> has no `hidden` property, only the attribute
-  if (!v) return;
-  const [x1, y1, x2, y2] = v;
-  $("curve-path").setAttribute("d", `M0 0 C${x1} ${y1} ${x2} ${y2} 1 1`);
+  const shown = !!curve;
+  editor.toggleAttribute("hidden", !shown);   // an <svg> has no `hidden` property, only the attribute
+  $("spring-editor").hidden = !(shown && curve.spring && !fixed);
+  $("curve-note").hidden = !(fixed && !shown);
+  if (fixed) {
+    const s = studio.timeline && step !== undefined ? studio.timeline.timeline[step] : null;
+    $("timing-legend").textContent = s ? `Step ${step + 1}, ${s.name}: ${s.curve || "no curve"}` : "The step's curve";
+  }
+  studio.curvePlayhead = null;
+  if (!shown) return;
   const set = (el, attributes) => { for (const [k, x] of Object.entries(attributes)) el.setAttribute(k, String(x)); };
-  set($("curve-arm1"), { x1: 0, y1: 0, x2: x1, y2: y1 });
-  set($("curve-arm2"), { x1: 1, y1: 1, x2: x2, y2: y2 });
-  set(editor.querySelector(".p1"), { cx: x1, cy: y1 });
-  set(editor.querySelector(".p2"), { cx: x2, cy: y2 });
+  const used = curveDrag ? { cubic: curveDrag } : curve;
+  if (v && !curve.spring) {
+    const [x1, y1, x2, y2] = v;
+    $("curve-path").setAttribute("d", `M0 0 C${x1} ${y1} ${x2} ${y2} 1 1`);
+    set($("curve-arm1"), { x1: 0, y1: 0, x2: x1, y2: y1 });
+    set($("curve-arm2"), { x1: 1, y1: 1, x2: x2, y2: y2 });
+    set(editor.querySelector(".p1"), { cx: x1, cy: y1 });
+    set(editor.querySelector(".p2"), { cx: x2, cy: y2 });
+  } else {
+    // A spring: its values at 241 points (enough for a few swings), no control points.
+    const points = [];
+    for (let i = 0; i <= 240; i++) points.push(`${i / 240} ${easedAt(used, duration, i / 240).toFixed(4)}`);
+    $("curve-path").setAttribute("d", `M${points.join(" L")}`);
+  }
+  // A storyboard's step's curve is shown, not edited here: no control points.
+  for (const id of ["curve-arm1", "curve-arm2"]) $(id).toggleAttribute("hidden", !!curve.spring || !!fixed);
+  for (const c of editor.querySelectorAll(".p1, .p2")) c.toggleAttribute("hidden", !!curve.spring || !!fixed);
+  editor.setAttribute("aria-label", fixed ? "the step's curve" : curve.spring ? "the spring's curve" : "the curve: drag its two handles");
+  if (curve.spring && !fixed) followSpring(curve.spring);
+  drawPlayhead();
+}
+
+/// The playhead: a line at the progress of the frame on show and a dot where the curve is then (each frame
+/// shown moves it; the curve is drawn again only when it changes).
+function drawPlayhead() {
+  const { curve, duration, step } = curveInUse();
+  // Another step of a storyboard, or another timeline (the subject's, a file saved again): its own curve.
+  if (step !== drawnStep || studio.timeline !== drawnTimeline) { drawCurve(); return; }
+  if ($("curve-editor").hasAttribute("hidden")) return;
+  const t = progressOnShow();
+  $("curve-playhead").toggleAttribute("hidden", t === null || !curve);
+  if (t === null || !curve) return;
+  const used = curveDrag ? { cubic: curveDrag } : curve;
+  const e = easedAt(used, duration, t);
+  const set = (el, attributes) => { for (const [k, x] of Object.entries(attributes)) el.setAttribute(k, String(x)); };
+  set($("curve-playhead-line"), { x1: t, y1: -0.25, x2: t, y2: 1.25 });
+  set($("curve-playhead-dot"), { cx: t, cy: Math.max(-0.25, Math.min(1.25, e)) });
+  studio.curvePlayhead = { t, e };
+}
+studio.easedAt = (text, duration, t) => easedAt(curveOf(text), duration, t);
+
+/// The spring's sliders and numbers follow its values (unless one of them is being typed in).
+function followSpring([damping, velocity]) {
+  for (const [name, value] of [["damping", damping], ["velocity", velocity]]) {
+    const slider = $(`spring-${name}`), number = $(`spring-${name}-number`);
+    slider.value = String(value);
+    if (document.activeElement !== number) number.value = String(value);
+  }
+}
+
+/// A spring's damping or velocity moved (the other kept as it is): the field takes spring(damping,velocity)
+/// and the picture follows.
+function springMoved(index, text) {
+  const value = Number(text);
+  const { curve } = curveInUse();
+  if (!curve || !curve.spring || text.trim() === "") return;
+  const spring = [...curve.spring];
+  spring[index] = value;
+  // segue takes a damping above 0 and any finite velocity.
+  if (!(spring[0] > 0) || !Number.isFinite(spring[1])) return;
+  $("curve").value = `spring(${spring.map(String).join(",")})`;
+  drawCurve();
+  moved();
 }
 
 function wireCurveEditor() {
@@ -725,7 +893,7 @@ function wireCurveEditor() {
     handle.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;
       e.preventDefault();
-      const start = cubicOf($("curve").value.trim() || (studio.subject && studio.subject.curve));
+      const start = cubicOf($("curve").value.trim() || ownTiming().curve);
       if (!start) return;
       const follow = (ev) => {
         const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(space.getScreenCTM().inverse());
@@ -744,7 +912,13 @@ function wireCurveEditor() {
       });
     });
   }
+  for (const [index, name] of ["damping", "velocity"].entries()) {
+    $(`spring-${name}`).addEventListener("input", () => springMoved(index, $(`spring-${name}`).value));
+    $(`spring-${name}-number`).addEventListener("input", () => springMoved(index, $(`spring-${name}-number`).value));
+  }
   $("curve").addEventListener("input", drawCurve);
+  $("duration").addEventListener("input", drawCurve);
+  $("direction").addEventListener("change", drawCurve);
 }
 
 /// An option's control moved: the frame on show is drawn with the field's new value.
@@ -1029,6 +1203,7 @@ async function loadSource({ force = false } = {}) {
   if (!source.editable) editorStatus("This file is not UTF-8 text: shown, not saved.", true);
   else if (other) editorStatus("");
   gutter();
+  showUnsaved();
 }
 
 async function saveSource() {
@@ -1048,8 +1223,26 @@ async function saveSource() {
   editor.loaded = text;
   editor.saves += 1;
   editorStatus("saved");
+  showUnsaved();
+  return true;
 }
 studio.saveSource = saveSource;
+
+/// Whether the editor holds text the file does not have.
+function unsavedText() {
+  return !!editor.subject && !$("source").readOnly && $("source").value !== editor.loaded;
+}
+studio.unsavedText = unsavedText;
+
+/// "unsaved" beside the file's name while the text differs from the file, and in the status line unless that
+/// says why a save was refused.
+function showUnsaved() {
+  const on = unsavedText();
+  $("editor-unsaved").hidden = !on;
+  if ($("editor-status").classList.contains("error")) return;
+  if (on) editorStatus("unsaved: Ctrl-S saves");
+  else if ($("editor-status").textContent.startsWith("unsaved")) editorStatus("");
+}
 
 function editorStatus(message, bad = false) {
   $("editor-status").textContent = message;
@@ -1119,6 +1312,153 @@ function caretTo(line, column) {
   scrolled();
 }
 studio.caretTo = caretTo;
+
+// ---- The form's values written into the effect file as its defaults ------------------------------------------
+
+/// A JSON text read with where each value is: {type, start, end} (offsets into the text; `end` past the
+/// value), an object's `members` ({key, keyStart, value}) and a list's `items`. Only for text JSON.parse takes.
+function locatedJSON(text) {
+  let at = 0;
+  const space = () => { while (at < text.length && " \t\r\n".includes(text[at])) at++; };
+  const string = () => {
+    const start = at;
+    at++;
+    while (text[at] !== '"') at += text[at] === "\\" ? 2 : 1;
+    at++;
+    return JSON.parse(text.slice(start, at));
+  };
+  const value = () => {
+    space();
+    const start = at;
+    const c = text[at];
+    if (c === "{") {
+      at++;
+      const members = [];
+      space();
+      if (text[at] === "}") { at++; return { type: "object", start, end: at, members }; }
+      for (;;) {
+        space();
+        const keyStart = at;
+        const key = string();
+        space();
+        at++;   // :
+        members.push({ key, keyStart, value: value() });
+        space();
+        if (text[at++] === "}") return { type: "object", start, end: at, members };
+      }
+    }
+    if (c === "[") {
+      at++;
+      const items = [];
+      space();
+      if (text[at] === "]") { at++; return { type: "array", start, end: at, items }; }
+      for (;;) {
+        items.push(value());
+        space();
+        if (text[at++] === "]") return { type: "array", start, end: at, items };
+      }
+    }
+    if (c === '"') { const v = string(); return { type: "string", start, end: at, value: v }; }
+    while (at < text.length && !",}] \t\r\n".includes(text[at])) at++;
+    return { type: "scalar", start, end: at };
+  };
+  return value();
+}
+
+/// The edits that give object `node` of `text` the member `key` with the JSON `json`: its value replaced where
+/// it has one, else a member added after its last, on a line of its own where the object has its members on
+/// lines of their own.
+function setMember(text, node, key, json) {
+  const member = node.members.find((m) => m.key === key);
+  if (member) return [{ start: member.value.start, end: member.value.end, text: json }];
+  const pair = `${JSON.stringify(key)}: ${json}`;
+  if (!node.members.length) return [{ start: node.start + 1, end: node.end - 1, text: pair }];
+  const last = node.members[node.members.length - 1];
+  const lineStart = text.lastIndexOf("\n", last.keyStart) + 1;
+  const indent = text.slice(lineStart, last.keyStart);
+  const separator = /^[ \t]*$/.test(indent) ? `,\n${indent}` : ", ";
+  return [{ start: last.value.end, end: last.value.end, text: separator + pair }];
+}
+
+/// An option's field as the JSON its `default` takes (the form segue's effect files use): a number, [x, y],
+/// [x, y, w, h], "RRGGBB" or a choice's name; null when the field is no such value.
+function optionJSON(o, text) {
+  const number = (x) => {
+    const t = x.trim();
+    if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(t)) return t;
+    const v = Number(t);
+    return t !== "" && Number.isFinite(v) ? String(v) : null;
+  };
+  if (o.kind === "number") return number(text);
+  if (o.kind === "point" || o.kind === "rect") {
+    const parts = text.split(",").map(number);
+    return parts.length === (o.kind === "point" ? 2 : 4) && parts.every((p) => p !== null) ? `[${parts.join(", ")}]` : null;
+  }
+  return JSON.stringify(text.trim());
+}
+
+/// Writes the form's values into the effect file in the editor and saves it, as Ctrl-S does: each option's
+/// field that has a value as that option's `default` (in place of `"required": true`; an option whose
+/// default is `computed` is left as it is), and the curve and duration fields' as the file's (its `back`'s
+/// where the form plays back and the back direction has its own). Fields left empty write nothing, and the
+/// rest of the text is kept. Saved, the fields written are emptied: their values are the file's defaults now,
+/// and the picture is the same.
+async function writeDefaults() {
+  const say = (message, bad = false) => { $("defaults-message").textContent = message; $("defaults-message").className = bad ? "note error" : "note"; };
+  const s = studio.subject;
+  if (!s || !s.file || editor.subject !== s.id || $("source").readOnly) { say("Only an effect file named on the command line is written.", true); return; }
+  const text = $("source").value;
+  let root;
+  try { JSON.parse(text); root = locatedJSON(text); } catch (error) { say(`The editor's text is not JSON (${error.message}): mend it first.`, true); return; }
+  if (root.type !== "object") { say("The editor's text is not an effect file's object.", true); return; }
+  const edits = [], written = [], kept = [];
+  const member = (node, key) => node && node.type === "object" ? (node.members.find((m) => m.key === key) || {}).value : undefined;
+  const list = member(root, "options");
+  for (const input of document.querySelectorAll("#options input[name], #options select[name]")) {
+    const value = input.value.trim();
+    if (value === "") continue;
+    const o = (s.options || []).find((x) => x.name === input.name);
+    const item = list && list.type === "array" ? list.items.find((i) => member(i, "name") && member(i, "name").value === input.name) : null;
+    const json = o && optionJSON(o, value);
+    if (!item || json === null || member(item, "computed")) { kept.push(`--${input.name}`); continue; }
+    const required = item.members.find((m) => m.key === "required");
+    if (required) edits.push({ start: required.keyStart, end: required.value.end, text: `"default": ${json}` });
+    else edits.push(...setMember(text, item, "default", json));
+    written.push(`--${input.name}`);
+  }
+  // The timing the picture plays: the back direction's own where it has one and the form plays back.
+  const back = member(root, "back");
+  const timing = $("direction").value === "back" && back && back.type === "object" && (member(back, "curve") || member(back, "duration")) ? back : root;
+  const curve = $("curve").value.trim(), duration = $("duration").value.trim();
+  if (curve !== "") { edits.push(...setMember(text, timing, "curve", JSON.stringify(curve))); written.push("curve"); }
+  if (duration !== "") {
+    const json = optionJSON({ kind: "number" }, duration);
+    if (json === null) kept.push("the duration");
+    else { edits.push(...setMember(text, timing, "duration", json)); written.push("duration"); }
+  }
+  if (!edits.length) { say(kept.length ? `Nothing written: ${kept.join(", ")} cannot be written as a default.` : "Nothing to write: every field is empty (the file's own values)."); return; }
+  let next = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) next = next.slice(0, edit.start) + edit.text + next.slice(edit.end);
+  $("source").value = next;
+  gutter();
+  showUnsaved();
+  if ((await saveSource()) !== true) { say("Not saved: see the editor.", true); return; }
+  // The file saved is the subject's new version (the server read it before answering): its defaults are the
+  // fields' values, so the fields are emptied and the picture asked for again, the same.
+  await loadState();
+  studio.subject = currentSubject();
+  // (By name: the page may have built the form again since, when the server said the file changed.)
+  for (const name of written) {
+    const input = name.startsWith("--") ? document.querySelector(`#options [name="${CSS.escape(name.slice(2))}"]`) : $(name);
+    if (input) { input.value = ""; input.dispatchEvent(new Event("input")); }
+  }
+  buildForm();
+  await refresh();
+  say(`Written into ${s.name}: ${written.join(", ")}`
+    + (kept.length ? `; not ${kept.join(", ")} (computed in the file, or no value it takes)` : "") + ".");
+  studio.defaultsWritten = (studio.defaultsWritten || 0) + 1;
+}
+studio.writeDefaults = writeDefaults;
 
 // ---- Errors ---------------------------------------------------------------------------------------------
 
@@ -1199,8 +1539,15 @@ function wire() {
   $("source").addEventListener("input", () => {
     gutter();
     // A refusal (the file changed on disk) stays said until the text is loaded again or saved.
-    if (!$("editor-status").classList.contains("error")) editorStatus($("source").value !== editor.loaded ? "unsaved: Ctrl-S saves" : "");
+    showUnsaved();
   });
+  // Leaving the page (closing it, reloading it, going elsewhere) with text not saved asks first.
+  addEventListener("beforeunload", (e) => {
+    if (!unsavedText()) return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
+  $("write-defaults").addEventListener("click", writeDefaults);
   $("source").addEventListener("scroll", scrolled);
   $("editor-save").addEventListener("click", saveSource);
   $("editor-reload").addEventListener("click", () => loadSource({ force: true }));
