@@ -1118,7 +1118,7 @@ class StudioTests(unittest.TestCase):
         finally:
             shutil.rmtree(directory, ignore_errors=True)
 
-    def test_42_a_display_p3_storyboard_is_drawn_into_a_display_p3_canvas(self):
+    def test_47_a_display_p3_storyboard_is_drawn_into_a_display_p3_canvas(self):
         # Screens tagged Display P3 make the storyboard's working space P3 (auto): its raw frames say so, and the
         # page puts them into a canvas made in P3, whose pixels read back in P3 are the P3 PNG's samples.
         directory = tempfile.mkdtemp(prefix="segue-studio-p3-")
