@@ -1193,6 +1193,28 @@ class StudioTests(unittest.TestCase):
         self.assertEqual(self.console_errors(), [])
         self.screenshot("slider")
 
+    def test_48_a_height_up_to_the_frames_has_a_slider_to_the_frames_height(self):
+        self.open_controls("effect:sheet")
+        self.show_progress(0.5)
+        field = self.option_field("height")
+        slider = self.driver.find_element(By.CSS_SELECTOR, "#options input[type=range][aria-label='--height']")
+        self.assertEqual((slider.get_attribute("min"), slider.get_attribute("max"), slider.get_attribute("step")), ("1", "667", "1"),
+                         "(0, H] for the default frame, 667 points high")
+        self.assertEqual(slider.get_attribute("value"), "400", "an empty field: the slider at the default")
+        for _ in range(10):
+            slider.send_keys(Keys.ARROW_LEFT)
+        self.wait(lambda d: field.get_attribute("value") == "390")
+        self.shows_option("height", "390")
+        self.assertEqual(self.shown_png(), render(self.directory, "sheet", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.5", "--height", "390"))
+        # A frame of another height moves the slider's end with it.
+        self.set_field(self.driver.find_element(By.ID, "size"), "300x534")
+        self.wait(lambda d: slider.get_attribute("max") == "534")
+        field.send_keys(Keys.CONTROL + "a")
+        field.send_keys("1000")
+        self.assertEqual(slider.get_attribute("value"), "534", "a value past the frame sits at its end")
+        self.assertEqual(self.console_errors(), [])
+
     def test_37_a_colour_has_a_picker_in_step_with_its_field(self):
         self.open_controls("effect:circle-zoom")
         self.show_progress(0.5)

@@ -543,6 +543,7 @@ function setView(view) {
   }
   const img = $("frame");
   $("frame-size").textContent = img.naturalWidth ? `${img.naturalWidth}×${img.naturalHeight}` : "";
+  for (const slider of document.querySelectorAll("#options input[data-frame-bound]")) slider.follow();
   drawHandles();
 }
 
@@ -635,15 +636,24 @@ function buildForm() {
 // The text field stays what is sent (as the command line writes the value; empty is the default): each
 // control only writes it, and follows it.
 
-/// The closed interval a number option's range names (the server's `range`), or null: `unit` is [0, 1];
-/// `positive`, `non-negative` and `up-to-frame-height` are open at an end, `any` at both.
-function closedInterval(range) {
-  return range === "unit" ? { min: 0, max: 1, step: 0.01 } : null;
+/// The interval a number option's slider covers (the server's `range`), or null: `unit` is [0, 1];
+/// `up-to-frame-height` is (0, H] for a frame H points high (the frame on show: studio draws one pixel a point),
+/// so whole points from 1 to H, H following the frame; `positive`, `non-negative` and `any` are open above: no
+/// slider.
+function sliderInterval(range) {
+  if (range === "unit") return { min: 0, max: 1, step: 0.01 };
+  if (range === "up-to-frame-height") return { min: 1, max: frameHeight(), step: 1, frameBound: true };
+  return null;
+}
+
+/// The frame's height in points: the frame on show, or the default frame's (375x667 points) before one is.
+function frameHeight() {
+  return $("frame").naturalHeight || 667;
 }
 
 /// The controls beside an option's field.
 function controls(o, input) {
-  const interval = o.kind === "number" ? closedInterval(o.range) : null;
+  const interval = o.kind === "number" ? sliderInterval(o.range) : null;
   if (interval) {
     const slider = document.createElement("input");
     slider.type = "range";
@@ -651,9 +661,14 @@ function controls(o, input) {
     Object.assign(slider, { min: String(interval.min), max: String(interval.max), step: String(interval.step) });
     slider.setAttribute("aria-label", `--${o.name}`);
     const follow = () => {
-      const v = Number(input.value.trim() === "" ? o.defaultText : input.value.trim());
+      if (interval.frameBound) interval.max = frameHeight();
+      slider.max = String(interval.max);
+      // The default's number: sheet's reads "400, at most the frame's height".
+      const v = input.value.trim() === "" ? parseFloat(o.defaultText) : Number(input.value.trim());
       slider.value = String(Number.isFinite(v) ? Math.min(interval.max, Math.max(interval.min, v)) : interval.min);
     };
+    // A frame of another height moves the end of a slider bound to it (`setView` asks).
+    if (interval.frameBound) { slider.dataset.frameBound = "height"; slider.follow = follow; }
     follow();
     input.addEventListener("input", follow);
     // While it moves, the picture follows; let go (its change reaches the form), the filmstrip too.
