@@ -12,6 +12,7 @@
 @_exported import enum SegueCore.EffectCatalog
 @_exported import struct SegueCore.EffectOption
 @_exported import struct SegueCore.EffectOptions
+@_exported import enum SegueCore.OptionValue
 @_exported import struct SegueCore.Transition
 @_exported import enum SegueCore.Direction
 @_exported import enum SegueCore.TimingCurve

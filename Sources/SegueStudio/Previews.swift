@@ -262,6 +262,13 @@ final class Previews: Sendable {
         return job
     }
 
+    /// The values a field's text holds: a repeatable option's (hero's pairs) are written with `;` between them,
+    /// each given as its own `--NAME VALUE` on the command line; any other option's text is one value.
+    static func values(_ text: String, repeatable: Bool) -> [String] {
+        guard repeatable else { return [text] }
+        return text.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
     /// A size with the same proportions as `size` and at most `pixels` pixels, each side at least 1.
     static func fitted(_ size: (width: Int, height: Int), within pixels: Int) -> (width: Int, height: Int) {
         let scale = (Double(pixels) / Double(size.width * size.height)).squareRoot()
@@ -272,15 +279,19 @@ final class Previews: Sendable {
 
     /// The transition of an effect subject with the request's settings, each option read as the command line
     /// reads it.
+    /// The effect a subject names (`effect:NAME`, or an effect file's `file:N`), or nil.
+    func effect(of subject: String) async -> Effect? {
+        if subject.hasPrefix("effect:") { return EffectCatalog.named(String(subject.dropFirst(7))) }
+        if let index = Self.fileIndex(subject), let file = await subjects.file(index) { return file.effect }
+        return nil
+    }
+
     func transition(_ request: FrameRequest) async throws(SegueError) -> Transition {
-        let effect: Effect
-        if request.subject.hasPrefix("effect:") {
-            let name = String(request.subject.dropFirst(7))
-            guard let e = EffectCatalog.named(name) else { throw SegueError.invalidOption("effect", value: name, "there is no built-in effect '\(name)'") }
-            effect = e
-        } else if let index = Self.fileIndex(request.subject), let file = await subjects.file(index), let e = file.effect {
-            effect = e
-        } else {
+        guard let effect = await effect(of: request.subject) else {
+            if request.subject.hasPrefix("effect:") {
+                let name = String(request.subject.dropFirst(7))
+                throw SegueError.invalidOption("effect", value: name, "there is no built-in effect '\(name)'")
+            }
             throw SegueError.invalidOption("subject", value: request.subject, "there is no effect '\(request.subject)'")
         }
         var options = EffectOptions()
@@ -288,10 +299,15 @@ final class Previews: Sendable {
             guard let option = effect.option(name) else {
                 throw SegueError.invalidOption(name, of: effect.name, value: text, "\(effect.name) has no option '\(name)'")
             }
-            guard let value = option.parse(text) else {
-                throw SegueError.invalidOption(name, of: effect.name, value: text, "\(name) takes \(option.kind.form), not '\(text)'")
+            var values: [OptionValue] = []
+            for part in Self.values(text, repeatable: option.repeatable) {
+                guard let value = option.parse(part) else {
+                    throw SegueError.invalidOption(name, of: effect.name, value: text, "\(name) takes \(option.kind.form), not '\(part)'")
+                }
+                values.append(value)
             }
-            options[name] = value
+            // A list past `EffectOption.maxRepeats` is refused by the job's check, as the command line's is.
+            options[name] = values.count == 1 ? values[0] : .list(values)
         }
         var curve: TimingCurve?
         if let text = request.curve {

@@ -71,6 +71,8 @@ struct StudioHandler: HTTPHandler {
             var range: String
             var choices: [String]
             var example: String?
+            /// Given several times (hero's pairs): the page's field holds the values with `;` between them.
+            var repeatable: Bool
         }
         var subjects: [Subject]
         var screens: [Uploads.Entry]
@@ -135,7 +137,7 @@ struct StudioHandler: HTTPHandler {
         subject.options = effect.options.map {
             State.Option(name: $0.name, kind: $0.kind.rawValue, form: $0.kind.form, valueName: $0.valueName, help: $0.help,
                          defaultText: $0.defaultText, range: $0.range.rawValue, choices: $0.choices.map(\.name),
-                         example: $0.example.map { "\($0)" })
+                         example: $0.example.map { "\($0)" }, repeatable: $0.repeatable)
         }
     }
 
@@ -360,7 +362,12 @@ struct StudioHandler: HTTPHandler {
             add(.duration, request.duration.map(Self.number))
             add(.fps, request.fps.flatMap { $0 == 60 ? nil : Self.number($0) })
             add(.size, request.size.map { "\($0.width)x\($0.height)" })
-            for option in request.options { command = "\(message: command) \(effectOption: option.name, value: q(option.value))" }
+            let effect = await studio.previews.effect(of: subject)
+            for option in request.options {
+                for value in Previews.values(option.value, repeatable: effect?.option(option.name)?.repeatable ?? false) {
+                    command = "\(message: command) \(effectOption: option.name, value: q(value))"
+                }
+            }
         }
         command = "\(message: command) \(option: .backend, value: request.backend.rawValue)"
         return command.text(naming: studio.settings.naming)

@@ -118,6 +118,10 @@ import Testing
         ("/api/frame?subject=file:7", "no subject"), ("/api/frame?subject=effect:door&from=/etc/passwd", "no screen"),
         ("/api/frame?subject=effect:door&size=99999x2", "size"), ("/api/frame?subject=effect:door&backend=metal", "backend"),
         ("/api/frame?subject=effect:door&format=jpeg", "format"),
+        // One bad value of a repeatable option's several (hero's pairs) is named; another option's ';' is no list.
+        ("/api/frame?subject=effect:hero&t=0.5&o.from-rect=0,0,10,10;%20x&o.to-rect=0,0,20,20;0,0,30,30", "not 'x'"),
+        ("/api/frame?subject=effect:circle-spread&t=0.5&o.center=10,10;20,20", "not '10,10;20,20'"),
+        ("/api/frame?subject=effect:hero&t=0.5&o.from-rect=0,0,10,10;0,0,10,10;5,5,10,10&o.to-rect=0,0,20,20;0,0,30,30", "2 times"),
     ])
     func aBadRequestSaysWhatIsWrong(_ target: String, _ words: String) async throws {
         let response = try await get(target)

@@ -1247,7 +1247,7 @@ class StudioTests(unittest.TestCase):
             const img = document.getElementById('frame'), r = img.getBoundingClientRect(), h = document.querySelector(arguments[0]);
             const b = h.getBoundingClientRect(), s = img.clientWidth / img.naturalWidth, corner = arguments[1];
             const x = corner ? b.left : b.left + b.width / 2, y = corner ? b.top : b.top + b.height / 2;
-            return [(x - r.left - img.clientLeft) / s, (y - r.top - img.clientTop) / s];""", selector, selector.endswith(".area"))
+            return [(x - r.left - img.clientLeft) / s, (y - r.top - img.clientTop) / s];""", selector, ".area" in selector)
 
     def test_38_a_point_is_dragged_on_the_picture(self):
         self.open_controls("effect:circle-spread")
@@ -1327,6 +1327,43 @@ class StudioTests(unittest.TestCase):
         self.assertIn(f"--from-rect {value}", self.driver.find_element(By.ID, "command").text)
         self.assertEqual(self.console_errors(), [])
         self.screenshot("rect")
+
+    def test_49_one_pair_of_several_is_dragged_on_the_picture(self):
+        self.open_controls("effect:hero")
+        to_rect = self.option_field("to-rect")
+        to_rect.send_keys("0,0,375,280; 200,400,100,100")
+        from_rect = self.option_field("from-rect")
+        from_rect.send_keys("20,100,60,60; 200,300,80,80")
+        self.driver.execute_script("document.getElementById('settings').dispatchEvent(new Event('change'))")
+        self.show_progress(0.3)
+        self.console_errors()  # hero without its rectangles was refused (422) before they were typed
+        # Both pairs' rectangles are drawn with the two --from-rect values, and the command gives each its own flag.
+        self.shows_option("from-rect", "20,100,60,60; 200,300,80,80")
+        command = self.driver.find_element(By.ID, "command").text
+        self.assertIn("--from-rect 20,100,60,60 --from-rect 200,300,80,80", command)
+        self.assertIn("--to-rect 0,0,375,280 --to-rect 200,400,100,100", command)
+        areas = self.driver.find_elements(By.CSS_SELECTOR, "#handles .area")
+        self.assertEqual([a.text for a in areas], ["1", "2"], "one numbered rectangle a pair")
+        x, y = self.handle_at("#handles .area:nth-child(2)")
+        self.assertAlmostEqual(x, 200, delta=0.6)
+        self.assertAlmostEqual(y, 300, delta=0.6)
+        # The second pair's rectangle moved; the first's is written back as it was.
+        scale = self.scale()
+        self.drag_by(areas[1], 40, -60)
+        self.wait(lambda d: from_rect.get_attribute("value") != "20,100,60,60; 200,300,80,80")
+        first, second = [[float(v) for v in part.split(",")] for part in from_rect.get_attribute("value").split(";")]
+        self.assertEqual(first, [20, 100, 60, 60])
+        self.assertAlmostEqual(second[0], 200 + 40 / scale, delta=1)
+        self.assertAlmostEqual(second[1], 300 - 60 / scale, delta=1)
+        self.assertEqual(second[2:], [80, 80])
+        value = from_rect.get_attribute("value")
+        self.shows_option("from-rect", value)
+        parts = [p.strip() for p in value.split(";")]
+        self.assertEqual(self.shown_png(), render(self.directory, "hero", "--from", "sample:home", "--to", "sample:detail",
+                                                  "--progress", "0.3", "--from-rect", parts[0], "--from-rect", parts[1],
+                                                  "--to-rect", "0,0,375,280", "--to-rect", "200,400,100,100"))
+        self.assertEqual(self.console_errors(), [])
+        self.screenshot("pairs")
 
     def test_41_the_curve_is_edited_by_its_control_points(self):
         self.open_controls("effect:door")

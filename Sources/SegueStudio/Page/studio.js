@@ -617,7 +617,7 @@ function buildForm() {
     input.name = o.name;
     input.value = values[o.name] || "";
     const hint = document.createElement("small");
-    hint.textContent = `${o.valueName} · ${o.form}${o.range !== "any" ? " · " + o.range : ""}: ${o.help}`;
+    hint.textContent = `${o.valueName} · ${o.form}${o.range !== "any" ? " · " + o.range : ""}${o.repeatable ? " · several with ; between" : ""}: ${o.help}`;
     const row = document.createElement("span");
     row.className = "row";
     row.append(input, ...controls(o, input));
@@ -942,13 +942,13 @@ function moved() {
   else updateCommand();
 }
 
-const drag = { option: null, input: null, button: null, value: null };   // the point or rectangle on the picture
+const drag = { option: null, input: null, button: null, values: null };   // the point or rectangle on the picture
 studio.drag = drag;
 
 /// Shows the handles of a point or rectangle option on the picture (null: none).
 function onPicture(o, input, button) {
   if (drag.button) drag.button.setAttribute("aria-pressed", "false");
-  Object.assign(drag, { option: o, input: o ? input : null, button: o ? button : null, value: null });
+  Object.assign(drag, { option: o, input: o ? input : null, button: o ? button : null, values: null });
   if (button && o) button.setAttribute("aria-pressed", "true");
   const box = $("handles");
   box.replaceChildren();
@@ -960,17 +960,30 @@ function onPicture(o, input, button) {
     // Pressed anywhere on the picture, the point goes there and follows the pointer.
     box.onpointerdown = (e) => startDrag(e, "point");
   } else if (o) {
-    const area = document.createElement("div");
-    area.className = "area";
-    const corner = document.createElement("div");
-    corner.className = "handle corner";
-    area.append(corner);
-    box.append(area);
-    area.onpointerdown = (e) => startDrag(e, "move");
-    corner.onpointerdown = (e) => startDrag(e, "resize");
-    box.onpointerdown = null;
+    box.onpointerdown = null;   // the rectangles are made by `drawHandles`, one a value
   }
   drawHandles();
+}
+
+/// The rectangle on the picture for the `k`th value of a rectangle option: moved by its body, resized by its
+/// corner; numbered where the option has several (hero's pairs: the same number in from-rect and to-rect).
+function rectangleArea(k) {
+  const area = document.createElement("div");
+  area.className = "area";
+  const corner = document.createElement("div");
+  corner.className = "handle corner";
+  const number = document.createElement("span");
+  number.className = "pair";
+  area.append(number, corner);
+  area.onpointerdown = (e) => startDrag(e, "move", k);
+  corner.onpointerdown = (e) => startDrag(e, "resize", k);
+  return area;
+}
+
+/// Each value of an option in frame pixels: a repeatable option's field holds its values with `;` between
+/// them (each its own `--NAME VALUE` in the command), any other's one value.
+function pictureValues(o, text) {
+  return (o.repeatable ? text.split(";") : [text]).map((part) => pictureValue(o, part));
 }
 
 /// Frame pixels per shown pixel: the picture's natural size over the size it is shown at (fit or zoom).
@@ -1005,11 +1018,20 @@ function drawHandles() {
   box.hidden = false;
   box.style.width = `${img.clientWidth}px`;
   box.style.height = `${img.clientHeight}px`;
-  const v = drag.value || pictureValue(drag.option, drag.input.value);
+  const values = drag.values || pictureValues(drag.option, drag.input.value);
   const px = (x) => `${x * scale}px`;
-  const first = box.firstElementChild;
-  Object.assign(first.style, { left: px(v[0]), top: px(v[1]) });
-  if (drag.option.kind === "rect") Object.assign(first.style, { width: px(v[2]), height: px(v[3]) });
+  if (drag.option.kind === "rect") {
+    while (box.children.length < values.length) box.append(rectangleArea(box.children.length));
+    while (box.children.length > values.length) box.lastElementChild.remove();
+  }
+  values.forEach((v, k) => {
+    const element = box.children[k];
+    Object.assign(element.style, { left: px(v[0]), top: px(v[1]) });
+    if (drag.option.kind === "rect") {
+      Object.assign(element.style, { width: px(v[2]), height: px(v[3]) });
+      element.querySelector(".pair").textContent = values.length > 1 ? String(k + 1) : "";
+    }
+  });
 }
 
 /// A number as the command line writes it: whole pixels where the pointer moved it, others as they were.
@@ -1017,7 +1039,7 @@ const compact = (x) => String(Number(x.toFixed(3)));
 
 /// Drags the point, the rectangle (move) or its corner (resize) with the pointer; dropped, the field takes the
 /// value in frame pixels and the picture is drawn again.
-function startDrag(e, mode) {
+function startDrag(e, mode, index = 0) {
   if (e.button !== 0) return;
   e.preventDefault();
   e.stopPropagation();
@@ -1028,7 +1050,9 @@ function startDrag(e, mode) {
     const r = img.getBoundingClientRect();
     return [(ev.clientX - r.left - img.clientLeft) / scale, (ev.clientY - r.top - img.clientTop) / scale];
   };
-  const start = pictureValue(drag.option, drag.input.value);
+  // The one value dragged (one pair of hero's); the others are written back as they were.
+  const all = pictureValues(drag.option, drag.input.value);
+  const start = all[index];
   const [x0, y0] = at(e);
   const follow = (ev) => {
     const [x, y] = at(ev);
@@ -1036,13 +1060,13 @@ function startDrag(e, mode) {
     if (mode === "point") { v[0] = Math.round(x); v[1] = Math.round(y); }
     else if (mode === "move") { v[0] = Math.round(start[0] + x - x0); v[1] = Math.round(start[1] + y - y0); }
     else { v[2] = Math.max(1, Math.round(start[2] + x - x0)); v[3] = Math.max(1, Math.round(start[3] + y - y0)); }
-    drag.value = v;
+    drag.values = all.map((w, k) => (k === index ? v : w));
     drawHandles();
   };
   if (mode === "point") follow(e);
   followDrag(e, target, follow, () => {
-    drag.input.value = drag.value.map(compact).join(",");
-    drag.value = null;
+    if (drag.values) drag.input.value = drag.values.map((v) => v.map(compact).join(",")).join("; ");
+    drag.values = null;
     drawHandles();
     changed();
   });
