@@ -277,8 +277,6 @@ final class Previews: Sendable {
         return (width, height)
     }
 
-    /// The transition of an effect subject with the request's settings, each option read as the command line
-    /// reads it.
     /// The effect a subject names (`effect:NAME`, or an effect file's `file:N`), or nil.
     func effect(of subject: String) async -> Effect? {
         if subject.hasPrefix("effect:") { return EffectCatalog.named(String(subject.dropFirst(7))) }
@@ -286,6 +284,8 @@ final class Previews: Sendable {
         return nil
     }
 
+    /// The transition of an effect subject with the request's settings, each option read as the command line
+    /// reads it (a repeatable option's several values, `values`, as its flag given several times).
     func transition(_ request: FrameRequest) async throws(SegueError) -> Transition {
         guard let effect = await effect(of: request.subject) else {
             if request.subject.hasPrefix("effect:") {
